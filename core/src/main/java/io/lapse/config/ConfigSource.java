@@ -1,0 +1,175 @@
+package io.lapse.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Raw configuration values with their origin: defaults, then a properties file, then {@code LAPSE_*} environment
+ * variables, then explicit overrides (the demo's and tests'). Typed reads fail with a message naming the key.
+ */
+public final class ConfigSource {
+
+    private static final String KAFKA_PREFIX = "kafka.";
+
+    private final Map<String, Value> values;
+
+    private record Value(String text, String origin) {
+    }
+
+    private ConfigSource(Map<String, Value> values) {
+        this.values = values;
+    }
+
+    /** Defaults only. */
+    public static ConfigSource defaults() {
+        Map<String, Value> values = new TreeMap<>();
+        ConfigKeys.all().forEach(k -> values.put(k.name(), new Value(k.defaultValue(), "default")));
+        return new ConfigSource(values);
+    }
+
+    /** Defaults, overridden by the file when given, overridden by the environment. */
+    public static ConfigSource load(Path file, Map<String, String> env) {
+        ConfigSource source = defaults();
+        if (file != null) {
+            source = source.with(readProperties(file), "file " + file);
+        }
+        return source.with(fromEnvironment(env), "environment");
+    }
+
+    public ConfigSource with(Map<String, String> overrides) {
+        return with(overrides, "override");
+    }
+
+    private ConfigSource with(Map<String, String> overrides, String origin) {
+        Map<String, Value> merged = new TreeMap<>(values);
+        overrides.forEach((key, text) -> {
+            requireKnown(key, origin);
+            merged.put(key, new Value(text.trim(), origin));
+        });
+        return new ConfigSource(merged);
+    }
+
+    private static void requireKnown(String key, String origin) {
+        boolean known = key.startsWith(KAFKA_PREFIX) || ConfigKeys.all().stream().anyMatch(k -> k.name().equals(key));
+        if (!known) {
+            String near = ConfigKeys.all().stream().map(ConfigKey::name)
+                    .filter(name -> name.startsWith(key.split("\\.")[0] + "."))
+                    .collect(Collectors.joining(", "));
+            throw new ConfigException("unknown configuration key '" + key + "' from " + origin
+                    + (near.isEmpty() ? "" : " (keys of that group: " + near + ")"));
+        }
+    }
+
+    private static Map<String, String> readProperties(Path file) {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
+        return map;
+    }
+
+    /** Known keys by their exact variable; other {@code LAPSE_KAFKA_*} variables become Kafka client properties. */
+    private static Map<String, String> fromEnvironment(Map<String, String> env) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (ConfigKey key : ConfigKeys.all()) {
+            String text = env.get(key.envName());
+            if (text != null) {
+                map.put(key.name(), text);
+            }
+        }
+        String kafkaEnvPrefix = ConfigKey.envNameOf(KAFKA_PREFIX);
+        env.forEach((name, text) -> {
+            if (name.startsWith(kafkaEnvPrefix)) {
+                String property = KAFKA_PREFIX + name.substring(kafkaEnvPrefix.length()).toLowerCase(Locale.ROOT)
+                        .replace('_', '.');
+                map.putIfAbsent(property, text);
+            }
+        });
+        return map;
+    }
+
+    public String string(ConfigKey key) {
+        return values.get(key.name()).text();
+    }
+
+    public boolean isSet(ConfigKey key) {
+        return !string(key).isEmpty();
+    }
+
+    public Duration duration(ConfigKey key) {
+        try {
+            return Durations.parse(string(key));
+        } catch (IllegalArgumentException e) {
+            throw invalid(key, e.getMessage());
+        }
+    }
+
+    public int integer(ConfigKey key) {
+        try {
+            return Integer.parseInt(string(key));
+        } catch (NumberFormatException e) {
+            throw invalid(key, "'" + string(key) + "' is not a whole number");
+        }
+    }
+
+    public boolean bool(ConfigKey key) {
+        String text = string(key).toLowerCase(Locale.ROOT);
+        if (!text.equals("true") && !text.equals("false")) {
+            throw invalid(key, "'" + string(key) + "' is neither true nor false");
+        }
+        return Boolean.parseBoolean(text);
+    }
+
+    public List<String> list(ConfigKey key) {
+        return Arrays.stream(string(key).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** Every {@code kafka.*} value with the prefix taken off, as the Kafka clients name them. */
+    public Map<String, String> kafkaClientProperties() {
+        Map<String, String> props = new TreeMap<>();
+        values.forEach((name, value) -> {
+            if (name.startsWith(KAFKA_PREFIX)) {
+                props.put(name.substring(KAFKA_PREFIX.length()), value.text());
+            }
+        });
+        return props;
+    }
+
+    public ConfigException invalid(ConfigKey key, String problem) {
+        Value value = values.get(key.name());
+        return new ConfigException(key.name() + " (" + value.origin() + (value.origin().equals("environment")
+                ? " " + key.envName() : "") + "): " + problem);
+    }
+
+    /** One line per key that differs from its default, with where the value came from; for the start-up log. */
+    public String describeOverrides() {
+        return values.entrySet().stream()
+                .filter(e -> !e.getValue().origin().equals("default"))
+                .map(e -> e.getKey() + "=" + redact(e.getKey(), e.getValue().text()) + "  (" + e.getValue().origin() + ")")
+                .collect(Collectors.joining("\n  ", "  ", ""));
+    }
+
+    private static String redact(String key, String text) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        if (lower.contains("password") || lower.contains("secret") || lower.contains("jaas")) {
+            return "****";
+        }
+        return text.replaceAll("(redis[s]?://)[^@/]*@", "$1****@");
+    }
+}

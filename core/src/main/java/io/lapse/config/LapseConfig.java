@@ -1,0 +1,34 @@
+package io.lapse.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/** The whole, validated configuration of a Lapse process. */
+public record LapseConfig(KafkaSettings kafka, RedisSettings redis, TimerSettings timer, IngestSettings ingest,
+                          UpstreamSettings upstream, CompensatorSettings compensator, int managementPort,
+                          ConfigSource source) {
+
+    public static LapseConfig from(ConfigSource source) {
+        int port = source.integer(ConfigKeys.MANAGEMENT_PORT);
+        if (port < 0 || port > 65_535) {
+            throw source.invalid(ConfigKeys.MANAGEMENT_PORT, "must be a TCP port, or 0 for any free one");
+        }
+        return new LapseConfig(KafkaSettings.from(source), RedisSettings.from(source), TimerSettings.from(source),
+                IngestSettings.from(source), UpstreamSettings.from(source), CompensatorSettings.from(source), port,
+                source);
+    }
+
+    /** Defaults, then the file (when not null), then the environment. */
+    public static LapseConfig load(Path file, Map<String, String> env) {
+        return from(ConfigSource.load(file, env));
+    }
+
+    /** This configuration with some keys replaced, validated again. */
+    public LapseConfig with(Map<String, String> overrides) {
+        return from(source.with(overrides));
+    }
+
+    public TopicNames topics() {
+        return kafka.topics();
+    }
+}

@@ -1,0 +1,15 @@
+package io.lapse.config;
+
+/** The topics Lapse reads and writes. */
+public record TopicNames(String push, String expired, String pulled, String dlq, String timerShards) {
+
+    public static TopicNames from(ConfigSource source) {
+        return new TopicNames(source.string(ConfigKeys.TOPIC_PUSH), source.string(ConfigKeys.TOPIC_EXPIRED),
+                source.string(ConfigKeys.TOPIC_PULLED), source.string(ConfigKeys.TOPIC_DLQ),
+                source.string(ConfigKeys.TOPIC_TIMER_SHARDS));
+    }
+
+    public static TopicNames defaults() {
+        return from(ConfigSource.defaults());
+    }
+}

@@ -1,0 +1,60 @@
+package io.lapse.kafka;
+
+import io.lapse.config.KafkaSettings;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Builds Kafka clients with Lapse's defaults: consumers commit by hand, producers are idempotent with acks=all.
+ * The operator's kafka.* properties win over the defaults; the caller's overrides win over both.
+ */
+public final class KafkaClients {
+
+    private final KafkaSettings settings;
+
+    public KafkaClients(KafkaSettings settings) {
+        this.settings = settings;
+    }
+
+    public KafkaSettings settings() {
+        return settings;
+    }
+
+    public KafkaConsumer<byte[], byte[]> consumer(String groupId, String clientId, Map<String, Object> overrides) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.putAll(settings.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        props.putAll(overrides);
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    public KafkaProducer<byte[], byte[]> producer(String clientId, Map<String, Object> overrides) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        props.putAll(settings.clientProperties());
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        props.putAll(overrides);
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    public Admin admin() {
+        Map<String, Object> props = new HashMap<>(settings.clientProperties());
+        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "lapse-admin");
+        return Admin.create(props);
+    }
+}

@@ -1,0 +1,96 @@
+package io.lapse.kafka;
+
+import io.lapse.config.KafkaSettings;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Creates the topics a service needs when they are missing (unless topics.create=false) and checks the ones it relies on. */
+public final class TopicProvisioner {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private final KafkaClients clients;
+
+    public TopicProvisioner(KafkaClients clients) {
+        this.clients = clients;
+    }
+
+    /** Makes sure each topic exists, creating it with the configured partition count. */
+    public void ensure(Set<String> topics) {
+        KafkaSettings settings = clients.settings();
+        try (Admin admin = clients.admin()) {
+            Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            for (String topic : topics) {
+                if (!existing.contains(topic)) {
+                    create(admin, topic, settings.partitions());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list topics on " + settings.bootstrapServers() + ": " + e, e);
+        }
+    }
+
+    /** Makes sure the topic exists with exactly this many partitions, which other parts of Lapse depend on. */
+    public void ensureExactly(String topic, int partitions) {
+        try (Admin admin = clients.admin()) {
+            Map<String, TopicDescription> found = admin.describeTopics(Set.of(topic)).allTopicNames()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            int actual = found.get(topic).partitions().size();
+            if (actual != partitions) {
+                throw new IllegalStateException("topic " + topic + " has " + actual + " partitions but " + partitions
+                        + " are configured (timer.shards); recreate the topic or change the setting");
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                try (Admin admin = clients.admin()) {
+                    create(admin, topic, partitions);
+                }
+                return;
+            }
+            throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking topic " + topic, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka did not describe topic " + topic + " in time", e);
+        }
+    }
+
+    private void create(Admin admin, String topic, int partitions) {
+        KafkaSettings settings = clients.settings();
+        if (!settings.createTopics()) {
+            throw new IllegalStateException("topic " + topic + " does not exist and topics.create=false");
+        }
+        Optional<Short> replication = settings.replicationFactor() < 0
+                ? Optional.empty() : Optional.of((short) settings.replicationFactor());
+        try {
+            admin.createTopics(Set.of(new NewTopic(topic, Optional.of(partitions), replication))).all()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            log.info("created topic {} with {} partitions", topic, partitions);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause(), e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topic " + topic, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka did not create topic " + topic + " in time", e);
+        }
+    }
+}

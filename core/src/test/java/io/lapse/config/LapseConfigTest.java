@@ -1,0 +1,117 @@
+package io.lapse.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LapseConfigTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsFollowTheContract() {
+        LapseConfig config = LapseConfig.load(null, Map.of());
+
+        assertThat(config.timer().ttl()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(config.timer().repeat()).isEqualTo(config.timer().ttl());
+        assertThat(config.timer().maxAttempts()).isEqualTo(10);
+        assertThat(config.timer().mode()).isEqualTo(TimerMode.ZSET);
+        assertThat(config.timer().tombstoneRetention()).isEqualTo(Duration.ofHours(24));
+        assertThat(config.timer().maxClockSkew()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.timer().isTerminal("finished")).isTrue();
+        assertThat(config.timer().isTerminal("CHARGING")).isFalse();
+        assertThat(config.upstream().timeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(config.topics()).isEqualTo(new TopicNames("charging.status.push", "charging.timer.expired",
+                "charging.status.pulled", "charging.status.dlq", "lapse.timer.shards"));
+    }
+
+    @Test
+    void environmentOverridesTheFileWhichOverridesTheDefaults() throws IOException {
+        Path file = write("timer.ttl=60s\ntimer.max-attempts=3\nredis.uri=redis://file:6379\n");
+
+        LapseConfig config = LapseConfig.load(file, Map.of("LAPSE_TIMER_TTL", "PT30S",
+                "LAPSE_KAFKA_BOOTSTRAP_SERVERS", "broker:9092", "PATH", "/bin"));
+
+        assertThat(config.timer().ttl()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.timer().maxAttempts()).isEqualTo(3);
+        assertThat(config.redis().uri()).isEqualTo("redis://file:6379");
+        assertThat(config.kafka().bootstrapServers()).isEqualTo("broker:9092");
+    }
+
+    @Test
+    void otherKafkaKeysReachTheClientsFromFileAndEnvironment() throws IOException {
+        Path file = write("kafka.security.protocol=SSL\n");
+
+        LapseConfig config = LapseConfig.load(file, Map.of("LAPSE_KAFKA_CLIENT_DNS_LOOKUP", "use_all_dns_ips"));
+
+        assertThat(config.kafka().clientProperties()).containsEntry("security.protocol", "SSL")
+                .containsEntry("client.dns.lookup", "use_all_dns_ips")
+                .containsEntry("bootstrap.servers", "localhost:9092");
+    }
+
+    @Test
+    void aMistypedKeyIsRejectedNamingTheKeysOfItsGroup() throws IOException {
+        Path file = write("timer.tll=60s\n");
+
+        assertThatThrownBy(() -> LapseConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown configuration key 'timer.tll'")
+                .hasMessageContaining("timer.ttl");
+    }
+
+    @Test
+    void badValuesAreRejectedAtOnceNamingKeyAndOrigin() {
+        assertRejected(Map.of("LAPSE_TIMER_TTL", "soon"), "timer.ttl (environment LAPSE_TIMER_TTL): 'soon' is not a duration");
+        assertRejected(Map.of("LAPSE_TIMER_TTL", "0s"), "timer.ttl (environment LAPSE_TIMER_TTL): must be positive");
+        assertRejected(Map.of("LAPSE_TIMER_MAX_ATTEMPTS", "0"), "timer.max-attempts");
+        assertRejected(Map.of("LAPSE_TIMER_MODE", "wheel"), "'wheel' is neither zset nor ttl");
+        assertRejected(Map.of("LAPSE_REDIS_URI", "localhost:6379"), "is not a Redis URI");
+        assertRejected(Map.of("LAPSE_REDIS_CLUSTER", "yes"), "'yes' is neither true nor false");
+        assertRejected(Map.of("LAPSE_UPSTREAM_BASE_URL", "ftp://x"), "must be an http or https URL");
+        assertRejected(Map.of("LAPSE_MANAGEMENT_PORT", "70000"), "management.port");
+        assertRejected(Map.of("LAPSE_TIMER_SHARDS", "many"), "'many' is not a whole number");
+    }
+
+    private static void assertRejected(Map<String, String> env, String message) {
+        assertThatThrownBy(() -> LapseConfig.load(null, env)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void overridesAreValidatedAgain() {
+        LapseConfig config = LapseConfig.load(null, Map.of());
+
+        assertThat(config.with(Map.of("timer.ttl", "9s")).timer().ttl()).isEqualTo(Duration.ofSeconds(9));
+        assertThatThrownBy(() -> config.with(Map.of("timer.lease", "-1s"))).hasMessageContaining("timer.lease");
+    }
+
+    @Test
+    void theStartupDescriptionShowsOverridesWithoutSecrets() {
+        ConfigSource source = ConfigSource.defaults().with(Map.of("redis.uri", "redis://user:pw@host:6379",
+                "kafka.sasl.jaas.config", "secret stuff"));
+
+        assertThat(source.describeOverrides()).contains("redis.uri=redis://****@host:6379  (override)")
+                .contains("kafka.sasl.jaas.config=****").doesNotContain("pw").doesNotContain("secret stuff");
+    }
+
+    @Test
+    void everyKeyHasItsEnvironmentVariable() {
+        assertThat(ConfigKeys.TIMER_MAX_ATTEMPTS.envName()).isEqualTo("LAPSE_TIMER_MAX_ATTEMPTS");
+        assertThat(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.envName()).isEqualTo("LAPSE_KAFKA_BOOTSTRAP_SERVERS");
+    }
+
+    private Path write(String text) throws IOException {
+        Path file = dir.resolve("lapse.properties");
+        Files.writeString(file, text);
+        return file;
+    }
+}

@@ -1,0 +1,138 @@
+package io.lapse.event;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JsonCodecTest {
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode tree(byte[] json) {
+        try {
+            return new ObjectMapper().readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void statusPushKeepsItsPayloadUntouchedThroughARoundTrip() {
+        String json = "{\"orderId\":\"123456\",\"status\":\"CHARGING\",\"soc\":80,\"power\":4.5,\"ts\":1763780000000,"
+                + "\"meter\":{\"kwh\":12.5}}";
+
+        StatusPush push = JsonCodec.STATUS_PUSH.decode(utf8(json));
+
+        assertThat(push.orderId()).isEqualTo("123456");
+        assertThat(push.status()).isEqualTo("CHARGING");
+        assertThat(push.ts()).isEqualTo(1763780000000L);
+        assertThat(push.payload()).containsEntry("soc", 80).containsEntry("power", 4.5)
+                .containsEntry("meter", Map.of("kwh", 12.5));
+        assertThat(tree(JsonCodec.STATUS_PUSH.encode(push))).isEqualTo(tree(utf8(json)));
+    }
+
+    @Test
+    void statusPushWithoutTsDecodesWithNullTs() {
+        StatusPush push = JsonCodec.STATUS_PUSH.decode(utf8("{\"orderId\":\"1\",\"status\":\"CHARGING\"}"));
+
+        assertThat(push.ts()).isNull();
+        assertThat(text(JsonCodec.STATUS_PUSH.encode(push))).isEqualTo("{\"orderId\":\"1\",\"status\":\"CHARGING\"}");
+    }
+
+    @Test
+    void numericOrderIdIsReadAsText() {
+        assertThat(JsonCodec.STATUS_PUSH.decode(utf8("{\"orderId\":42,\"status\":\"CHARGING\"}")).orderId())
+                .isEqualTo("42");
+    }
+
+    @Test
+    void brokenInputIsRejectedWithAReasonSayingWhatIsWrong() {
+        assertRejected("", "value is empty");
+        assertRejected("null", "JSON null");
+        assertRejected("{\"orderId\":\"1\",\"status\":", "not valid JSON");
+        assertRejected("{\"orderId\":\"1\",\"status\":\"A\"} trailing", "not valid JSON");
+        assertRejected("[1,2]", "not a valid StatusPush");
+        assertRejected("{\"status\":\"CHARGING\"}", "orderId is missing");
+        assertRejected("{\"orderId\":\"\",\"status\":\"CHARGING\"}", "orderId is missing");
+        assertRejected("{\"orderId\":\"" + "x".repeat(129) + "\",\"status\":\"CHARGING\"}", "longer than 128");
+        assertRejected("{\"orderId\":\"1\"}", "status is missing");
+        assertRejected("{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":-5}", "ts must be epoch milliseconds");
+        assertRejected("{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":\"soon\"}", "(at ts)");
+    }
+
+    private static void assertRejected(String json, String reason) {
+        assertThatThrownBy(() -> JsonCodec.STATUS_PUSH.decode(utf8(json)))
+                .isInstanceOf(InvalidRecordException.class)
+                .hasMessageContaining(reason);
+    }
+
+    @Test
+    void timerExpiredMatchesTheContractAndSaysFinalOnlyOnTheLastAttempt() {
+        TimerExpired expired = new TimerExpired("123456", 1763780090000L, 1763780000000L, 1, 1763780090004L,
+                TimerExpired.Source.TIMER, false);
+
+        String json = text(JsonCodec.TIMER_EXPIRED.encode(expired));
+
+        assertThat(json).isEqualTo("{\"orderId\":\"123456\",\"deadline\":1763780090000,\"lastSeen\":1763780000000,"
+                + "\"attempt\":1,\"firedAt\":1763780090004,\"source\":\"timer\"}");
+        assertThat(JsonCodec.TIMER_EXPIRED.decode(utf8(json))).isEqualTo(expired);
+        TimerExpired last = new TimerExpired("1", 1, 1, 10, 2, TimerExpired.Source.COMPENSATOR, true);
+        assertThat(text(JsonCodec.TIMER_EXPIRED.encode(last))).contains("\"source\":\"compensator\",\"final\":true");
+        assertThat(JsonCodec.TIMER_EXPIRED.decode(JsonCodec.TIMER_EXPIRED.encode(last)).finalAttempt()).isTrue();
+    }
+
+    @Test
+    void timerExpiredWithoutItsRequiredNumbersIsRejected() {
+        assertThatThrownBy(() -> JsonCodec.TIMER_EXPIRED.decode(utf8("{\"orderId\":\"1\",\"attempt\":1,"
+                + "\"source\":\"timer\",\"lastSeen\":1,\"firedAt\":2}")))
+                .isInstanceOf(InvalidRecordException.class).hasMessageContaining("deadline");
+    }
+
+    @Test
+    void pullResultMatchesTheContract() {
+        TimerExpired expiry = new TimerExpired("123456", 1763780090000L, 1763780000000L, 1, 1763780090004L,
+                TimerExpired.Source.TIMER, false);
+        StatusPush status = JsonCodec.STATUS_PUSH.decode(utf8(
+                "{\"orderId\":\"123456\",\"status\":\"CHARGING\",\"soc\":81,\"power\":4.4,\"ts\":1763780091000}"));
+
+        String json = text(JsonCodec.PULL_RESULT.encode(PullResult.ok(expiry, status, 1763780091020L)));
+
+        assertThat(json).isEqualTo("{\"orderId\":\"123456\",\"outcome\":\"OK\",\"status\":{\"orderId\":\"123456\","
+                + "\"status\":\"CHARGING\",\"ts\":1763780091000,\"soc\":81,\"power\":4.4},\"pulledAt\":1763780091020,"
+                + "\"expiry\":{\"deadline\":1763780090000,\"attempt\":1}}");
+        assertThat(JsonCodec.PULL_RESULT.decode(utf8(json)).status()).isEqualTo(status);
+    }
+
+    @Test
+    void pullResultThatClaimsOkWithoutAStatusIsRejected() {
+        assertThatThrownBy(() -> JsonCodec.PULL_RESULT.decode(utf8("{\"orderId\":\"1\",\"outcome\":\"OK\",\"pulledAt\":5}")))
+                .hasMessageContaining("carries no status");
+        assertThatThrownBy(() -> JsonCodec.PULL_RESULT.decode(utf8("{\"orderId\":\"1\",\"outcome\":\"MAYBE\"}")))
+                .hasMessageContaining("not a valid PullResult (at outcome)");
+    }
+
+    @Test
+    void deadLetterCarriesTheOriginalBytesAsBase64() {
+        DeadLetter letter = DeadLetter.of("value is empty", "charging.status.push", 0, 42, "k", utf8("{oops"), 7);
+
+        assertThat(text(JsonCodec.DEAD_LETTER.encode(letter))).isEqualTo("{\"reason\":\"value is empty\","
+                + "\"sourceTopic\":\"charging.status.push\",\"partition\":0,\"offset\":42,\"key\":\"k\","
+                + "\"value\":\"e29vcHM=\",\"at\":7}");
+        assertThat(text(letter.originalValue())).isEqualTo("{oops");
+    }
+}

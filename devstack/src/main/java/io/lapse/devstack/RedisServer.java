@@ -1,0 +1,180 @@
+package io.lapse.devstack;
+
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real redis-server child process on 127.0.0.1 with its own temp directory. Persistence is off
+ * unless extra arguments turn it on; kill() and restart() let tests simulate a crash.
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisServer.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+    private static final int START_ATTEMPTS = 3;
+
+    private final int port;
+    private final Path dir;
+    private final List<String> command;
+    private final RedisLogFile logFile;
+    private Process process; // guarded by this
+    private boolean closed; // guarded by this
+
+    private RedisServer(Path binary, int port, Path dir, List<String> extraArgs) {
+        this.port = port;
+        this.dir = dir;
+        this.logFile = new RedisLogFile(dir);
+        this.command = new ArrayList<>(List.of(binary.toString(),
+                "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(),
+                "--daemonize", "no", "--save", "", "--appendonly", "no"));
+        this.command.addAll(extraArgs); // later arguments win, so extras can re-enable persistence
+    }
+
+    public static RedisServer start() {
+        return start(List.of());
+    }
+
+    public static RedisServer start(List<String> extraArgs) {
+        return start(Ports::free, extraArgs);
+    }
+
+    /**
+     * Another process may grab the port between picking and binding it; retrying on a fresh port
+     * is cheaper than making every test tolerate that rare race.
+     */
+    static RedisServer start(IntSupplier portPicker, List<String> extraArgs) {
+        Path binary = RedisBinary.locate();
+        for (int attempt = 1; ; attempt++) {
+            long started = System.nanoTime();
+            RedisServer server = new RedisServer(binary, portPicker.getAsInt(), TempDirs.create("lapse-redis-"), extraArgs);
+            JvmExitCleanup.register(server);
+            try {
+                server.restart();
+                log.info("Redis ready at {} in {} ms", server.uri(), (System.nanoTime() - started) / 1_000_000);
+                return server;
+            } catch (RuntimeException e) {
+                boolean portTaken = server.logFile.mentionsPortInUse();
+                server.close();
+                if (!portTaken || attempt == START_ATTEMPTS) {
+                    throw e;
+                }
+                log.debug("Port {} was taken meanwhile, retrying on another", server.port);
+            }
+        }
+    }
+
+    public String uri() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The working directory (data files, nodes.conf, redis.log); deleted by close(). */
+    public Path dir() {
+        return dir;
+    }
+
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** PID of the current redis-server process, for tests that check it is really gone. */
+    public synchronized long pid() {
+        if (process == null) {
+            throw new IllegalStateException("redis-server on port " + port + " was never started");
+        }
+        return process.pid();
+    }
+
+    /** SIGKILL, like a crash: no shutdown save, no AOF flush beyond what the fsync policy did. */
+    public synchronized void kill() {
+        if (process != null) {
+            process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly); // AOF rewrite child
+            process.destroyForcibly();
+            awaitExit(process);
+        }
+    }
+
+    /** SIGTERM and wait: a clean shutdown that keeps the directory for restart(). */
+    public synchronized void stop() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!awaitExit(process)) {
+                log.warn("redis-server on port {} ignored SIGTERM for {}, killing it", port, STOP_TIMEOUT);
+                kill();
+            }
+        }
+    }
+
+    /** Stops the server if it still runs, then starts it on the same port and directory. */
+    public synchronized void restart() {
+        if (closed) {
+            throw new IllegalStateException("RedisServer on port " + port + " is closed");
+        }
+        stop();
+        try {
+            process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(logFile.file())).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot run " + command.get(0), e);
+        }
+        awaitReady();
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        try {
+            stop();
+        } finally {
+            TempDirs.deleteRecursively(dir);
+            JvmExitCleanup.unregister(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisServer[" + uri() + "]";
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        // a PONG from someone else's server on our port does not count: ours must be alive too
+        while (!RedisPing.answers(port) || !process.isAlive()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server on port " + port + " exited with code "
+                        + process.exitValue() + "; log tail:\n" + logFile.tail());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("redis-server on port " + port + " did not answer PING within "
+                        + READY_TIMEOUT + "; log tail:\n" + logFile.tail());
+            }
+            Sleep.briefly(Duration.ofMillis(10));
+        }
+    }
+
+    private static boolean awaitExit(Process process) {
+        try {
+            return process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for redis-server to exit", e);
+        }
+    }
+}

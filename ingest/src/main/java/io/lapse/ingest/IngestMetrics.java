@@ -1,0 +1,45 @@
+package io.lapse.ingest;
+
+import io.lapse.store.ApplyResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** What ingest counts: records read per topic, what they did to the timers, and how long a batch takes. */
+final class IngestMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> recordsByTopic = new ConcurrentHashMap<>();
+    private final Counter armed;
+    private final Counter ended;
+    private final Counter ignored;
+    final Timer batch;
+
+    IngestMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.armed = updates("armed");
+        this.ended = updates("ended");
+        this.ignored = updates("ignored");
+        this.batch = Timer.builder("lapse.ingest.batch").description("Time to apply one polled batch to Redis")
+                .register(registry);
+    }
+
+    private Counter updates(String result) {
+        return Counter.builder("lapse.ingest.updates").tag("result", result)
+                .description("Orders whose timer a batch armed, ended or left alone").register(registry);
+    }
+
+    void read(String topic, int records) {
+        recordsByTopic.computeIfAbsent(topic, t -> Counter.builder("lapse.ingest.records").tag("topic", t)
+                .description("Records ingest consumed").register(registry)).increment(records);
+    }
+
+    void applied(ApplyResult result) {
+        armed.increment(result.armed());
+        ended.increment(result.ended());
+        ignored.increment(result.ignored());
+    }
+}

@@ -1,0 +1,80 @@
+package io.lapse.ingest;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.config.TopicNames;
+import io.lapse.kafka.DeadLetterSink;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
+import io.lapse.lifecycle.Service;
+import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.RedisTimerStore;
+import io.lapse.store.Watermarks;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Consumes status pushes and pull results and keeps every order's timer in Redis armed, in batches. Offsets are
+ * committed only after Redis (and the dead-letter topic, for bad records) acknowledged the batch.
+ */
+public final class IngestService implements Service {
+
+    private final LapseConfig config;
+    private final KafkaClients clients;
+    private final RedisTimerStore store;
+    private final Watermarks watermarks;
+    private final MeterRegistry registry;
+    private final Clock clock;
+    private KafkaProducer<byte[], byte[]> producer;
+    private ServiceLoop loop;
+
+    public IngestService(LapseConfig config, KafkaClients clients, RedisTimerStore store, Watermarks watermarks,
+                         MeterRegistry registry, Clock clock) {
+        this.config = config;
+        this.clients = clients;
+        this.store = store;
+        this.watermarks = watermarks;
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    @Override
+    public String name() {
+        return "ingest";
+    }
+
+    @Override
+    public synchronized void start() {
+        TopicNames topics = config.topics();
+        new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.dlq()));
+        KafkaConsumer<byte[], byte[]> consumer = clients.consumer(config.ingest().groupId(), "lapse-ingest",
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.ingest().maxPollRecords()));
+        producer = clients.producer("lapse-ingest-dlq", Map.of());
+        IngestBatches batches = new IngestBatches(consumer, new RecordReader(topics, config.timer()), store, watermarks,
+                new DeadLetterSink(producer, topics.dlq(), clock, registry, name()), new IngestMetrics(registry), clock);
+        consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
+        loop = new ServiceLoop("lapse-ingest", batches::next, consumer::wakeup, () -> {
+            consumer.close();
+            producer.close();
+        });
+        loop.start();
+    }
+
+    @Override
+    public boolean isReady() {
+        return loop != null && loop.isHealthy();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (loop != null) {
+            loop.close();
+        }
+    }
+}

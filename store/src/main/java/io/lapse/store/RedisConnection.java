@@ -1,0 +1,89 @@
+package io.lapse.store;
+
+import io.lapse.config.RedisSettings;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** One connection to standalone Redis or a Redis Cluster; every Lapse command goes through the same async API. */
+public final class RedisConnection implements AutoCloseable {
+
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+    private final RedisClient standalone;
+    private final RedisClusterClient cluster;
+    private final StatefulRedisConnection<String, String> standaloneConnection;
+    private final StatefulRedisClusterConnection<String, String> clusterConnection;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private RedisConnection(RedisClient standalone, RedisClusterClient cluster) {
+        this.standalone = standalone;
+        this.cluster = cluster;
+        this.standaloneConnection = standalone == null ? null : standalone.connect(StringCodec.UTF8);
+        this.clusterConnection = cluster == null ? null : cluster.connect(StringCodec.UTF8);
+    }
+
+    public static RedisConnection open(RedisSettings settings) {
+        RedisURI uri = RedisURI.create(settings.uri());
+        TimeoutOptions timeouts = TimeoutOptions.enabled(COMMAND_TIMEOUT);
+        if (settings.cluster()) {
+            RedisClusterClient client = RedisClusterClient.create(uri);
+            client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts)
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                            .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
+                    .build());
+            return new RedisConnection(null, client);
+        }
+        RedisClient client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).build());
+        return new RedisConnection(client, null);
+    }
+
+    public boolean isCluster() {
+        return cluster != null;
+    }
+
+    public RedisClusterAsyncCommands<String, String> async() {
+        return cluster != null ? clusterConnection.async() : standaloneConnection.async();
+    }
+
+    /** A new Pub/Sub connection; in a cluster, classic PUBLISH reaches subscribers on any node. */
+    public StatefulRedisPubSubConnection<String, String> pubSub() {
+        return cluster != null ? cluster.connectPubSub(StringCodec.UTF8) : standalone.connectPubSub(StringCodec.UTF8);
+    }
+
+    /** The cluster client, for work that must visit every master (keyspace notifications); null when standalone. */
+    public RedisClusterClient clusterClient() {
+        return cluster;
+    }
+
+    public boolean isOpen() {
+        return cluster != null ? clusterConnection.isOpen() : standaloneConnection.isOpen();
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (cluster != null) {
+            clusterConnection.close();
+            cluster.shutdown();
+        } else {
+            standaloneConnection.close();
+            standalone.shutdown();
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.lapse.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/**
+ * Names of Lapse's Redis keys. An order's shard is a stable hash of its orderId (CRC-32 of the UTF-8 bytes modulo the
+ * shard count), never its Kafka partition; the shard's keys share a hash tag so one Lua script may use them all in a
+ * Redis Cluster.
+ */
+public record TimerKeys(String prefix, int shards) {
+
+    public TimerKeys {
+        if (shards < 1) {
+            throw new IllegalArgumentException("shards must be at least 1");
+        }
+    }
+
+    public int shardOf(String orderId) {
+        CRC32 crc = new CRC32();
+        crc.update(orderId.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % shards);
+    }
+
+    private String tag(int shard) {
+        return prefix + ":{s" + (shard < 10 ? "0" : "") + shard + "}";
+    }
+
+    public String due(int shard) {
+        return tag(shard) + ":due";
+    }
+
+    public String state(int shard) {
+        return tag(shard) + ":state";
+    }
+
+    public String ended(int shard) {
+        return tag(shard) + ":ended";
+    }
+
+    /** The trigger key of one order in ttl mode. */
+    public String trigger(int shard, String orderId) {
+        return tag(shard) + ":ttl:" + orderId;
+    }
+
+    public String watermarks() {
+        return prefix + ":watermark";
+    }
+
+    public String wakeChannel() {
+        return prefix + ":wake";
+    }
+}

@@ -1,0 +1,331 @@
+package io.lapse.store;
+
+import io.lapse.config.ConfigSource;
+import io.lapse.config.RedisSettings;
+import io.lapse.config.TimerSettings;
+import io.lapse.devstack.RedisServer;
+import io.lapse.event.TimerExpired;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The timer rules of the contract, on a real Redis. Redis's own clock decides what is due, so deadlines are placed
+ * in the past or far in the future rather than waited for.
+ */
+class RedisTimerStoreTest {
+
+    private static final long TTL = 10_000;
+    private static final long REPEAT = 5_000;
+    private static final long FAR_FUTURE = Long.MAX_VALUE / 2;
+
+    private static RedisServer server;
+    private static RedisConnection connection;
+
+    private RedisTimerStore store;
+
+    @BeforeAll
+    static void startRedis() {
+        server = RedisServer.start();
+        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        connection.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void emptyRedis() {
+        connection.async().flushall().toCompletableFuture().join();
+        store = storeWith(Map.of());
+    }
+
+    private static RedisTimerStore storeWith(Map<String, String> overrides) {
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
+                "timer.repeat", REPEAT + "ms", "timer.max-attempts", "3", "timer.shards", "4")).with(overrides));
+        return new RedisTimerStore(connection, new TimerKeys("lapse", settings.shards()), settings);
+    }
+
+    private static long now() {
+        return System.currentTimeMillis();
+    }
+
+    private OrderView view(String orderId) {
+        return store.inspect(List.of(orderId)).join().get(orderId);
+    }
+
+    private List<Claim> claimAll() {
+        List<Claim> claims = new java.util.ArrayList<>();
+        for (int shard = 0; shard < 4; shard++) {
+            claims.addAll(store.claim(shard, FAR_FUTURE).join().claims());
+        }
+        return claims;
+    }
+
+    private void acknowledge(List<Claim> claims) {
+        claims.forEach(c -> store.acknowledge(store.keys().shardOf(c.orderId()), List.of(c)).join());
+    }
+
+    @Test
+    void aStatusArmsTheDeadlineAtItsEventTimePlusTtl() {
+        long ts = now();
+
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);
+        assertThat(view("o1").dueAt()).hasValue(ts + TTL);
+        assertThat(view("o1").lastSeen()).hasValue(ts);
+    }
+
+    @Test
+    void duplicateAndOutOfOrderStatusesNeverMoveADeadlineEarlier() {
+        long ts = now();
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts - 5_000))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts - 1), OrderUpdate.active("o1", ts - 9_000))).join();
+
+        assertThat(view("o1").dueAt()).hasValue(ts + TTL);
+        store.apply(List.of(OrderUpdate.active("o1", ts + 3_000))).join();
+        assertThat(view("o1").dueAt()).hasValue(ts + 3_000 + TTL);
+    }
+
+    @Test
+    void aDueOrderIsClaimedOnceWithItsDeadlineAndAttemptOne() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("o2", now()))).join();
+
+        List<Claim> claims = claimAll();
+
+        assertThat(claims).singleElement().satisfies(c -> {
+            assertThat(c.orderId()).isEqualTo("o1");
+            assertThat(c.deadline()).isEqualTo(ts + TTL);
+            assertThat(c.lastSeen()).isEqualTo(ts);
+            assertThat(c.attempt()).isEqualTo(1);
+            assertThat(c.source()).isEqualTo(TimerExpired.Source.TIMER);
+            assertThat(c.firedAt()).isBetween(ts + TTL, now());
+            assertThat(c.finalAttempt()).isFalse();
+        });
+        assertThat(claimAll()).as("a leased order is not claimed again").isEmpty();
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.LEASED);
+    }
+
+    @Test
+    void nothingFiresPastTheWatermarkEvenWhenItsDeadlineHasPassed() {
+        long ts = now() - TTL - 5_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        int shard = store.keys().shardOf("o1");
+
+        ClaimBatch heldBack = store.claim(shard, ts + TTL - 1).join();
+
+        assertThat(heldBack.claims()).isEmpty();
+        assertThat(heldBack.nextDue()).hasValue(ts + TTL);
+        assertThat(store.claim(shard, ts + TTL).join().claims()).extracting(Claim::orderId).containsExactly("o1");
+    }
+
+    @Test
+    void aClaimNeverAcknowledgedFiresAgainWithTheSameTripleOnceTheLeasePasses() {
+        store = storeWith(Map.of("timer.lease", "300ms"));
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+        Claim first = claimAll().get(0);
+
+        // the instance "crashed" before acknowledging: nothing is due until the lease runs out
+        assertThat(claimAll()).isEmpty();
+        List<Claim> again = await().atMost(Duration.ofSeconds(5)).until(this::claimAll, c -> !c.isEmpty());
+
+        assertThat(again).singleElement().satisfies(c -> {
+            assertThat(c.orderId()).isEqualTo(first.orderId());
+            assertThat(c.deadline()).isEqualTo(first.deadline());
+            assertThat(c.attempt()).isEqualTo(first.attempt());
+        });
+    }
+
+    @Test
+    void anAcknowledgedExpiryRepeatsAfterTheRepeatIntervalWithTheNextAttempt() {
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+        Claim first = claimAll().get(0);
+
+        acknowledge(List.of(first));
+
+        OrderView fired = view("o1");
+        assertThat(fired.phase()).isEqualTo(OrderView.Phase.FIRED);
+        assertThat(fired.attempt()).isEqualTo(1);
+        assertThat(fired.dueAt()).hasValue(first.firedAt() + REPEAT);
+        Claim second = store.claim(store.keys().shardOf("o1"), FAR_FUTURE).join().claims().stream().findFirst()
+                .orElse(null);
+        assertThat(second).as("not yet due").isNull();
+    }
+
+    @Test
+    void theLastAttemptSaysFinalAndThenTheOrderIsGivenUp() {
+        store = storeWith(Map.of("timer.repeat", "1ms"));
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+
+        Claim a1 = awaitClaim();
+        acknowledge(List.of(a1));
+        Claim a2 = awaitClaim();
+        acknowledge(List.of(a2));
+        Claim a3 = awaitClaim();
+        acknowledge(List.of(a3));
+
+        assertThat(List.of(a1.attempt(), a2.attempt(), a3.attempt())).containsExactly(1, 2, 3);
+        assertThat(List.of(a1.finalAttempt(), a2.finalAttempt(), a3.finalAttempt())).containsExactly(false, false, true);
+        assertThat(a2.deadline()).isEqualTo(a1.firedAt() + 1);
+        assertThat(a1.lastSeen()).isEqualTo(a3.lastSeen());
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.GIVEN_UP);
+        assertThat(claimAll()).isEmpty();
+    }
+
+    private Claim awaitClaim() {
+        return await().atMost(Duration.ofSeconds(5)).until(this::claimAll, c -> !c.isEmpty()).get(0);
+    }
+
+    @Test
+    void aFreshStatusResetsTheAttemptCountButAnOlderOneDoesNot() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        acknowledge(claimAll());
+
+        store.apply(List.of(OrderUpdate.active("o1", ts - 1))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        assertThat(view("o1").phase()).as("older or equal statuses change nothing").isEqualTo(OrderView.Phase.FIRED);
+
+        long fresh = now() - TTL - 500;
+        store.apply(List.of(OrderUpdate.active("o1", fresh))).join();
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);
+        assertThat(claimAll()).singleElement().satisfies(c -> {
+            assertThat(c.attempt()).isEqualTo(1);
+            assertThat(c.deadline()).isEqualTo(fresh + TTL);
+        });
+    }
+
+    @Test
+    void aFreshStatusDuringALeaseMakesTheLateAcknowledgementHarmless() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        List<Claim> inFlight = claimAll();
+
+        long fresh = now();
+        store.apply(List.of(OrderUpdate.active("o1", fresh))).join();
+        acknowledge(inFlight);
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);
+        assertThat(view("o1").dueAt()).hasValue(fresh + TTL);
+    }
+
+    @Test
+    void aTerminalStatusCancelsAndItsTombstoneStopsReplayedStatusesFromRevivingTheOrder() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+
+        store.apply(List.of(OrderUpdate.terminal("o1", ts + 1))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts + 2), OrderUpdate.active("o1", now()))).join();
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
+        assertThat(claimAll()).isEmpty();
+    }
+
+    @Test
+    void aTerminalStatusWinsOverANewerStatusInTheSameBatch() {
+        store.apply(List.of(OrderUpdate.terminal("o1", 1_000), OrderUpdate.active("o1", now()))).join();
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
+    }
+
+    @Test
+    void tombstonesAreForgottenAfterTheirRetention() {
+        store = storeWith(Map.of("timer.tombstone-retention", "1ms"));
+        store.apply(List.of(OrderUpdate.terminal("o1", now()))).join();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.prune(store.keys().shardOf("o1"), 100).join() == 1);
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
+    }
+
+    @Test
+    void aNotFoundPullEndsTheWatchUnlessANewerStatusArrivedFirst() {
+        long ts = now() - 2_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("o2", ts))).join();
+
+        store.apply(List.of(OrderUpdate.gone("o1", ts + 1_000), OrderUpdate.gone("o2", ts - 1_000))).join();
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
+        assertThat(view("o2").phase()).isEqualTo(OrderView.Phase.ARMED);
+        store.apply(List.of(OrderUpdate.active("o1", now()))).join();
+        assertThat(view("o1").phase()).as("not a tombstone: a later push watches it again")
+                .isEqualTo(OrderView.Phase.ARMED);
+    }
+
+    @Test
+    void recoveryReArmsOnlyOrdersRedisKnowsNothingOfAndMarksThemAsRecovered() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("known", now()), OrderUpdate.terminal("ended", now()))).join();
+
+        List<String> recovered = store.recover(Map.of("lost", ts, "known", ts, "ended", ts)).join();
+
+        assertThat(recovered).containsExactly("lost");
+        assertThat(view("known").dueAt()).as("untouched").isNotEqualTo(view("lost").dueAt());
+        assertThat(claimAll()).singleElement().satisfies(c -> {
+            assertThat(c.orderId()).isEqualTo("lost");
+            assertThat(c.source()).isEqualTo(TimerExpired.Source.COMPENSATOR);
+            assertThat(c.deadline()).isEqualTo(ts + TTL);
+        });
+    }
+
+    @Test
+    void inspectingUnknownOrdersSaysSo() {
+        assertThat(view("nobody").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
+        assertThat(view("nobody").isWatched()).isFalse();
+    }
+
+    @Test
+    void aBatchOfManyOrdersIsArmedAndCounted() {
+        List<OrderUpdate> updates = new java.util.ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            updates.add(OrderUpdate.active("order-" + i, now()));
+        }
+
+        ApplyResult result = store.apply(updates).join();
+
+        assertThat(result.armed()).isEqualTo(5_000);
+        assertThat(store.watchedCount().join()).isEqualTo(5_000);
+    }
+
+    @Test
+    void armingADeadlineEarlierThanTheShardsNextOneWakesTheTimer() throws InterruptedException {
+        BlockingQueue<String> wakes = new LinkedBlockingQueue<>();
+        try (StatefulRedisPubSubConnection<String, String> sub = connection.pubSub()) {
+            sub.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    wakes.add(message);
+                }
+            });
+            sub.sync().subscribe(store.keys().wakeChannel());
+            int shard = store.keys().shardOf("o1");
+
+            store.apply(List.of(OrderUpdate.active("o1", now()))).join();
+            assertThat(wakes.poll(5, TimeUnit.SECONDS)).isEqualTo(Integer.toString(shard));
+
+            store.apply(List.of(OrderUpdate.active("o1", now() + 1_000))).join();
+            store.apply(List.of(OrderUpdate.active("o1", now() - 1_000))).join();
+            assertThat(wakes.poll(200, TimeUnit.MILLISECONDS)).as("a later deadline wakes nobody").isNull();
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.lapse.timer;
+
+import io.lapse.event.JsonCodec;
+import io.lapse.event.TimerExpired;
+import io.lapse.store.Claim;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/** Publishes expiries to the expired topic and reports which of them Kafka acknowledged. */
+final class ExpiryPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(ExpiryPublisher.class);
+
+    private final Producer<byte[], byte[]> producer;
+    private final String topic;
+    private final Clock clock;
+    private final Timer lateness;
+    private final Map<TimerExpired.Source, Counter> fired = new EnumMap<>(TimerExpired.Source.class);
+    private final Counter failures;
+
+    ExpiryPublisher(Producer<byte[], byte[]> producer, String topic, Clock clock, MeterRegistry registry) {
+        this.producer = producer;
+        this.topic = topic;
+        this.clock = clock;
+        this.lateness = Timer.builder("lapse.timer.fire.lateness")
+                .description("From an expiry's deadline until Kafka acknowledged its event")
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(5))
+                .register(registry);
+        for (TimerExpired.Source source : TimerExpired.Source.values()) {
+            fired.put(source, Counter.builder("lapse.timer.expiries").tag("source", source.name().toLowerCase())
+                    .description("Expiries published and acknowledged by Kafka").register(registry));
+        }
+        this.failures = Counter.builder("lapse.timer.publish.failures")
+                .description("Expiries Kafka did not acknowledge; they fire again after the lease").register(registry);
+    }
+
+    /** Completes when every send has ended, with the claims Kafka acknowledged. */
+    CompletableFuture<List<Claim>> publish(List<Claim> claims) {
+        ConcurrentLinkedQueue<Claim> acked = new ConcurrentLinkedQueue<>();
+        List<CompletableFuture<Void>> sends = new ArrayList<>(claims.size());
+        for (Claim claim : claims) {
+            CompletableFuture<Void> sent = new CompletableFuture<>();
+            sends.add(sent);
+            TimerExpired event = claim.toEvent();
+            producer.send(new ProducerRecord<>(topic, claim.orderId().getBytes(StandardCharsets.UTF_8),
+                    JsonCodec.TIMER_EXPIRED.encode(event)), (meta, error) -> {
+                if (error == null) {
+                    lateness.record(Duration.ofMillis(Math.max(0, clock.millis() - claim.deadline())));
+                    fired.get(claim.source()).increment();
+                    acked.add(claim);
+                } else {
+                    failures.increment();
+                    log.warn("expiry {} attempt {} not acknowledged by Kafka; it fires again after the lease: {}",
+                            claim.orderId(), claim.attempt(), error.toString());
+                }
+                sent.complete(null);
+            });
+        }
+        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenApply(v -> List.copyOf(acked));
+    }
+}

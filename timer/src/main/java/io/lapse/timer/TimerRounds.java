@@ -1,0 +1,154 @@
+package io.lapse.timer;
+
+import io.lapse.store.Claim;
+import io.lapse.store.ClaimBatch;
+import io.lapse.store.RedisTimerStore;
+import io.lapse.store.Watermarks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * One timer round: claim what is due on the owned shards (up to the watermark), publish it, acknowledge what Kafka
+ * accepted, then sleep until the next deadline, an arm that wakes us, or the watermark moving.
+ */
+final class TimerRounds {
+
+    private static final Logger log = LoggerFactory.getLogger(TimerRounds.class);
+    // a safety net for lost wake messages and ownership changes: every shard is asked at least this often
+    private static final long LONGEST_SLEEP_MS = 1_000;
+    // a deadline has passed but ingest has not read that far yet: look at the watermark again this soon
+    private static final long WATERMARK_POLL_MS = 2;
+    private static final long PRUNE_EVERY_MS = 60_000;
+    private static final int PRUNE_LIMIT = 1_000;
+    private static final long ACK_TIMEOUT_SECONDS = 30;
+
+    private final RedisTimerStore store;
+    private final Watermarks watermarks;
+    private final ExpiryPublisher publisher;
+    private final ShardSchedule schedule = new ShardSchedule();
+    private final RedisClockEstimate redisClock = new RedisClockEstimate();
+    private final Wakeup wakeup = new Wakeup();
+    private final int batchSize;
+    private final AtomicLong watermark = new AtomicLong(Long.MIN_VALUE);
+    private volatile ShardOwnership ownership;
+    private Set<Integer> lastOwned = Set.of();
+    private long lastFullRound;
+    private long lastPrune;
+
+    TimerRounds(RedisTimerStore store, Watermarks watermarks, ExpiryPublisher publisher, int batchSize) {
+        this.store = store;
+        this.watermarks = watermarks;
+        this.publisher = publisher;
+        this.batchSize = batchSize;
+    }
+
+    void servedBy(ShardOwnership ownership) {
+        this.ownership = ownership;
+    }
+
+    /** Called when a shard's earliest deadline may have moved earlier, or ownership changed. */
+    void wake(int shard) {
+        schedule.mayHaveMoved(shard);
+        wakeup.signal();
+    }
+
+    void wakeAll() {
+        schedule.forgetAll();
+        wakeup.signal();
+    }
+
+    /** The lowest partition watermark last read, or Long.MIN_VALUE before ingest reported any. */
+    long watermark() {
+        return watermark.get();
+    }
+
+    long redisNow() {
+        return redisClock.now();
+    }
+
+    void next() throws Exception {
+        Set<Integer> owned = ownership == null ? Set.<Integer>of() : ownership.owned();
+        if (owned.isEmpty()) {
+            wakeup.sleep(LONGEST_SLEEP_MS);
+            return;
+        }
+        refreshPeriodically(owned);
+        long mark = watermarks.low().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).orElse(Long.MIN_VALUE);
+        watermark.set(mark);
+        Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
+        if (!due.isEmpty()) {
+            fire(claim(due, mark));
+        }
+        wakeup.sleep(sleepMillis(owned, mark));
+    }
+
+    private void refreshPeriodically(Set<Integer> owned) throws Exception {
+        long now = redisClock.now();
+        if (!owned.equals(lastOwned) || now - lastFullRound >= LONGEST_SLEEP_MS) {
+            schedule.forgetAll();
+            lastOwned = owned;
+            lastFullRound = now;
+        }
+        if (now - lastPrune >= PRUNE_EVERY_MS) {
+            lastPrune = now;
+            List<CompletableFuture<Long>> pruned = owned.stream().map(s -> store.prune(s, PRUNE_LIMIT)).toList();
+            long total = 0;
+            for (CompletableFuture<Long> p : pruned) {
+                total += p.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            }
+            if (total > 0) {
+                log.info("forgot {} orders that ended or were given up longer than the retention ago", total);
+            }
+        }
+    }
+
+    private List<ClaimBatch> claim(Set<Integer> shards, long mark) throws Exception {
+        List<CompletableFuture<ClaimBatch>> calls = shards.stream().map(s -> store.claim(s, mark)).toList();
+        List<ClaimBatch> batches = new ArrayList<>(calls.size());
+        for (CompletableFuture<ClaimBatch> call : calls) {
+            ClaimBatch batch = call.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            schedule.claimed(batch, batchSize);
+            redisClock.observe(batch.redisNow());
+            batches.add(batch);
+        }
+        return batches;
+    }
+
+    private void fire(List<ClaimBatch> batches) throws Exception {
+        List<Claim> claims = batches.stream().flatMap(b -> b.claims().stream()).toList();
+        if (claims.isEmpty()) {
+            return;
+        }
+        List<Claim> acked = publisher.publish(claims).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Map<Integer, List<Claim>> byShard = acked.stream()
+                .collect(Collectors.groupingBy(c -> store.keys().shardOf(c.orderId())));
+        List<CompletableFuture<Long>> acks = new ArrayList<>();
+        byShard.forEach((shard, list) -> acks.add(store.acknowledge(shard, list)));
+        for (CompletableFuture<Long> ack : acks) {
+            ack.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    private long sleepMillis(Set<Integer> owned, long mark) {
+        OptionalLong earliest = schedule.earliest(owned);
+        if (earliest.isEmpty()) {
+            return LONGEST_SLEEP_MS;
+        }
+        long now = redisClock.now();
+        long next = earliest.getAsLong();
+        if (next > now) {
+            return Math.min(next - now, LONGEST_SLEEP_MS);
+        }
+        return next <= mark ? 0 : WATERMARK_POLL_MS;
+    }
+}

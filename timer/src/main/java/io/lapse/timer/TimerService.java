@@ -1,0 +1,98 @@
+package io.lapse.timer;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
+import io.lapse.lifecycle.Service;
+import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisTimerStore;
+import io.lapse.store.Watermarks;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Fires expiries: serves the shards the timer consumer group gives this instance, claiming due orders with a lease,
+ * publishing TimerExpired (idempotent producer, acks=all) and acknowledging in Redis only after Kafka did.
+ */
+public final class TimerService implements Service {
+
+    private final LapseConfig config;
+    private final KafkaClients clients;
+    private final RedisConnection redis;
+    private final RedisTimerStore store;
+    private final Watermarks watermarks;
+    private final MeterRegistry registry;
+    private final Clock clock;
+    private KafkaProducer<byte[], byte[]> producer;
+    private ShardOwnership ownership;
+    private WakeSubscription wakes;
+    private ServiceLoop loop;
+
+    public TimerService(LapseConfig config, KafkaClients clients, RedisConnection redis, RedisTimerStore store,
+                        Watermarks watermarks, MeterRegistry registry, Clock clock) {
+        this.config = config;
+        this.clients = clients;
+        this.redis = redis;
+        this.store = store;
+        this.watermarks = watermarks;
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    @Override
+    public String name() {
+        return "timer";
+    }
+
+    @Override
+    public synchronized void start() {
+        TopicProvisioner topics = new TopicProvisioner(clients);
+        topics.ensure(Set.of(config.topics().expired()));
+        topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
+        producer = clients.producer("lapse-timer", Map.of(ProducerConfig.LINGER_MS_CONFIG, 0,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000));
+        TimerRounds rounds = new TimerRounds(store, watermarks,
+                new ExpiryPublisher(producer, config.topics().expired(), clock, registry), config.timer().batchSize());
+        wakes = new WakeSubscription(redis, store.keys().wakeChannel(), rounds::wake);
+        ownership = new ShardOwnership(clients.consumer(config.timer().groupId(), "lapse-timer-" + UUID.randomUUID(),
+                Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000,
+                        ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000,
+                        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName())),
+                config.topics().timerShards(), rounds::wakeAll);
+        rounds.servedBy(ownership);
+        Gauge.builder("lapse.timer.watermark.age", rounds, r -> r.watermark() == Long.MIN_VALUE ? Double.NaN
+                        : Math.max(0, r.redisNow() - r.watermark()) / 1000.0)
+                .baseUnit("seconds").description("How far the watermark (what ingest has read) trails the clock")
+                .register(registry);
+        Gauge.builder("lapse.timer.shards.owned", ownership, o -> o.owned().size())
+                .description("Timer shards this instance serves").register(registry);
+        loop = new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, producer::close);
+        ownership.start();
+        loop.start();
+    }
+
+    @Override
+    public boolean isReady() {
+        return loop != null && loop.isHealthy() && ownership.isHealthy();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (loop == null) {
+            return;
+        }
+        ownership.close();
+        loop.close();
+        wakes.close();
+    }
+}

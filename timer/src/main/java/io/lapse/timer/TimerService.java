@@ -81,6 +81,11 @@ public final class TimerService implements Service {
         loop.start();
     }
 
+    /** The shards this instance serves now. */
+    public Set<Integer> ownedShards() {
+        return ownership == null ? Set.of() : ownership.owned();
+    }
+
     @Override
     public boolean isReady() {
         return loop != null && loop.isHealthy() && ownership.isHealthy();

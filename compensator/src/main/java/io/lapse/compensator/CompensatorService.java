@@ -1,0 +1,115 @@
+package io.lapse.compensator;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.config.TopicNames;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
+import io.lapse.lifecycle.Service;
+import io.lapse.store.RedisTimerStore;
+import io.lapse.store.Watermarks;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Properties;
+import java.util.Set;
+
+/** Runs the compensator topology: a durable view of every active order, which periodically repairs Redis. */
+public final class CompensatorService implements Service {
+
+    private static final Logger log = LoggerFactory.getLogger(CompensatorService.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** Bounds what a crash makes the compensator re-read, without flushing its store on every few records. */
+    private static final long COMMIT_INTERVAL_MS = 5_000;
+
+    private final LapseConfig config;
+    private final KafkaClients clients;
+    private final TimerRepair repair;
+    private KafkaStreams streams; // guarded by this
+    private boolean closed; // guarded by this
+
+    public CompensatorService(LapseConfig config, KafkaClients clients, RedisTimerStore store, Watermarks watermarks,
+                              MeterRegistry registry) {
+        this.config = config;
+        this.clients = clients;
+        this.repair = new CountingTimerRepair(new RedisTimerRepair(store, watermarks), registry);
+        Gauge.builder("lapse.compensator.orders", this, CompensatorService::approximateOrders).strongReference(true)
+                .description("Orders (active and recently ended) in the compensator's local store, approximately")
+                .register(registry);
+    }
+
+    @Override
+    public String name() {
+        return "compensator";
+    }
+
+    @Override
+    public synchronized void start() {
+        TopicNames topics = config.topics();
+        new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled()));
+        streams = new KafkaStreams(CompensatorTopology.build(topics, config.timer(),
+                config.compensator().scanInterval(), () -> repair), properties());
+        streams.setUncaughtExceptionHandler(e -> {
+            log.error("a compensator stream thread failed; replacing it", e);
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+    }
+
+    private Properties properties() {
+        Properties props = new Properties();
+        props.putAll(config.kafka().clientProperties());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.compensator().applicationId());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.compensator().stateDir().toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
+        return props;
+    }
+
+    @Override
+    public synchronized boolean isReady() {
+        if (streams == null || closed) {
+            return false;
+        }
+        KafkaStreams.State state = streams.state();
+        return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+    }
+
+    private synchronized double approximateOrders() {
+        if (streams == null || closed || streams.state() != KafkaStreams.State.RUNNING) {
+            return Double.NaN;
+        }
+        try {
+            ReadOnlyKeyValueStore<String, OrderState> orders = streams.store(StoreQueryParameters.fromNameAndType(
+                    CompensatorTopology.STORE, QueryableStoreTypes.keyValueStore()));
+            return orders.approximateNumEntries();
+        } catch (InvalidStateStoreException e) {
+            return Double.NaN; // migrating or restoring; the next scrape will tell
+        }
+    }
+
+    @Override
+    public void close() {
+        KafkaStreams running;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = streams;
+        }
+        if (running != null && !running.close(CLOSE_TIMEOUT)) {
+            log.warn("the compensator did not stop within {}", CLOSE_TIMEOUT);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.lapse.compensator;
+
+import io.lapse.config.TimerSettings;
+import io.lapse.event.InvalidRecordException;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.PullResult;
+import io.lapse.event.StatusPush;
+import io.lapse.store.OrderUpdate;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads a status push or a pull result as ingest does (ingest's RecordReader), so that the compensator's view of an
+ * order agrees with what ingest told Redis: the key must match the orderId, a missing ts falls back to the record
+ * timestamp, and a ts too far in the future is clamped to the time the record was read.
+ */
+final class StatusReader {
+
+    /** How one topic's records turn into updates. */
+    @FunctionalInterface
+    interface Read {
+        /**
+         * @return the update, or null when the record changes nothing
+         * @throws InvalidRecordException when the record breaks the contract
+         */
+        OrderUpdate read(byte[] key, byte[] value, long recordTime, long readTime);
+    }
+
+    private final TimerSettings timer;
+
+    StatusReader(TimerSettings timer) {
+        this.timer = timer;
+    }
+
+    OrderUpdate push(byte[] key, byte[] value, long recordTime, long readTime) {
+        StatusPush push = JsonCodec.STATUS_PUSH.decode(value);
+        requireKeyMatches(key, push.orderId());
+        return fromStatus(push, recordTime, readTime);
+    }
+
+    OrderUpdate pull(byte[] key, byte[] value, long recordTime, long readTime) {
+        PullResult pull = JsonCodec.PULL_RESULT.decode(value);
+        requireKeyMatches(key, pull.orderId());
+        return switch (pull.outcome()) {
+            case OK -> fromStatus(pull.status(), recordTime, readTime);
+            case NOT_FOUND -> OrderUpdate.gone(pull.orderId(), clamp(pull.pulledAt(), readTime));
+            case FAILED, SKIPPED -> null;
+        };
+    }
+
+    private OrderUpdate fromStatus(StatusPush status, long recordTime, long readTime) {
+        long ts = status.ts() != null ? status.ts() : (recordTime >= 0 ? recordTime : readTime);
+        long eventTime = clamp(ts, readTime);
+        return timer.isTerminal(status.status())
+                ? OrderUpdate.terminal(status.orderId(), eventTime)
+                : OrderUpdate.active(status.orderId(), eventTime);
+    }
+
+    private long clamp(long eventTime, long readTime) {
+        return eventTime > readTime + timer.maxClockSkew().toMillis() ? readTime : eventTime;
+    }
+
+    private static void requireKeyMatches(byte[] key, String orderId) {
+        if (key != null) {
+            String text = new String(key, StandardCharsets.UTF_8);
+            if (!text.equals(orderId)) {
+                throw new InvalidRecordException("record key '" + text + "' differs from orderId '" + orderId + "'");
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package io.lapse.ingest;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.DevStack;
+import io.lapse.event.DeadLetter;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.StatusPush;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.store.OrderView;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.Watermarks;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class IngestServiceTest {
+
+    private static final AtomicInteger RUN = new AtomicInteger();
+    private static final long TTL = 90_000;
+
+    private static DevStack stack;
+
+    private LapseConfig config;
+    private RedisConnection redis;
+    private RedisTimerStore store;
+    private Watermarks watermarks;
+    private KafkaProducer<byte[], byte[]> producer;
+    private IngestService ingest;
+
+    @BeforeAll
+    static void startStack() {
+        stack = DevStack.start();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        stack.close();
+    }
+
+    @BeforeEach
+    void startIngest() {
+        int run = RUN.incrementAndGet();
+        config = LapseConfig.load(null, Map.of()).with(Map.of(
+                "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
+                "redis.key-prefix", "ingest-test-" + run, "topics.partitions", "3",
+                "topics.push", "push-" + run, "topics.pulled", "pulled-" + run, "topics.dlq", "dlq-" + run,
+                "ingest.group-id", "ingest-" + run));
+        redis = RedisConnection.open(config.redis());
+        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        store = new RedisTimerStore(redis, keys, config.timer());
+        watermarks = new Watermarks(redis, keys);
+        KafkaClients clients = new KafkaClients(config.kafka());
+        producer = clients.producer("test-producer", Map.of());
+        ingest = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC());
+        ingest.start();
+    }
+
+    @AfterEach
+    void stopIngest() {
+        ingest.close();
+        producer.close();
+        redis.close();
+    }
+
+    private void send(String topic, String key, String value) {
+        producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8)));
+        producer.flush();
+    }
+
+    private void push(String orderId, String status, long ts) {
+        send(config.topics().push(), orderId, new String(JsonCodec.STATUS_PUSH.encode(
+                new StatusPush(orderId, status, ts)), StandardCharsets.UTF_8));
+    }
+
+    private OrderView view(String orderId) {
+        return store.inspect(List.of(orderId)).join().get(orderId);
+    }
+
+    @Test
+    void everyOrdersNewestPushArmsItsDeadline() {
+        long ts = System.currentTimeMillis();
+        for (int i = 0; i < 50; i++) {
+            push("order-" + i, "CHARGING", ts);
+            push("order-" + i, "CHARGING", ts + 1_000);
+        }
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            for (int i = 0; i < 50; i++) {
+                assertThat(view("order-" + i).dueAt()).hasValue(ts + 1_000 + TTL);
+            }
+        });
+    }
+
+    @Test
+    void aTerminalPushEndsTheWatch() {
+        long ts = System.currentTimeMillis();
+        push("o1", "CHARGING", ts);
+        push("o1", "FINISHED", ts + 1);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> view("o1").phase() == OrderView.Phase.ENDED);
+    }
+
+    @Test
+    void aPoisonRecordIsDeadLetteredAndTheRecordsBehindItAreStillApplied() {
+        send(config.topics().push(), "o1", "{not json");
+        push("o2", "CHARGING", System.currentTimeMillis());
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> view("o2").isWatched());
+        List<DeadLetter> letters = readAll(config.topics().dlq(), 1);
+        assertThat(letters).singleElement().satisfies(letter -> {
+            assertThat(letter.reason()).startsWith("not valid JSON");
+            assertThat(letter.sourceTopic()).isEqualTo(config.topics().push());
+            assertThat(letter.key()).isEqualTo("o1");
+            assertThat(new String(letter.originalValue(), StandardCharsets.UTF_8)).isEqualTo("{not json");
+        });
+    }
+
+    @Test
+    void everyFullyReadPartitionReportsAWatermarkThatFollowsTheClock() {
+        long before = System.currentTimeMillis();
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            Map<String, Long> marks = watermarks.all().join();
+            assertThat(marks).hasSize(6).allSatisfy((partition, mark) -> assertThat(mark).isGreaterThan(before));
+        });
+    }
+
+    @Test
+    void pushesThatArriveWhileRedisIsDownAreAppliedOnceItIsBack() {
+        stack.redis().stop();
+        try {
+            push("during-outage", "CHARGING", System.currentTimeMillis());
+            await().atMost(Duration.ofSeconds(20)).until(() -> !ingest.isReady());
+        } finally {
+            stack.redis().restart();
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> view("during-outage").isWatched());
+        await().atMost(Duration.ofSeconds(10)).until(ingest::isReady);
+    }
+
+    private List<DeadLetter> readAll(String topic, int expected) {
+        KafkaClients clients = new KafkaClients(config.kafka());
+        try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer("reader-" + topic, "reader", Map.of())) {
+            consumer.subscribe(List.of(topic));
+            List<DeadLetter> letters = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    letters.add(JsonCodec.DEAD_LETTER.decode(r.value()));
+                }
+                return letters.size() >= expected;
+            });
+            return letters;
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.lapse.ingest;
+
+import io.lapse.config.ConfigSource;
+import io.lapse.config.TimerSettings;
+import io.lapse.config.TopicNames;
+import io.lapse.store.OrderUpdate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RecordReaderTest {
+
+    private static final long READ_TIME = 1_763_780_000_000L;
+    private static final TopicNames TOPICS = TopicNames.defaults();
+
+    private final RecordReader reader = new RecordReader(TOPICS, TimerSettings.from(ConfigSource.defaults()));
+
+    private static ConsumerRecord<byte[], byte[]> record(String topic, String key, String value, long timestamp) {
+        return new ConsumerRecord<>(topic, 0, 7, timestamp, TimestampType.CREATE_TIME, -1, -1,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
+                new RecordHeaders(), Optional.empty());
+    }
+
+    private Reading push(String key, String json) {
+        return reader.read(record(TOPICS.push(), key, json, READ_TIME - 50), READ_TIME);
+    }
+
+    private Reading pulled(String json) {
+        return reader.read(record(TOPICS.pulled(), "1", json, READ_TIME - 50), READ_TIME);
+    }
+
+    @Test
+    void aPushArmsItsOrderAtItsEventTime() {
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME - 1000) + "}").update())
+                .isEqualTo(OrderUpdate.active("1", READ_TIME - 1000));
+    }
+
+    @Test
+    void aPushWithoutTsTakesTheRecordTimestamp() {
+        assertThat(push(null, "{\"orderId\":\"1\",\"status\":\"CHARGING\"}").update())
+                .isEqualTo(OrderUpdate.active("1", READ_TIME - 50));
+    }
+
+    @Test
+    void aTsFurtherInTheFutureThanTheAllowedSkewIsClampedToTheReadTime() {
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 4_000) + "}").update()
+                .eventTime()).as("within 5 s of skew").isEqualTo(READ_TIME + 4_000);
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 60_000) + "}").update()
+                .eventTime()).isEqualTo(READ_TIME);
+    }
+
+    @Test
+    void aTerminalStatusEndsTheWatchWhateverItsCase() {
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"finished\",\"ts\":5}").update())
+                .isEqualTo(OrderUpdate.terminal("1", 5));
+    }
+
+    @Test
+    void badPushesAreRejectedWithTheirReason() {
+        assertThat(push("1", "{oops").rejection()).startsWith("not valid JSON");
+        assertThat(push("1", "{\"status\":\"CHARGING\"}").rejection()).isEqualTo("orderId is missing");
+        assertThat(push("2", "{\"orderId\":\"1\",\"status\":\"CHARGING\"}").rejection())
+                .isEqualTo("record key '2' differs from orderId '1'");
+    }
+
+    @Test
+    void anOkPullArmsFromThePulledStatus() {
+        String json = "{\"orderId\":\"1\",\"outcome\":\"OK\",\"status\":{\"orderId\":\"1\",\"status\":\"CHARGING\","
+                + "\"ts\":900},\"pulledAt\":1000,\"expiry\":{\"deadline\":800,\"attempt\":1}}";
+
+        assertThat(pulled(json).update()).isEqualTo(OrderUpdate.active("1", 900));
+    }
+
+    @Test
+    void aNotFoundPullEndsTheWatchAsOfThePull() {
+        assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"NOT_FOUND\",\"pulledAt\":1000}").update())
+                .isEqualTo(OrderUpdate.gone("1", 1000));
+    }
+
+    @Test
+    void failedAndSkippedPullsChangeNothingAndAreNotDeadLetters() {
+        assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"FAILED\",\"pulledAt\":1000,\"error\":\"503\"}"))
+                .isEqualTo(Reading.NOTHING);
+        assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"SKIPPED\",\"pulledAt\":1000}")).isEqualTo(Reading.NOTHING);
+    }
+}

@@ -1,0 +1,219 @@
+package io.lapse.timer;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.DevStack;
+import io.lapse.devstack.TopicRecorder;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.TimerExpired;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.store.ClaimBatch;
+import io.lapse.store.OrderUpdate;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.Watermarks;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The timer service against a real Kafka and Redis. Ingest does not run here: the tests arm timers and set the
+ * watermark in Redis themselves, as ingest would.
+ */
+class TimerServiceTest {
+
+    private static final AtomicInteger RUN = new AtomicInteger();
+    private static final long TTL = 2_000;
+
+    private static DevStack stack;
+
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private LapseConfig config;
+    private RedisTimerStore store;
+    private Watermarks watermarks;
+    private RedisConnection redis;
+    private TopicRecorder expired;
+
+    @BeforeAll
+    static void startStack() {
+        stack = DevStack.start();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        stack.close();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        java.util.Collections.reverse(toClose);
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+    }
+
+    private void configure(Map<String, String> overrides) {
+        int run = RUN.incrementAndGet();
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
+                "redis.key-prefix", "timer-test-" + run, "topics.expired", "expired-" + run,
+                "topics.timer-shards", "shards-" + run, "timer.group-id", "timer-" + run,
+                "timer.ttl", TTL + "ms", "timer.repeat", "10s"));
+        settings.putAll(overrides);
+        config = LapseConfig.load(null, Map.of()).with(settings);
+        redis = RedisConnection.open(config.redis());
+        toClose.add(redis);
+        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        store = new RedisTimerStore(redis, keys, config.timer());
+        watermarks = new Watermarks(redis, keys);
+    }
+
+    private TimerService startTimer() {
+        TimerService timer = new TimerService(config, new KafkaClients(config.kafka()), redis, store, watermarks,
+                new SimpleMeterRegistry(), Clock.systemUTC());
+        timer.start();
+        toClose.add(timer);
+        if (expired == null) {
+            expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
+            toClose.add(expired);
+        }
+        return timer;
+    }
+
+    private void ingestHasReadUpTo(long watermark) {
+        watermarks.report(Map.of("push/0", watermark)).join();
+    }
+
+    private List<TimerExpired> expiries() {
+        return expired.values(JsonCodec.TIMER_EXPIRED::decode);
+    }
+
+    private static long now() {
+        return System.currentTimeMillis();
+    }
+
+    @Test
+    void aSilentOrderFiresOnceItsDeadlinePasses() {
+        configure(Map.of());
+        ingestHasReadUpTo(Long.MAX_VALUE / 2);
+        startTimer();
+        long ts = now() - TTL + 500;
+
+        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("alive", now() + 60_000))).join();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !expiries().isEmpty());
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> expiries().size() == 1);
+        TimerExpired expiry = expiries().get(0);
+        assertThat(expiry.orderId()).isEqualTo("o1");
+        assertThat(expiry.deadline()).isEqualTo(ts + TTL);
+        assertThat(expiry.lastSeen()).isEqualTo(ts);
+        assertThat(expiry.attempt()).isEqualTo(1);
+        assertThat(expiry.source()).isEqualTo(TimerExpired.Source.TIMER);
+        assertThat(expiry.firedAt()).isGreaterThanOrEqualTo(expiry.deadline());
+        assertThat(expiry.finalAttempt()).isFalse();
+        assertThat(expired.records().get(0).key()).asString().isEqualTo("o1");
+    }
+
+    @Test
+    void whileSilentAnOrderFiresAgainEveryRepeatUntilTheFinalAttempt() {
+        configure(Map.of("timer.repeat", "300ms", "timer.max-attempts", "3"));
+        ingestHasReadUpTo(Long.MAX_VALUE / 2);
+        startTimer();
+
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL))).join();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() == 3);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> expiries().size() == 3);
+        List<TimerExpired> all = expiries();
+        assertThat(all).extracting(TimerExpired::attempt).containsExactly(1, 2, 3);
+        assertThat(all).extracting(TimerExpired::finalAttempt).containsExactly(false, false, true);
+        assertThat(all.get(1).deadline()).isEqualTo(all.get(0).firedAt() + 300);
+        assertThat(all.get(2).firedAt() - all.get(1).firedAt()).isGreaterThanOrEqualTo(300);
+    }
+
+    @Test
+    void nothingFiresPastWhatIngestHasRead() {
+        configure(Map.of());
+        long ts = now() - TTL - 1_000;
+        ingestHasReadUpTo(ts + TTL - 1);
+        startTimer();
+
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> expiries().isEmpty());
+        ingestHasReadUpTo(ts + TTL);
+        await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
+    }
+
+    @Test
+    void anExpiryClaimedByAnInstanceThatCrashedFiresAgainOnceTheLeasePasses() {
+        configure(Map.of("timer.lease", "1s"));
+        ingestHasReadUpTo(Long.MAX_VALUE / 2);
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        ClaimBatch crashed = store.claim(store.keys().shardOf("o1"), Long.MAX_VALUE / 2).join();
+        assertThat(crashed.claims()).hasSize(1);
+
+        startTimer();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() == 1);
+        TimerExpired refired = expiries().get(0);
+        assertThat(refired.deadline()).isEqualTo(crashed.claims().get(0).deadline());
+        assertThat(refired.attempt()).isEqualTo(crashed.claims().get(0).attempt());
+        assertThat(refired.firedAt()).isGreaterThanOrEqualTo(crashed.claims().get(0).firedAt() + 1_000);
+    }
+
+    @Test
+    void twoInstancesShareTheShardsAndFireEachExpiryOnce() {
+        configure(Map.of());
+        ingestHasReadUpTo(Long.MAX_VALUE / 2);
+        TimerService first = startTimer();
+        TimerService second = startTimer();
+        await().atMost(Duration.ofSeconds(30)).until(() -> first.ownedShards().size() + second.ownedShards().size() == 16
+                && !first.ownedShards().isEmpty() && !second.ownedShards().isEmpty());
+
+        List<OrderUpdate> orders = new ArrayList<>();
+        long ts = now() - TTL + 1_000;
+        for (int i = 0; i < 500; i++) {
+            orders.add(OrderUpdate.active("order-" + i, ts + i));
+        }
+        store.apply(orders).join();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() >= 500);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> expiries().size() == 500);
+        Map<String, Long> perOrder = expiries().stream()
+                .collect(Collectors.groupingBy(TimerExpired::orderId, Collectors.counting()));
+        assertThat(perOrder).hasSize(500).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+    }
+
+    @Test
+    void theShardsOfAStoppedInstanceAreTakenOver() {
+        configure(Map.of());
+        ingestHasReadUpTo(Long.MAX_VALUE / 2);
+        TimerService first = startTimer();
+        TimerService second = startTimer();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !first.ownedShards().isEmpty()
+                && !second.ownedShards().isEmpty());
+
+        first.close();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> second.ownedShards().size() == 16);
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL))).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
+        assertThat(expiries()).extracting(TimerExpired::orderId).containsExactly("o1");
+    }
+}

@@ -5,7 +5,7 @@ import io.lapse.config.TopicNames;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,10 +34,11 @@ public final class CompensatorService implements Service {
     private final LapseConfig config;
     private final KafkaClients clients;
     private final TimerRepair repair;
-    private KafkaStreams streams; // guarded by this
-    private boolean closed; // guarded by this
+    // written under this; volatile so that health checks and metric scrapes never wait for a starting service
+    private volatile KafkaStreams streams;
+    private volatile boolean closed;
 
-    public CompensatorService(LapseConfig config, KafkaClients clients, RedisTimerStore store, Watermarks watermarks,
+    public CompensatorService(LapseConfig config, KafkaClients clients, TimerStore store, Watermarks watermarks,
                               MeterRegistry registry) {
         this.config = config;
         this.clients = clients;
@@ -54,15 +55,19 @@ public final class CompensatorService implements Service {
 
     @Override
     public synchronized void start() {
+        if (closed || streams != null) {
+            throw new IllegalStateException("the compensator starts once, and not after close()");
+        }
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled()));
-        streams = new KafkaStreams(CompensatorTopology.build(topics, config.timer(),
+        KafkaStreams created = new KafkaStreams(CompensatorTopology.build(topics, config.timer(),
                 config.compensator().scanInterval(), () -> repair), properties());
-        streams.setUncaughtExceptionHandler(e -> {
+        created.setUncaughtExceptionHandler(e -> {
             log.error("a compensator stream thread failed; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        streams.start();
+        created.start();
+        streams = created;
     }
 
     private Properties properties() {
@@ -77,7 +82,8 @@ public final class CompensatorService implements Service {
     }
 
     @Override
-    public synchronized boolean isReady() {
+    public boolean isReady() {
+        KafkaStreams streams = this.streams;
         if (streams == null || closed) {
             return false;
         }
@@ -85,7 +91,8 @@ public final class CompensatorService implements Service {
         return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
     }
 
-    private synchronized double approximateOrders() {
+    private double approximateOrders() {
+        KafkaStreams streams = this.streams;
         if (streams == null || closed || streams.state() != KafkaStreams.State.RUNNING) {
             return Double.NaN;
         }

@@ -3,6 +3,7 @@ package io.lapse.compensator;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.store.OrderUpdate;
+import io.lapse.store.StatusReader;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;

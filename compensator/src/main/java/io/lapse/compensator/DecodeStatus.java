@@ -2,6 +2,7 @@ package io.lapse.compensator;
 
 import io.lapse.event.InvalidRecordException;
 import io.lapse.store.OrderUpdate;
+import io.lapse.store.StatusReader;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;

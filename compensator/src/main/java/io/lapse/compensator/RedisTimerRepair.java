@@ -1,6 +1,6 @@
 package io.lapse.compensator;
 
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 
 import java.time.Duration;
@@ -20,10 +20,10 @@ public final class RedisTimerRepair implements TimerRepair {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
 
-    private final RedisTimerStore store;
+    private final TimerStore store;
     private final Watermarks watermarks;
 
-    public RedisTimerRepair(RedisTimerStore store, Watermarks watermarks) {
+    public RedisTimerRepair(TimerStore store, Watermarks watermarks) {
         this.store = store;
         this.watermarks = watermarks;
     }

@@ -3,7 +3,7 @@ package io.lapse.ingest;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.store.ApplyResult;
 import io.lapse.store.OrderUpdate;
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -37,7 +37,7 @@ final class IngestBatches {
 
     private final Consumer<byte[], byte[]> consumer;
     private final RecordReader reader;
-    private final RedisTimerStore store;
+    private final TimerStore store;
     private final Watermarks watermarks;
     private final DeadLetterSink deadLetters;
     private final IngestMetrics metrics;
@@ -45,7 +45,7 @@ final class IngestBatches {
     private final PartitionProgress progress = new PartitionProgress();
     private final Map<TopicPartition, OffsetAndMetadata> applied = new HashMap<>();
 
-    IngestBatches(Consumer<byte[], byte[]> consumer, RecordReader reader, RedisTimerStore store, Watermarks watermarks,
+    IngestBatches(Consumer<byte[], byte[]> consumer, RecordReader reader, TimerStore store, Watermarks watermarks,
                   DeadLetterSink deadLetters, IngestMetrics metrics, Clock clock) {
         this.consumer = consumer;
         this.reader = reader;

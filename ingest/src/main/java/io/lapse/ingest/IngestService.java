@@ -7,7 +7,7 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -27,14 +27,14 @@ public final class IngestService implements Service {
 
     private final LapseConfig config;
     private final KafkaClients clients;
-    private final RedisTimerStore store;
+    private final TimerStore store;
     private final Watermarks watermarks;
     private final MeterRegistry registry;
     private final Clock clock;
     private KafkaProducer<byte[], byte[]> producer;
     private ServiceLoop loop;
 
-    public IngestService(LapseConfig config, KafkaClients clients, RedisTimerStore store, Watermarks watermarks,
+    public IngestService(LapseConfig config, KafkaClients clients, TimerStore store, Watermarks watermarks,
                          MeterRegistry registry, Clock clock) {
         this.config = config;
         this.clients = clients;

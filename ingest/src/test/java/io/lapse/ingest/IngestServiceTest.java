@@ -8,7 +8,7 @@ import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -42,7 +42,7 @@ class IngestServiceTest {
 
     private LapseConfig config;
     private RedisConnection redis;
-    private RedisTimerStore store;
+    private TimerStore store;
     private Watermarks watermarks;
     private KafkaProducer<byte[], byte[]> producer;
     private IngestService ingest;
@@ -67,7 +67,7 @@ class IngestServiceTest {
                 "ingest.group-id", "ingest-" + run));
         redis = RedisConnection.open(config.redis());
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
-        store = new RedisTimerStore(redis, keys, config.timer());
+        store = TimerStore.of(redis, keys, config.timer());
         watermarks = new Watermarks(redis, keys);
         KafkaClients clients = new KafkaClients(config.kafka());
         producer = clients.producer("test-producer", Map.of());

@@ -11,10 +11,12 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One connection to standalone Redis or a Redis Cluster; every Lapse command goes through the same async API. */
@@ -22,13 +24,15 @@ public final class RedisConnection implements AutoCloseable {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
+    private final String uri;
     private final RedisClient standalone;
     private final RedisClusterClient cluster;
     private final StatefulRedisConnection<String, String> standaloneConnection;
     private final StatefulRedisClusterConnection<String, String> clusterConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RedisConnection(RedisClient standalone, RedisClusterClient cluster) {
+    private RedisConnection(String uri, RedisClient standalone, RedisClusterClient cluster) {
+        this.uri = uri;
         this.standalone = standalone;
         this.cluster = cluster;
         this.standaloneConnection = standalone == null ? null : standalone.connect(StringCodec.UTF8);
@@ -44,11 +48,11 @@ public final class RedisConnection implements AutoCloseable {
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
                     .build());
-            return new RedisConnection(null, client);
+            return new RedisConnection(settings.uri(), null, client);
         }
         RedisClient client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).build());
-        return new RedisConnection(client, null);
+        return new RedisConnection(settings.uri(), client, null);
     }
 
     public boolean isCluster() {
@@ -67,6 +71,23 @@ public final class RedisConnection implements AutoCloseable {
     /** The cluster client, for work that must visit every master (keyspace notifications); null when standalone. */
     public RedisClusterClient clusterClient() {
         return cluster;
+    }
+
+    /** Commands bound to each master: the one server when standalone, every upstream node of a cluster. */
+    public List<RedisClusterAsyncCommands<String, String>> eachMaster() {
+        if (cluster == null) {
+            return List.<RedisClusterAsyncCommands<String, String>>of(standaloneConnection.async());
+        }
+        return clusterConnection.getPartitions().stream()
+                .filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM))
+                .<RedisClusterAsyncCommands<String, String>>map(node ->
+                        clusterConnection.getConnection(node.getNodeId()).async())
+                .toList();
+    }
+
+    /** The database index the URI selects (always 0 in a cluster). */
+    public int database() {
+        return cluster == null ? RedisURI.create(uri).getDatabase() : 0;
     }
 
     public boolean isOpen() {

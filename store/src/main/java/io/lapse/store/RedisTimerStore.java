@@ -3,31 +3,26 @@ package io.lapse.store;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.internal.LuaScript;
+import io.lapse.store.internal.PerShard;
 import io.lapse.store.internal.StateRecord;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The sorted-set timer store: every operation on it is one Lua script per shard, so a batch costs one round trip
- * per shard whatever its size, and each script is atomic. See the scripts in {@code /io/lapse/store/} for the data
- * layout.
+ * The sorted-set timer store (timer.mode=zset): one sorted set of deadlines per shard, claimed with a lease. See the
+ * scripts in {@code /io/lapse/store/} for the data layout.
  */
-public final class RedisTimerStore {
-
-    /** Orders per script call; keeps Lua's unpack() far below its limit. */
-    static final int CHUNK = 2000;
+public final class RedisTimerStore implements TimerStore {
 
     private static final LuaScript ARM = LuaScript.named("arm");
     private static final LuaScript CLAIM = LuaScript.named("claim");
@@ -46,16 +41,16 @@ public final class RedisTimerStore {
         this.settings = settings;
     }
 
+    @Override
     public TimerKeys keys() {
         return keys;
     }
 
-    /** Re-arms, ends or ignores each order as its newest update says; completes once Redis has applied them all. */
+    @Override
     public CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates) {
-        Map<String, OrderUpdate> newest = new HashMap<>();
-        updates.forEach(u -> newest.merge(u.orderId(), u, OrderUpdate::mergeWith));
         String ttl = Long.toString(settings.ttl().toMillis());
-        return perShard(newest.values(), OrderUpdate::orderId, (shard, chunk) -> {
+        return PerShard.call(keys, PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
+                OrderUpdate::orderId, (shard, chunk) -> {
             List<String> args = new ArrayList<>(3 + chunk.size() * 3);
             args.add(ttl);
             args.add(keys.wakeChannel());
@@ -113,16 +108,16 @@ public final class RedisTimerStore {
                 new String[]{keys.due(shard), keys.state(shard), keys.ended(shard)}, args.toArray(String[]::new));
     }
 
-    /** Forgets up to {@code limit} orders that ended or were given up longer than timer.tombstone-retention ago. */
+    @Override
     public CompletableFuture<Long> prune(int shard, int limit) {
         return PRUNE.run(redis, ScriptOutputType.INTEGER, new String[]{keys.state(shard), keys.ended(shard)},
                 Long.toString(settings.tombstoneRetention().toMillis()), Integer.toString(limit));
     }
 
-    /** What Redis knows of each order. */
+    @Override
     public CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds) {
         long ttl = settings.ttl().toMillis();
-        return perShard(new ArrayList<>(orderIds), Function.identity(), (shard, chunk) ->
+        return PerShard.call(keys, new ArrayList<>(orderIds), Function.identity(), (shard, chunk) ->
                 INSPECT.<List<List<Object>>>run(redis, ScriptOutputType.MULTI,
                         new String[]{keys.due(shard), keys.state(shard)}, chunk.toArray(String[]::new)).thenApply(r -> {
                     List<OrderView> views = new ArrayList<>(chunk.size());
@@ -136,14 +131,11 @@ public final class RedisTimerStore {
                 .collect(Collectors.toMap(OrderView::orderId, v -> v, (a, b) -> a, LinkedHashMap::new)));
     }
 
-    /**
-     * Re-arms orders Redis knows nothing of, from lastSeen + ttl; their next expiry says source=compensator.
-     *
-     * @return the orderIds that were re-armed
-     */
+    /** Re-arms orders Redis knows nothing of, from lastSeen + ttl; their next expiry says source=compensator. */
+    @Override
     public CompletableFuture<List<String>> recover(Map<String, Long> lastSeenByOrder) {
         String ttl = Long.toString(settings.ttl().toMillis());
-        return perShard(new ArrayList<>(lastSeenByOrder.keySet()), Function.identity(), (shard, chunk) -> {
+        return PerShard.call(keys, new ArrayList<>(lastSeenByOrder.keySet()), Function.identity(), (shard, chunk) -> {
             List<String> args = new ArrayList<>(1 + chunk.size() * 2);
             args.add(ttl);
             for (String id : chunk) {
@@ -155,7 +147,7 @@ public final class RedisTimerStore {
         }).thenApply(lists -> lists.stream().flatMap(List::stream).toList());
     }
 
-    /** Orders queued in every shard (watched, including leased ones). */
+    @Override
     public CompletableFuture<Long> watchedCount() {
         List<CompletableFuture<Long>> counts = new ArrayList<>();
         for (int shard = 0; shard < keys.shards(); shard++) {
@@ -163,20 +155,5 @@ public final class RedisTimerStore {
         }
         return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new))
                 .thenApply(v -> counts.stream().mapToLong(CompletableFuture::join).sum());
-    }
-
-    /** Groups items by shard, cuts each group into chunks, runs one call per chunk, all in flight at once. */
-    private <T, R> CompletableFuture<List<R>> perShard(Collection<T> items, Function<T, String> orderId,
-                                                       BiFunction<Integer, List<T>, CompletableFuture<R>> call) {
-        Map<Integer, List<T>> byShard = items.stream()
-                .collect(Collectors.groupingBy(item -> keys.shardOf(orderId.apply(item))));
-        List<CompletableFuture<R>> calls = new ArrayList<>();
-        byShard.forEach((shard, list) -> {
-            for (int from = 0; from < list.size(); from += CHUNK) {
-                calls.add(call.apply(shard, list.subList(from, Math.min(from + CHUNK, list.size()))));
-            }
-        });
-        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-                .thenApply(v -> calls.stream().map(CompletableFuture::join).toList());
     }
 }

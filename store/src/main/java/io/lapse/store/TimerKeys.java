@@ -40,7 +40,20 @@ public record TimerKeys(String prefix, int shards) {
 
     /** The trigger key of one order in ttl mode. */
     public String trigger(int shard, String orderId) {
-        return tag(shard) + ":ttl:" + orderId;
+        return triggerPrefix(shard) + orderId;
+    }
+
+    public String triggerPrefix(int shard) {
+        return tag(shard) + ":ttl:";
+    }
+
+    /** The orderId of a ttl-mode trigger key of this prefix, or null for any other key. */
+    public String orderOfTrigger(String key) {
+        int marker = key.indexOf("}:ttl:");
+        if (!key.startsWith(prefix + ":{s") || marker < 0) {
+            return null;
+        }
+        return key.substring(marker + "}:ttl:".length());
     }
 
     public String watermarks() {

@@ -30,12 +30,16 @@ public final class StateRecord {
             throw new IllegalStateException("unreadable timer state for order " + orderId + ": " + state);
         }
         OrderView.Phase phase = switch (parts[0]) {
+            case "W" -> OrderView.Phase.ARMED;
             case "L" -> OrderView.Phase.LEASED;
             case "A" -> OrderView.Phase.FIRED;
             case "R" -> OrderView.Phase.RECOVERED;
             case "G" -> OrderView.Phase.GIVEN_UP;
             default -> throw new IllegalStateException("unknown timer phase for order " + orderId + ": " + state);
         };
+        if (score == null && phase != OrderView.Phase.GIVEN_UP) {
+            dueAt = OptionalLong.of(Long.parseLong(parts[3]));
+        }
         return new OrderView(orderId, phase, OptionalLong.of(Long.parseLong(parts[1])), Integer.parseInt(parts[2]),
                 dueAt);
     }

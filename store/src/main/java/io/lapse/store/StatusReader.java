@@ -1,24 +1,23 @@
-package io.lapse.compensator;
+package io.lapse.store;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusPush;
-import io.lapse.store.OrderUpdate;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads a status push or a pull result as ingest does (ingest's RecordReader), so that the compensator's view of an
- * order agrees with what ingest told Redis: the key must match the orderId, a missing ts falls back to the record
- * timestamp, and a ts too far in the future is clamped to the time the record was read.
+ * Reads a status push or a pull result as an update of the order's timer, by the contract's rules: the key must match
+ * the orderId, a missing ts falls back to the record timestamp, and a ts too far in the future is clamped to the time
+ * the record was read. Ingest and the compensator both read with it, so that they agree on every order.
  */
-final class StatusReader {
+public final class StatusReader {
 
     /** How one topic's records turn into updates. */
     @FunctionalInterface
-    interface Read {
+    public interface Read {
         /**
          * @return the update, or null when the record changes nothing
          * @throws InvalidRecordException when the record breaks the contract
@@ -28,17 +27,22 @@ final class StatusReader {
 
     private final TimerSettings timer;
 
-    StatusReader(TimerSettings timer) {
+    public StatusReader(TimerSettings timer) {
         this.timer = timer;
     }
 
-    OrderUpdate push(byte[] key, byte[] value, long recordTime, long readTime) {
+    /** @throws InvalidRecordException when the record breaks the contract */
+    public OrderUpdate push(byte[] key, byte[] value, long recordTime, long readTime) {
         StatusPush push = JsonCodec.STATUS_PUSH.decode(value);
         requireKeyMatches(key, push.orderId());
         return fromStatus(push, recordTime, readTime);
     }
 
-    OrderUpdate pull(byte[] key, byte[] value, long recordTime, long readTime) {
+    /**
+     * @return the update, or null for a pull that changes nothing (FAILED, SKIPPED)
+     * @throws InvalidRecordException when the record breaks the contract
+     */
+    public OrderUpdate pull(byte[] key, byte[] value, long recordTime, long readTime) {
         PullResult pull = JsonCodec.PULL_RESULT.decode(value);
         requireKeyMatches(key, pull.orderId());
         return switch (pull.outcome()) {

@@ -76,6 +76,8 @@ public final class CompensatorService implements Service {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.compensator().applicationId());
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.compensator().stateDir().toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        // the default from Kafka 5.0 on; setting it now keeps behaviour the same across the upgrade
+        props.put("processing.exception.handler.global.enabled", true);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
         return props;

@@ -71,6 +71,27 @@ public final class TopicProvisioner {
         }
     }
 
+    /**
+     * The controller acknowledges a new topic before every broker knows its leaders; an idempotent producer whose
+     * first batch meets that gap can be stuck in sequence errors until its delivery timeout (seen with Kafka 4.3).
+     */
+    private static void awaitLeaders(Admin admin, String topic) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            try {
+                TopicDescription description = admin.describeTopics(Set.of(topic)).allTopicNames()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+                if (description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                // not known to the broker yet
+            }
+            Thread.sleep(20);
+        }
+        throw new TimeoutException("topic " + topic + " has no leader for every partition after " + TIMEOUT_SECONDS + " s");
+    }
+
     private void create(Admin admin, String topic, int partitions) {
         KafkaSettings settings = clients.settings();
         if (!settings.createTopics()) {
@@ -81,6 +102,7 @@ public final class TopicProvisioner {
         try {
             admin.createTopics(Set.of(new NewTopic(topic, Optional.of(partitions), replication))).all()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            awaitLeaders(admin, topic);
             log.info("created topic {} with {} partitions", topic, partitions);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {

@@ -44,7 +44,10 @@ public final class ServiceLoop implements AutoCloseable {
     }
 
     public synchronized void start() {
-        if (closed.get() || !running.compareAndSet(false, true)) {
+        if (closed.get()) {
+            throw new IllegalStateException(threadName + " was closed; a closed loop cannot start again");
+        }
+        if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException(threadName + " was started already");
         }
         thread = new Thread(this::loop, threadName);
@@ -57,6 +60,10 @@ public final class ServiceLoop implements AutoCloseable {
                 try {
                     iteration.run();
                     consecutiveFailures = 0;
+                } catch (InterruptedException e) {
+                    // an interrupt asks the thread to stop, whoever sent it
+                    running.set(false);
+                    break;
                 } catch (Exception e) {
                     if (!running.get()) {
                         break;

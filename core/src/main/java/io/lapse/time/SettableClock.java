@@ -19,7 +19,7 @@ public final class SettableClock extends Clock {
         return new SettableClock(Instant.ofEpochMilli(epochMillis));
     }
 
-    public void set(Instant instant) {
+    public synchronized void set(Instant instant) {
         now = instant;
     }
 

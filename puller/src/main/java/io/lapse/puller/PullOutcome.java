@@ -28,8 +28,7 @@ record PullOutcome(PullResult.Outcome outcome, StatusPush status, String error) 
         return switch (outcome) {
             case OK -> PullResult.ok(expiry, status, pulledAt);
             case NOT_FOUND -> PullResult.notFound(expiry, pulledAt);
-            case FAILED -> PullResult.failed(expiry, error, pulledAt);
-            case SKIPPED -> PullResult.skipped(expiry, pulledAt);
+            default -> PullResult.failed(expiry, error, pulledAt);
         };
     }
 }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +26,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class ExpiryPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(ExpiryPublisher.class);
+
+    /** No lingering, since every millisecond is lateness; a failed send is known well before a default lease ends. */
+    static final Map<String, Object> PRODUCER_SETTINGS = Map.of(ProducerConfig.LINGER_MS_CONFIG, 0,
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000);
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;

@@ -39,7 +39,7 @@ final class TimerRounds {
     private final RedisClockEstimate redisClock = new RedisClockEstimate();
     private final Wakeup wakeup = new Wakeup();
     private final int batchSize;
-    private final AtomicLong watermark = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong watermarkAge = new AtomicLong(-1);
     private volatile ShardOwnership ownership;
     private Set<Integer> lastOwned = Set.of();
     private long lastFullRound;
@@ -67,13 +67,9 @@ final class TimerRounds {
         wakeup.signal();
     }
 
-    /** The lowest partition watermark last read, or Long.MIN_VALUE before ingest reported any. */
-    long watermark() {
-        return watermark.get();
-    }
-
-    long redisNow() {
-        return redisClock.now();
+    /** How far the watermark trailed Redis's clock at the last read; negative before ingest reported one. */
+    long watermarkAge() {
+        return watermarkAge.get();
     }
 
     void next() throws Exception {
@@ -84,7 +80,7 @@ final class TimerRounds {
         }
         refreshPeriodically(owned);
         long mark = watermarks.low().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).orElse(Long.MIN_VALUE);
-        watermark.set(mark);
+        watermarkAge.set(mark == Long.MIN_VALUE ? -1 : Math.max(0, redisClock.now() - mark));
         Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
         if (!due.isEmpty()) {
             fire(claim(due, mark));

@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 
 import java.time.Clock;
 import java.util.Map;
@@ -59,8 +58,7 @@ public final class TimerService implements Service {
         TopicProvisioner topics = new TopicProvisioner(clients);
         topics.ensure(Set.of(config.topics().expired()));
         topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
-        producer = clients.producer("lapse-timer", Map.of(ProducerConfig.LINGER_MS_CONFIG, 0,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000));
+        producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
         TimerRounds rounds = new TimerRounds(store, watermarks,
                 new ExpiryPublisher(producer, config.topics().expired(), clock, registry), config.timer().batchSize());
         wakes = new WakeSubscription(redis, store.keys().wakeChannel(), rounds::wake);
@@ -70,10 +68,7 @@ public final class TimerService implements Service {
                         ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName())),
                 config.topics().timerShards(), rounds::wakeAll);
         rounds.servedBy(ownership);
-        Gauge.builder("lapse.timer.watermark.age", rounds, r -> r.watermark() == Long.MIN_VALUE ? Double.NaN
-                        : Math.max(0, r.redisNow() - r.watermark()) / 1000.0)
-                .baseUnit("seconds").description("How far the watermark (what ingest has read) trails the clock")
-                .register(registry);
+        WatermarkGauge.register(registry, rounds::watermarkAge);
         Gauge.builder("lapse.timer.shards.owned", ownership, o -> o.owned().size())
                 .description("Timer shards this instance serves").register(registry);
         loop = new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, producer::close);

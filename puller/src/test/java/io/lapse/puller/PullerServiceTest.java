@@ -1,0 +1,262 @@
+package io.lapse.puller;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.DevStack;
+import io.lapse.event.DeadLetter;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.PullResult;
+import io.lapse.event.PullResult.Outcome;
+import io.lapse.event.TimerExpired;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.puller.UpstreamStub.Answer;
+import io.lapse.store.OrderUpdate;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The puller on a real Kafka and Redis, against a stub upstream. */
+class PullerServiceTest {
+
+    private static final AtomicInteger RUN = new AtomicInteger();
+    private static final long TTL = 90_000;
+
+    private static DevStack stack;
+
+    private UpstreamStub upstream;
+    private LapseConfig config;
+    private RedisConnection redis;
+    private TimerStore store;
+    private KafkaProducer<byte[], byte[]> producer;
+    private MeterRegistry registry;
+    private PullerService puller;
+    private TopicReader<PullResult> results;
+
+    @BeforeAll
+    static void startStack() {
+        stack = DevStack.start();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        stack.close();
+    }
+
+    @BeforeEach
+    void startPuller() {
+        int run = RUN.incrementAndGet();
+        upstream = UpstreamStub.start();
+        config = LapseConfig.load(null, Map.of()).with(Map.ofEntries(
+                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
+                Map.entry("redis.key-prefix", "puller-test-" + run), Map.entry("topics.partitions", "2"),
+                Map.entry("topics.expired", "expired-" + run), Map.entry("topics.pulled", "pulled-" + run),
+                Map.entry("topics.dlq", "dlq-" + run), Map.entry("puller.group-id", "puller-" + run),
+                Map.entry("upstream.base-url", upstream.baseUrl()), Map.entry("upstream.retry-backoff", "10ms"),
+                Map.entry("management.port", "0")));
+        redis = RedisConnection.open(config.redis());
+        store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
+                config.timer());
+        producer = new KafkaClients(config.kafka()).producer("test-producer", Map.of());
+        registry = new SimpleMeterRegistry();
+        puller = new PullerService(config, new KafkaClients(config.kafka()), store, registry, Clock.systemUTC());
+        puller.start();
+        results = new TopicReader<>(config, config.topics().pulled(), JsonCodec.PULL_RESULT);
+    }
+
+    @AfterEach
+    void stopPuller() {
+        puller.close();
+        results.close();
+        producer.close();
+        redis.close();
+        upstream.close();
+    }
+
+    /** Arms the order as ingest would after a push at {@code ts}. */
+    private void pushed(String orderId, long ts) {
+        store.apply(List.of(OrderUpdate.active(orderId, ts))).join();
+    }
+
+    private void restartWith(Map<String, String> overrides) {
+        puller.close();
+        registry = new SimpleMeterRegistry();
+        puller = new PullerService(config.with(overrides), new KafkaClients(config.kafka()), store, registry,
+                Clock.systemUTC());
+        puller.start();
+    }
+
+    private TimerExpired expire(String orderId, long lastSeen) {
+        return expire(orderId, lastSeen, null);
+    }
+
+    private TimerExpired expire(String orderId, long lastSeen, Integer partition) {
+        TimerExpired expiry = new TimerExpired(orderId, lastSeen + TTL, lastSeen, 1, System.currentTimeMillis(),
+                TimerExpired.Source.TIMER, false);
+        send(partition, orderId, JsonCodec.TIMER_EXPIRED.encode(expiry));
+        return expiry;
+    }
+
+    private void send(Integer partition, String key, byte[] value) {
+        producer.send(new ProducerRecord<>(config.topics().expired(), partition,
+                key.getBytes(StandardCharsets.UTF_8), value));
+        producer.flush();
+    }
+
+    private PullResult resultFor(String orderId) {
+        return results.first(r -> r.orderId().equals(orderId));
+    }
+
+    private static long aWhileAgo() {
+        return System.currentTimeMillis() - 10_000;
+    }
+
+    @Test
+    void aSilentOrdersExpiryIsAnsweredWithTheStatusUpstreamGives() {
+        long lastSeen = aWhileAgo();
+        pushed("o1", lastSeen);
+        upstream.answer("o1", Answer.of(200, "{\"orderId\":\"o1\",\"status\":\"CHARGING\",\"soc\":81,\"power\":4.4,"
+                + "\"ts\":" + (lastSeen + 95_000) + "}"));
+
+        TimerExpired expiry = expire("o1", lastSeen);
+
+        PullResult result = resultFor("o1");
+        assertThat(result.outcome()).isEqualTo(Outcome.OK);
+        assertThat(result.status().status()).isEqualTo("CHARGING");
+        assertThat(result.status().ts()).isEqualTo(lastSeen + 95_000);
+        assertThat(result.status().payload()).containsEntry("soc", 81).containsEntry("power", 4.4);
+        assertThat(result.expiry()).isEqualTo(new PullResult.ExpiryRef(expiry.deadline(), 1));
+        assertThat(upstream.requests("o1")).isEqualTo(1);
+        assertThat(registry.get("lapse.puller.pulls").tag("outcome", "ok").counter().count()).isEqualTo(1);
+        assertThat(registry.get("lapse.puller.request").timer().count()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
+        assertThat(puller.isReady()).isTrue();
+    }
+
+    @Test
+    void anExpiryOvertakenByANewerStatusIsSkippedWithoutAskingUpstream() {
+        long lastSeen = aWhileAgo();
+        pushed("o2", lastSeen + 5_000);
+
+        expire("o2", lastSeen);
+
+        assertThat(resultFor("o2").outcome()).isEqualTo(Outcome.SKIPPED);
+        assertThat(upstream.requests("o2")).isZero();
+    }
+
+    @Test
+    void anExpiryOfAFinishedOrderIsSkippedWithoutAskingUpstream() {
+        long lastSeen = aWhileAgo();
+        store.apply(List.of(OrderUpdate.active("o3", lastSeen))).join();
+        store.apply(List.of(OrderUpdate.terminal("o3", lastSeen + 1))).join();
+
+        expire("o3", lastSeen);
+
+        assertThat(resultFor("o3").outcome()).isEqualTo(Outcome.SKIPPED);
+        assertThat(upstream.requests("o3")).isZero();
+    }
+
+    @Test
+    void anOrderUpstreamDoesNotKnowIsNotFound() {
+        long lastSeen = aWhileAgo();
+        pushed("o4", lastSeen);
+        upstream.answer("o4", Answer.of(404, ""));
+
+        expire("o4", lastSeen);
+
+        assertThat(resultFor("o4").outcome()).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(upstream.requests("o4")).isEqualTo(1);
+    }
+
+    @Test
+    void badRecordsAreDeadLetteredAndTheExpiryBehindThemIsStillPulled() {
+        long lastSeen = aWhileAgo();
+        pushed("o5", lastSeen);
+        send(0, "poison", "{not json".getBytes(StandardCharsets.UTF_8));
+        send(0, "not-o6", JsonCodec.TIMER_EXPIRED.encode(new TimerExpired("o6", lastSeen + TTL, lastSeen, 1,
+                System.currentTimeMillis(), TimerExpired.Source.TIMER, false)));
+
+        expire("o5", lastSeen, 0);
+
+        assertThat(resultFor("o5").outcome()).isEqualTo(Outcome.OK);
+        try (TopicReader<DeadLetter> dlq = new TopicReader<>(config, config.topics().dlq(), JsonCodec.DEAD_LETTER)) {
+            List<DeadLetter> letters = dlq.atLeast(2, letter -> true);
+            assertThat(letters).extracting(DeadLetter::key).containsExactlyInAnyOrder("poison", "not-o6");
+            DeadLetter poison = dlq.first(letter -> letter.key().equals("poison"));
+            assertThat(poison.reason()).startsWith("not valid JSON");
+            assertThat(new String(poison.originalValue(), StandardCharsets.UTF_8)).isEqualTo("{not json");
+            assertThat(dlq.first(letter -> letter.key().equals("not-o6")).reason())
+                    .isEqualTo("record key 'not-o6' differs from orderId 'o6'");
+            assertThat(letters).allSatisfy(letter -> assertThat(letter.sourceTopic())
+                    .isEqualTo(config.topics().expired()));
+        }
+        assertThat(upstream.requests("o6")).isZero();
+    }
+
+    @Test
+    void severalPullsAreInFlightAtOnce() {
+        long lastSeen = aWhileAgo();
+        for (int i = 0; i < 8; i++) {
+            upstream.answer("slow-" + i, Answer.status("slow-" + i, "CHARGING").after(Duration.ofMillis(300)));
+            expire("slow-" + i, lastSeen);
+        }
+
+        assertThat(results.atLeast(8, r -> r.outcome() == Outcome.OK)).hasSize(8);
+        assertThat(upstream.mostAtOnce()).isGreaterThan(1);
+    }
+
+    @Test
+    void answeredExpiriesAreNotPulledAgainAfterARestart() {
+        long lastSeen = aWhileAgo();
+        expire("a1", lastSeen, 0);
+        expire("a2", lastSeen, 0);
+        resultFor("a1");
+        resultFor("a2");
+
+        // one pull thread answers in the order read, so a repeated a1 or a2 would reach upstream before a3
+        restartWith(Map.of("upstream.concurrency", "1"));
+        expire("a3", lastSeen, 0);
+
+        assertThat(resultFor("a3").outcome()).isEqualTo(Outcome.OK);
+        assertThat(upstream.requests("a1")).isEqualTo(1);
+        assertThat(upstream.requests("a2")).isEqualTo(1);
+    }
+
+    @Test
+    void readingPausesWhileManyExpiriesAwaitTheirAnswer() {
+        restartWith(Map.of("upstream.concurrency", "1"));
+        long lastSeen = aWhileAgo();
+        for (int i = 0; i < 20; i++) {
+            upstream.answer("busy-" + i, Answer.status("busy-" + i, "CHARGING").after(Duration.ofMillis(50)));
+            expire("busy-" + i, lastSeen);
+        }
+
+        AtomicInteger mostInFlight = new AtomicInteger();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(() -> {
+            int inFlight = (int) registry.get("lapse.puller.in.flight").gauge().value();
+            mostInFlight.accumulateAndGet(inFlight, Math::max);
+            return upstream.requests("busy-19") == 1 && inFlight == 0;
+        });
+
+        // 4 per pull thread may wait, plus at most one more poll's worth read before the pause
+        assertThat(mostInFlight.get()).isBetween(1, 8);
+        assertThat(results.atLeast(20, r -> r.orderId().startsWith("busy-"))).hasSize(20);
+    }
+}

@@ -1,0 +1,175 @@
+package io.lapse.puller;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.config.UpstreamSettings;
+import io.lapse.event.PullResult.Outcome;
+import io.lapse.puller.UpstreamStub.Answer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The puller's requests and their resilience against a stub upstream on this machine. */
+class ResilientUpstreamTest {
+
+    private static final AtomicInteger ORDER = new AtomicInteger();
+
+    private static UpstreamStub stub;
+
+    @BeforeAll
+    static void startStub() {
+        stub = UpstreamStub.start();
+    }
+
+    @AfterAll
+    static void stopStub() {
+        stub.close();
+    }
+
+    private static String newOrder() {
+        return "order-" + ORDER.incrementAndGet();
+    }
+
+    private static UpstreamSettings settings(Map<String, String> overrides) {
+        Map<String, String> all = new HashMap<>(Map.of("upstream.base-url", stub.baseUrl(),
+                "upstream.retry-backoff", "10ms", "upstream.max-attempts", "3", "upstream.timeout", "2s"));
+        all.putAll(overrides);
+        return LapseConfig.load(null, Map.of()).with(all).upstream();
+    }
+
+    private static ResilientUpstream upstream(Map<String, String> overrides) {
+        UpstreamSettings settings = settings(overrides);
+        return new ResilientUpstream(settings, new UpstreamClient(settings,
+                new PullerMetrics(new SimpleMeterRegistry()).request()));
+    }
+
+    @Test
+    void aStatusUpstreamKnowsIsOkWithTheWholeBody() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(200, "{\"orderId\":\"" + id + "\",\"status\":\"CHARGING\",\"soc\":81,\"ts\":5}"));
+
+        PullOutcome outcome = upstream(Map.of()).pull(id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.OK);
+        assertThat(outcome.status().status()).isEqualTo("CHARGING");
+        assertThat(outcome.status().ts()).isEqualTo(5L);
+        assertThat(outcome.status().payload()).containsEntry("soc", 81);
+    }
+
+    @Test
+    void anOrderUpstreamDoesNotKnowIsNotFoundWithoutRetry() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(404, ""));
+
+        assertThat(upstream(Map.of()).pull(id).outcome()).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(stub.requests(id)).isEqualTo(1);
+    }
+
+    @Test
+    void twoServerErrorsAndThenAnAnswerAreOkAfterThreeRequests() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(503, ""), Answer.of(503, ""), Answer.status(id, "CHARGING"));
+
+        assertThat(upstream(Map.of()).pull(id).outcome()).isEqualTo(Outcome.OK);
+        assertThat(stub.requests(id)).isEqualTo(3);
+    }
+
+    @Test
+    void anUpstreamThatKeepsFailingFailsThePullAfterMaxAttempts() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(503, "busy"));
+
+        PullOutcome outcome = upstream(Map.of()).pull(id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error()).isEqualTo("upstream answered 503 after 3 attempts");
+        assertThat(stub.requests(id)).isEqualTo(3);
+    }
+
+    @Test
+    void anAnswerSlowerThanTheTimeoutIsRetriedAndThenFailsNamingTheTimeout() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.status(id, "CHARGING").after(Duration.ofSeconds(2)));
+
+        long started = System.nanoTime();
+        PullOutcome outcome = upstream(Map.of("upstream.timeout", "200ms", "upstream.max-attempts", "2")).pull(id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error()).contains("timeout", "200ms", "after 2 attempts");
+        assertThat(stub.requests(id)).isEqualTo(2);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void anInvalidBodyFailsThePullWithoutRetry() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(200, "<html>maintenance</html>"));
+
+        PullOutcome outcome = upstream(Map.of()).pull(id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error()).startsWith("upstream answered 200 with an invalid status: not valid JSON");
+        assertThat(stub.requests(id)).isEqualTo(1);
+    }
+
+    @Test
+    void theStatusOfAnotherOrderFailsThePullWithoutRetry() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.status("someone-else", "CHARGING"));
+
+        PullOutcome outcome = upstream(Map.of()).pull(id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error()).contains("'someone-else' instead of '" + id + "'");
+        assertThat(stub.requests(id)).isEqualTo(1);
+    }
+
+    @Test
+    void theCircuitOpensAfterRepeatedFailuresAndThenFailsFastWithoutAskingUpstream() throws Exception {
+        ResilientUpstream upstream = upstream(Map.of("upstream.max-attempts", "1", "upstream.circuit-open", "1m"));
+        String id = newOrder();
+        stub.answer(id, Answer.of(503, ""));
+        for (int i = 0; i < 10; i++) {
+            assertThat(upstream.pull(id).error()).isEqualTo("upstream answered 503 after 1 attempt");
+        }
+        assertThat(upstream.isCircuitOpen()).isTrue();
+
+        String healthy = newOrder();
+        PullOutcome outcome = upstream.pull(healthy);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error()).startsWith("circuit breaker open");
+        assertThat(stub.requests(healthy)).isZero();
+        assertThat(stub.requests(id)).isEqualTo(10);
+    }
+
+    @Test
+    void requestsBeyondTheRateLimitWaitForTheNextSecond() throws Exception {
+        long started = System.nanoTime();
+        ResilientUpstream upstream = upstream(Map.of("upstream.rate-limit", "10"));
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(upstream.pull(newOrder()).outcome()).isEqualTo(Outcome.OK);
+        }
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void theOrderIdIsOneEscapedPathSegment() throws Exception {
+        String id = "a/b c+d";
+        stub.answer(id, Answer.of(404, ""));
+
+        upstream(Map.of()).pull(id);
+
+        assertThat(stub.rawPaths()).contains("/orders/a%2Fb%20c%2Bd/status");
+        assertThat(stub.requests(id)).isEqualTo(1);
+    }
+}

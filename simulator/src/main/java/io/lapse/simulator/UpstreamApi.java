@@ -1,0 +1,91 @@
+package io.lapse.simulator;
+
+import com.sun.net.httpserver.HttpServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The platform's HTTP API on 127.0.0.1, {@code GET /orders/{orderId}/status} answered from the {@link Fleet}; with an
+ * error rate (503) and an added latency that tests and demos may change while it runs.
+ */
+public final class UpstreamApi implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(UpstreamApi.class);
+    private static final int HANDLER_THREADS = 4;
+
+    private final Fleet fleet;
+    private final int port;
+    private volatile FaultSettings faults;
+    private HttpServer server;
+    private ExecutorService handlers;
+    private ScheduledExecutorService delayer;
+    private boolean closed;
+
+    /** @param port 0 for any free port */
+    public UpstreamApi(Fleet fleet, int port, double errorRate, Duration latency) {
+        this.fleet = fleet;
+        this.port = port;
+        this.faults = new FaultSettings(errorRate, latency);
+    }
+
+    /** Starts serving; starting again does nothing. */
+    public synchronized void start() {
+        if (closed) {
+            throw new IllegalStateException("the upstream API was closed");
+        }
+        if (server != null) {
+            return;
+        }
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot serve the upstream API on port " + port, e);
+        }
+        handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("lapse-upstream-http"));
+        delayer = Executors.newSingleThreadScheduledExecutor(Threads.named("lapse-upstream-delay"));
+        server.createContext("/", new StatusEndpoint(fleet, () -> faults, delayer));
+        server.setExecutor(handlers);
+        server.start();
+        log.info("simulated upstream API on {}", baseUrl());
+    }
+
+    /** {@code http://127.0.0.1:port}, once started. */
+    public synchronized String baseUrl() {
+        if (server == null) {
+            throw new IllegalStateException("the upstream API is not started");
+        }
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** Share of requests, 0 to 1, answered 503 instead of the status. */
+    public synchronized void errorRate(double rate) {
+        faults = new FaultSettings(rate, faults.latency());
+    }
+
+    /** Time added before every answer. */
+    public synchronized void latency(Duration latency) {
+        faults = new FaultSettings(faults.errorRate(), latency);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (server != null) {
+            server.stop(0);
+            delayer.shutdownNow();
+            handlers.shutdownNow();
+        }
+    }
+}

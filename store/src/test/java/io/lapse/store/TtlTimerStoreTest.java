@@ -1,0 +1,143 @@
+package io.lapse.store;
+
+import io.lapse.config.ConfigSource;
+import io.lapse.config.RedisSettings;
+import io.lapse.config.TimerSettings;
+import io.lapse.devstack.RedisServer;
+import io.lapse.event.TimerExpired;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** timer.mode=ttl on a real Redis: trigger keys, firing on their expiry, and repair of lost notifications. */
+class TtlTimerStoreTest {
+
+    private static final long TTL = 10_000;
+    private static final long FAR_FUTURE = Long.MAX_VALUE / 2;
+
+    private static RedisServer server;
+    private static RedisConnection connection;
+
+    private TtlTimerStore store;
+
+    @BeforeAll
+    static void startRedis() {
+        server = RedisServer.start();
+        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        connection.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void emptyRedis() {
+        connection.async().flushall().toCompletableFuture().join();
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
+                "timer.repeat", "5s", "timer.max-attempts", "3", "timer.shards", "4", "timer.mode", "ttl")));
+        store = (TtlTimerStore) TimerStore.of(connection, new TimerKeys("lapse", 4), settings);
+    }
+
+    private static long now() {
+        return System.currentTimeMillis();
+    }
+
+    private OrderView view(String orderId) {
+        return store.inspect(List.of(orderId)).join().get(orderId);
+    }
+
+    private long pttl(String orderId) {
+        return connection.async().pttl(store.keys().trigger(store.keys().shardOf(orderId), orderId))
+                .toCompletableFuture().join();
+    }
+
+    private List<Claim> fire(String orderId, long watermark) {
+        return store.fire(store.keys().shardOf(orderId), List.of(orderId), watermark).join();
+    }
+
+    @Test
+    void aStatusSetsATriggerKeyThatExpiresAtTheDeadline() {
+        long ts = now();
+
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);
+        assertThat(view("o1").dueAt()).hasValue(ts + TTL);
+        assertThat(pttl("o1")).isBetween(TTL - 1_000, TTL);
+    }
+
+    @Test
+    void olderAndDuplicateStatusesLeaveTheDeadlineAlone() {
+        long ts = now();
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+
+        store.apply(List.of(OrderUpdate.active("o1", ts - 1_000), OrderUpdate.active("o1", ts))).join();
+
+        assertThat(view("o1").dueAt()).hasValue(ts + TTL);
+    }
+
+    @Test
+    void anExpiredTriggerFiresWithALeaseAndAnAckSetsTheNextRepeat() {
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
+
+        List<Claim> claims = fire("o1", FAR_FUTURE);
+
+        assertThat(claims).singleElement().satisfies(c -> {
+            assertThat(c.attempt()).isEqualTo(1);
+            assertThat(c.source()).isEqualTo(TimerExpired.Source.KEYSPACE);
+        });
+        assertThat(pttl("o1")).as("leased").isPositive();
+        assertThat(fire("o1", FAR_FUTURE)).as("a duplicate notification fires nothing").isEmpty();
+        store.acknowledge(store.keys().shardOf("o1"), claims).join();
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.FIRED);
+        assertThat(view("o1").dueAt()).hasValue(claims.get(0).firedAt() + 5_000);
+    }
+
+    @Test
+    void aNotificationPastTheWatermarkSetsTheTriggerAgainInsteadOfFiring() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
+
+        assertThat(fire("o1", ts + TTL - 1)).isEmpty();
+
+        assertThat(pttl("o1")).isBetween(0L, TtlTimerStore.WATERMARK_RETRY_MS);
+    }
+
+    @Test
+    void aTerminalStatusDeletesTheTrigger() {
+        store.apply(List.of(OrderUpdate.active("o1", now()))).join();
+
+        store.apply(List.of(OrderUpdate.terminal("o1", now()))).join();
+
+        assertThat(pttl("o1")).isEqualTo(-2);
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
+    }
+
+    @Test
+    void repairRearmsForgottenOrdersAndRetriesLostNotifications() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("lost-notification", ts), OrderUpdate.active("fine", now()))).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("lost-notification") == -2);
+
+        List<String> repaired = store.recover(Map.of("lost-notification", ts, "forgotten", ts, "fine", now())).join();
+
+        assertThat(repaired).containsExactlyInAnyOrder("lost-notification", "forgotten");
+        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("lost-notification") == -2 && pttl("forgotten") == -2);
+        assertThat(fire("lost-notification", FAR_FUTURE)).singleElement()
+                .satisfies(c -> assertThat(c.source()).isEqualTo(TimerExpired.Source.COMPENSATOR));
+        assertThat(fire("forgotten", FAR_FUTURE)).singleElement()
+                .satisfies(c -> assertThat(c.source()).isEqualTo(TimerExpired.Source.COMPENSATOR));
+    }
+}

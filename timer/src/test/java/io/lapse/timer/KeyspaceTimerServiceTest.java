@@ -1,0 +1,52 @@
+package io.lapse.timer;
+
+import io.lapse.devstack.DevStack;
+import io.lapse.event.TimerExpired;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** timer.mode=ttl end to end on a real Redis: keyspace notifications fire expiries, also after Redis restarts. */
+class KeyspaceTimerServiceTest {
+
+    private static DevStack stack;
+
+    @BeforeAll
+    static void startStack() {
+        stack = DevStack.start();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        stack.close();
+    }
+
+    @Test
+    void aSilentOrderFiresFromItsKeyspaceNotificationAndAgainAfterRedisRestarted() throws Exception {
+        try (TimerPipeline pipeline = new TimerPipeline(stack.bootstrapServers(), stack.redisUri(),
+                Map.of("timer.mode", "ttl", "timer.ttl", "3s", "timer.repeat", "1h"))) {
+            pipeline.startIngest();
+            pipeline.startTimer();
+
+            pipeline.push("before-restart", null);
+            pipeline.flush();
+            await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.expiries().size() == 1);
+
+            stack.redis().stop();
+            stack.redis().restart();
+            pipeline.push("after-restart", null);
+            pipeline.flush();
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.expiries().size() == 2);
+            assertThat(pipeline.expiries()).extracting(TimerExpired::orderId)
+                    .containsExactly("before-restart", "after-restart");
+            assertThat(pipeline.expiries()).extracting(TimerExpired::source).containsOnly(TimerExpired.Source.KEYSPACE);
+        }
+    }
+}

@@ -124,6 +124,18 @@ class TimerServiceTest {
     }
 
     @Test
+    void nothingFiresBeforeIngestHasReportedAnyWatermark() {
+        configure(Map.of());
+        startTimer();
+
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> expiries().isEmpty());
+        ingestHasReadUpTo(now());
+        await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
+    }
+
+    @Test
     void anExpiryClaimedByAnInstanceThatCrashedFiresAgainOnceTheLeasePasses() {
         configure(Map.of("timer.lease", "1s"));
         ingestHasReadUpTo(Long.MAX_VALUE / 2);

@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
         description = "Watchdog for silent charging orders: re-arms a deadline on every status and pulls upstream "
                 + "when an order stays silent.",
         subcommands = {DemoCommand.class, ServeCommand.All.class, ServeCommand.Ingest.class,
-                ServeCommand.Timer.class, ServeCommand.Puller.class, ServeCommand.Compensator.class})
+                ServeCommand.Timer.class, ServeCommand.Puller.class, ServeCommand.Compensator.class,
+                BenchCommand.class})
 final class LapseCommand {
 }

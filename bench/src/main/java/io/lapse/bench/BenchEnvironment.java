@@ -1,0 +1,17 @@
+package io.lapse.bench;
+
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+
+/** Where and when the figures were measured: without this, numbers from different machines get compared. */
+record BenchEnvironment(String date, int cores, String os, String java, long maxHeapMb, String redisVersion) {
+
+    static BenchEnvironment capture(RedisProbe redis) throws Exception {
+        return new BenchEnvironment(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z")),
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " (" + System.getProperty("os.arch")
+                        + ")",
+                System.getProperty("java.vm.name") + " " + Runtime.version(),
+                Runtime.getRuntime().maxMemory() / (1024 * 1024), redis.version());
+    }
+}

@@ -1,0 +1,93 @@
+package io.lapse.bench;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.config.TopicNames;
+import io.lapse.devstack.DevStack;
+import io.lapse.kafka.KafkaClients;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * One measurement's own topics, consumer groups and Redis key prefix, all named after the run, so that nothing a
+ * previous run left behind (a lagging group, a late expiry) can count in this one. Closing deletes the topics and
+ * groups and empties Redis, so that the next run starts from the same memory and disk.
+ */
+final class RunSandbox implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RunSandbox.class);
+    private static final AtomicInteger RUNS = new AtomicInteger();
+    private static final long TIMEOUT_SECONDS = 30;
+
+    final LapseConfig config;
+    final KafkaClients clients;
+    final Admin admin;
+    private final RedisProbe probe;
+
+    private RunSandbox(LapseConfig config, RedisProbe probe) {
+        this.config = config;
+        this.clients = new KafkaClients(config.kafka());
+        this.admin = clients.admin();
+        this.probe = probe;
+    }
+
+    /** @param settings Lapse settings of this run, on top of the defaults (the environment is ignored) */
+    static RunSandbox open(DevStack stack, RedisProbe probe, String label, Map<String, String> settings) {
+        String name = "bench-" + label + "-" + RUNS.incrementAndGet();
+        Map<String, String> all = new HashMap<>();
+        all.put("kafka.bootstrap.servers", stack.bootstrapServers());
+        all.put("redis.uri", stack.redisUri());
+        all.put("redis.key-prefix", name);
+        all.put("topics.push", name + "-push");
+        all.put("topics.pulled", name + "-pulled");
+        all.put("topics.dlq", name + "-dlq");
+        all.put("topics.expired", name + "-expired");
+        all.put("topics.timer-shards", name + "-shards");
+        all.put("ingest.group-id", name + "-ingest");
+        all.put("timer.group-id", name + "-timer");
+        all.putAll(settings);
+        return new RunSandbox(LapseConfig.load(null, Map.of()).with(all), probe);
+    }
+
+    int partitions() {
+        return config.kafka().partitions();
+    }
+
+    /** Records of the push topic ingest has not applied and committed. */
+    long ingestLag() throws Exception {
+        return ConsumerLag.of(admin, config.ingest().groupId(), config.topics().push(), partitions());
+    }
+
+    @Override
+    public void close() {
+        TopicNames topics = config.topics();
+        try {
+            admin.deleteConsumerGroups(List.of(config.ingest().groupId(), config.timer().groupId())).all()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.debug("consumer groups not deleted (a group that never committed does not exist): {}", e.toString());
+        }
+        try {
+            Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<String> ours = Stream.of(topics.push(), topics.pulled(), topics.dlq(), topics.expired(),
+                    topics.timerShards()).filter(existing::contains).toList();
+            admin.deleteTopics(ours).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("topics of {} not all deleted: {}", topics.push(), e.toString());
+        }
+        admin.close();
+        try {
+            probe.reset();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot reset Redis after a run", e);
+        }
+    }
+}

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
@@ -19,14 +21,26 @@ public final class JsonCodec<T> {
             .build();
 
     public static final JsonCodec<StatusPush> STATUS_PUSH = new JsonCodec<>(StatusPush.class);
+    /** A StatusPush without its payload, for readers that need only what decides the timer. */
+    public static final JsonCodec<StatusHeader> STATUS_HEADER = new JsonCodec<>(StatusHeader.class, "StatusPush");
     public static final JsonCodec<TimerExpired> TIMER_EXPIRED = new JsonCodec<>(TimerExpired.class);
     public static final JsonCodec<PullResult> PULL_RESULT = new JsonCodec<>(PullResult.class);
     public static final JsonCodec<DeadLetter> DEAD_LETTER = new JsonCodec<>(DeadLetter.class);
 
-    private final Class<T> type;
+    /** The event's name in the contract, for error messages. */
+    private final String name;
+    // resolved once: ObjectMapper.readValue(bytes, Class) resolves the type again on every call
+    private final ObjectReader reader;
+    private final ObjectWriter writer;
 
     private JsonCodec(Class<T> type) {
-        this.type = type;
+        this(type, type.getSimpleName());
+    }
+
+    private JsonCodec(Class<T> type, String name) {
+        this.name = name;
+        this.reader = MAPPER.readerFor(type);
+        this.writer = MAPPER.writerFor(type);
     }
 
     /** @throws InvalidRecordException when the bytes are not a valid event of this type */
@@ -36,9 +50,9 @@ public final class JsonCodec<T> {
         }
         T value;
         try {
-            value = MAPPER.readValue(json, type);
+            value = reader.readValue(json);
         } catch (JsonMappingException e) {
-            throw new InvalidRecordException("not a valid " + type.getSimpleName() + at(e) + ": " + e.getOriginalMessage(), e);
+            throw new InvalidRecordException("not a valid " + name + at(e) + ": " + e.getOriginalMessage(), e);
         } catch (JsonProcessingException e) {
             throw new InvalidRecordException("not valid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
@@ -62,7 +76,7 @@ public final class JsonCodec<T> {
 
     public byte[] encode(T value) {
         try {
-            return MAPPER.writeValueAsBytes(value);
+            return writer.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot write " + value, e);
         }

@@ -41,7 +41,7 @@ public record PullResult(String orderId, Outcome outcome, StatusPush status, lon
 
     @Override
     public void validate() {
-        StatusPush.requireOrderId(orderId);
+        StatusHeader.requireOrderId(orderId);
         if (outcome == null) {
             throw new InvalidRecordException("outcome is missing");
         }

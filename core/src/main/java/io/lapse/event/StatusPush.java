@@ -20,7 +20,7 @@ import java.util.Map;
 public record StatusPush(String orderId, String status, Long ts,
                          @JsonAnySetter @JsonAnyGetter Map<String, Object> payload) implements Validated {
 
-    public static final int MAX_ORDER_ID_LENGTH = 128;
+    public static final int MAX_ORDER_ID_LENGTH = StatusHeader.MAX_ORDER_ID_LENGTH;
 
     public StatusPush {
         payload = payload == null || payload.isEmpty()
@@ -33,25 +33,14 @@ public record StatusPush(String orderId, String status, Long ts,
 
     @Override
     public void validate() {
-        requireOrderId(orderId);
-        if (status == null || status.isBlank()) {
-            throw new InvalidRecordException("status is missing");
-        }
-        if (ts != null && ts < 0) {
-            throw new InvalidRecordException("ts must be epoch milliseconds, got " + ts);
-        }
+        header().validate();
+    }
+
+    public StatusHeader header() {
+        return new StatusHeader(orderId, status, ts);
     }
 
     public StatusPush withTs(long eventTime) {
         return new StatusPush(orderId, status, eventTime, payload);
-    }
-
-    static void requireOrderId(String orderId) {
-        if (orderId == null || orderId.isEmpty()) {
-            throw new InvalidRecordException("orderId is missing");
-        }
-        if (orderId.length() > MAX_ORDER_ID_LENGTH) {
-            throw new InvalidRecordException("orderId is longer than " + MAX_ORDER_ID_LENGTH + " characters");
-        }
     }
 }

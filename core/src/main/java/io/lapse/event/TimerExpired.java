@@ -30,7 +30,7 @@ public record TimerExpired(String orderId, long deadline, long lastSeen, int att
 
     @Override
     public void validate() {
-        StatusPush.requireOrderId(orderId);
+        StatusHeader.requireOrderId(orderId);
         if (attempt < 1) {
             throw new InvalidRecordException("attempt must be at least 1, got " + attempt);
         }

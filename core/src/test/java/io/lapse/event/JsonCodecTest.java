@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,10 +76,21 @@ class JsonCodecTest {
         assertRejected("{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":\"soon\"}", "(at ts)");
     }
 
+    /** Ingest reads pushes as headers: a push must be rejected alike, and for the same reason, either way. */
     private static void assertRejected(String json, String reason) {
-        assertThatThrownBy(() -> JsonCodec.STATUS_PUSH.decode(utf8(json)))
-                .isInstanceOf(InvalidRecordException.class)
-                .hasMessageContaining(reason);
+        for (JsonCodec<?> codec : List.of(JsonCodec.STATUS_PUSH, JsonCodec.STATUS_HEADER)) {
+            assertThatThrownBy(() -> codec.decode(utf8(json)))
+                    .isInstanceOf(InvalidRecordException.class)
+                    .hasMessageContaining(reason);
+        }
+    }
+
+    @Test
+    void theHeaderOfAPushIsWhatTheWholePushSaysLessThePayload() {
+        byte[] json = utf8("{\"soc\":80,\"orderId\":\"7\",\"power\":{\"kw\":[4.5]},\"status\":\"CHARGING\",\"ts\":9}");
+
+        assertThat(JsonCodec.STATUS_HEADER.decode(json)).isEqualTo(JsonCodec.STATUS_PUSH.decode(json).header())
+                .isEqualTo(new StatusHeader("7", "CHARGING", 9L));
     }
 
     @Test

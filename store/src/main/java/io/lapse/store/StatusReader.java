@@ -4,7 +4,7 @@ import io.lapse.config.TimerSettings;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
-import io.lapse.event.StatusPush;
+import io.lapse.event.StatusHeader;
 
 import java.nio.charset.StandardCharsets;
 
@@ -33,7 +33,7 @@ public final class StatusReader {
 
     /** @throws InvalidRecordException when the record breaks the contract */
     public OrderUpdate push(byte[] key, byte[] value, long recordTime, long readTime) {
-        StatusPush push = JsonCodec.STATUS_PUSH.decode(value);
+        StatusHeader push = JsonCodec.STATUS_HEADER.decode(value);
         requireKeyMatches(key, push.orderId());
         return fromStatus(push, recordTime, readTime);
     }
@@ -46,13 +46,13 @@ public final class StatusReader {
         PullResult pull = JsonCodec.PULL_RESULT.decode(value);
         requireKeyMatches(key, pull.orderId());
         return switch (pull.outcome()) {
-            case OK -> fromStatus(pull.status(), recordTime, readTime);
+            case OK -> fromStatus(pull.status().header(), recordTime, readTime);
             case NOT_FOUND -> OrderUpdate.gone(pull.orderId(), clamp(pull.pulledAt(), readTime));
             case FAILED, SKIPPED -> null;
         };
     }
 
-    private OrderUpdate fromStatus(StatusPush status, long recordTime, long readTime) {
+    private OrderUpdate fromStatus(StatusHeader status, long recordTime, long readTime) {
         long ts = status.ts() != null ? status.ts() : (recordTime >= 0 ? recordTime : readTime);
         long eventTime = clamp(ts, readTime);
         return timer.isTerminal(status.status())

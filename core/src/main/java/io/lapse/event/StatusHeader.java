@@ -1,0 +1,36 @@
+package io.lapse.event;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+/**
+ * The fields of a status that decide an order's timer, read without the payload: ingest and the compensator read
+ * every push, and building the payload (soc, power, …) would cost them more than all the rest of their work.
+ *
+ * @param ts event time in epoch milliseconds, or null when the producer left it out
+ */
+// skipped, not buffered: without it Jackson copies every payload field aside while it builds a record
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record StatusHeader(String orderId, String status, Long ts) implements Validated {
+
+    public static final int MAX_ORDER_ID_LENGTH = 128;
+
+    @Override
+    public void validate() {
+        requireOrderId(orderId);
+        if (status == null || status.isBlank()) {
+            throw new InvalidRecordException("status is missing");
+        }
+        if (ts != null && ts < 0) {
+            throw new InvalidRecordException("ts must be epoch milliseconds, got " + ts);
+        }
+    }
+
+    static void requireOrderId(String orderId) {
+        if (orderId == null || orderId.isEmpty()) {
+            throw new InvalidRecordException("orderId is missing");
+        }
+        if (orderId.length() > MAX_ORDER_ID_LENGTH) {
+            throw new InvalidRecordException("orderId is longer than " + MAX_ORDER_ID_LENGTH + " characters");
+        }
+    }
+}

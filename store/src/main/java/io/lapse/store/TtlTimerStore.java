@@ -137,16 +137,18 @@ public final class TtlTimerStore implements TimerStore {
         }).thenApply(lists -> lists.stream().flatMap(List::stream).toList());
     }
 
-    /** Watched orders: entries of the state hashes less the finished and given-up ones. */
+    /** Watched orders: entries of the state hashes less the finished and given-up ones, and the table keepers. */
     @Override
     public CompletableFuture<Long> watchedCount() {
         List<CompletableFuture<Long>> counts = new ArrayList<>();
         for (int shard = 0; shard < keys.shards(); shard++) {
             counts.add(redis.hlen(keys.state(shard)).toCompletableFuture());
             counts.add(redis.zcard(keys.ended(shard)).toCompletableFuture().thenApply(n -> -n));
+            counts.add(redis.hexists(keys.state(shard), TimerKeys.TABLE_KEEPER).toCompletableFuture()
+                    .thenApply(kept -> kept ? -1L : 0L));
         }
         return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new))
-                .thenApply(v -> Math.max(0, counts.stream().mapToLong(CompletableFuture::join).sum()));
+                .thenApply(v -> counts.stream().mapToLong(CompletableFuture::join).sum());
     }
 
     @Override

@@ -3,11 +3,10 @@
 -- KEYS[1] due, KEYS[2] state, KEYS[3] ended (see arm.lua)
 -- ARGV[1] repeat ms, ARGV[2] max attempts, then per expiry: orderId, attempt, deadline, firedAt
 -- Returns the number of expiries acknowledged.
-redis.replicate_commands()
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
+keep_hash_table(state)
 local repeat_ms, max_attempts = tonumber(ARGV[1]), tonumber(ARGV[2])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local acked = 0
 for i = 3, #ARGV, 4 do
   local id, attempt, deadline, fired_at = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
@@ -19,9 +18,9 @@ for i = 3, #ARGV, 4 do
       if tonumber(a) >= max_attempts then
         redis.call('ZREM', due, id)
         redis.call('HSET', state, id, 'G' .. rest)
-        redis.call('ZADD', ended, string.format('%.0f', now), id)
+        redis.call('ZADD', ended, fmt(now), id)
       else
-        redis.call('ZADD', due, 'XX', string.format('%.0f', fired_at + repeat_ms), id)
+        redis.call('ZADD', due, 'XX', fmt(fired_at + repeat_ms), id)
         redis.call('HSET', state, id, 'A' .. rest)
       end
       acked = acked + 1

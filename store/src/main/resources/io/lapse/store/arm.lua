@@ -6,8 +6,8 @@
 -- ARGV[1] ttl ms, ARGV[2] wake channel, ARGV[3] shard, then per order: orderId, event time ms, kind
 --         kind: 'a' active status, 't' terminal status, 'g' upstream does not know the order
 -- Returns {armed, ended, ignored}.
-redis.replicate_commands()
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
+keep_hash_table(state)
 local ttl = tonumber(ARGV[1])
 local first = 4
 local n = (#ARGV - first + 1) / 3
@@ -21,8 +21,7 @@ for i = 1, n do
 end
 local states = redis.call('HMGET', state, unpack(ids))
 local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 
 local function last_seen(st, id)
   if st then
@@ -45,7 +44,7 @@ for i = 1, n do
   if kind == 't' then
     redis.call('ZREM', due, id)
     redis.call('HSET', state, id, 'T')
-    redis.call('ZADD', ended, string.format('%.0f', now), id)
+    redis.call('ZADD', ended, fmt(now), id)
     finished = finished + 1
   elseif st == 'T' then
     ignored = ignored + 1
@@ -61,14 +60,14 @@ for i = 1, n do
     end
   elseif not st then
     -- the common case: GT keeps the later of the two deadlines, so duplicates and stragglers change nothing
-    raise[#raise + 1] = string.format('%.0f', ts + ttl)
+    raise[#raise + 1] = fmt(ts + ttl)
     raise[#raise + 1] = id
     armed = armed + 1
   elseif ts > tonumber(string.match(st, '^%a|(%d+)|')) then
     -- a newer status than the one the expiries counted from: the attempt count starts again
     redis.call('HDEL', state, id)
     redis.call('ZREM', ended, id)
-    redis.call('ZADD', due, string.format('%.0f', ts + ttl), id)
+    redis.call('ZADD', due, fmt(ts + ttl), id)
     armed = armed + 1
   else
     ignored = ignored + 1

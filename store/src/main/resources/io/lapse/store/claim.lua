@@ -5,16 +5,11 @@
 -- ARGV[1] watermark ms: only deadlines at or before it are due; ARGV[2] lease ms; ARGV[3] most orders to claim;
 -- ARGV[4] ttl ms; ARGV[5] max attempts
 -- Returns {now, next score or '' when the shard is empty, {orderId, lastSeen, attempt, deadline, source, ...}}.
-redis.replicate_commands()
 local due, state = KEYS[1], KEYS[2]
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+keep_hash_table(state)
+local now = now_ms()
 local limit = math.min(now, tonumber(ARGV[1]))
 local lease, ttl, max_attempts = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
-
-local function fmt(x)
-  return string.format('%.0f', x)
-end
 
 local items = redis.call('ZRANGEBYSCORE', due, '-inf', limit, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
 local out = {}

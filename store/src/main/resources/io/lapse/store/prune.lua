@@ -1,10 +1,8 @@
 -- Forgets finished and given-up orders once the retention has passed.
 -- KEYS[1] state, KEYS[2] ended (see arm.lua); ARGV[1] retention ms, ARGV[2] most orders to prune
 -- Returns the number pruned.
-redis.replicate_commands()
 local state, ended = KEYS[1], KEYS[2]
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', ended, '-inf', now - tonumber(ARGV[1]), 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(ids) do
   local st = redis.call('HGET', state, id)

@@ -2,11 +2,10 @@
 -- KEYS[1] state, KEYS[2] ended; ARGV[1] trigger key prefix, ARGV[2] repeat ms, ARGV[3] max attempts,
 -- then per expiry: orderId, attempt, deadline, firedAt
 -- Returns the number of expiries acknowledged.
-redis.replicate_commands()
 local state, ended, trigger = KEYS[1], KEYS[2], ARGV[1]
+keep_hash_table(state)
 local repeat_ms, max_attempts = tonumber(ARGV[2]), tonumber(ARGV[3])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local acked = 0
 for i = 4, #ARGV, 4 do
   local id, attempt, deadline, fired_at = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
@@ -17,9 +16,9 @@ for i = 4, #ARGV, 4 do
       if tonumber(a) >= max_attempts then
         redis.call('HSET', state, id, 'G|' .. s .. '|' .. a .. '|' .. d .. '|' .. src)
         redis.call('DEL', trigger .. id)
-        redis.call('ZADD', ended, string.format('%.0f', now), id)
+        redis.call('ZADD', ended, fmt(now), id)
       else
-        local next = string.format('%.0f', math.max(fired_at + repeat_ms, now + 1))
+        local next = fmt(math.max(fired_at + repeat_ms, now + 1))
         redis.call('HSET', state, id, 'A|' .. s .. '|' .. a .. '|' .. next .. '|t')
         redis.call('SET', trigger .. id, '1', 'PXAT', next)
       end

@@ -5,8 +5,8 @@
 -- KEYS[1] state, KEYS[2] ended; ARGV[1] ttl ms, ARGV[2] trigger key prefix of this shard,
 -- then per order: orderId, event time ms, kind ('a', 't', 'g' as in arm.lua)
 -- Returns {armed, ended, ignored}.
-redis.replicate_commands()
 local state, ended = KEYS[1], KEYS[2]
+keep_hash_table(state)
 local ttl, trigger = tonumber(ARGV[1]), ARGV[2]
 local first = 3
 local n = (#ARGV - first + 1) / 3
@@ -18,12 +18,7 @@ for i = 1, n do
   ids[i] = ARGV[first + (i - 1) * 3]
 end
 local states = redis.call('HMGET', state, unpack(ids))
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-
-local function fmt(x)
-  return string.format('%.0f', x)
-end
+local now = now_ms()
 
 local function seen_of(st)
   return tonumber(string.match(st, '^%a|(%d+)|'))

@@ -4,16 +4,11 @@
 -- KEYS[1] state; ARGV[1] trigger key prefix, ARGV[2] watermark ms, ARGV[3] lease ms, ARGV[4] max attempts,
 -- ARGV[5] retry ms, then orderIds
 -- Returns {now, {orderId, lastSeen, attempt, deadline, source, ...}}.
-redis.replicate_commands()
 local state, trigger = KEYS[1], ARGV[1]
+keep_hash_table(state)
 local watermark, lease, max_attempts, retry = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = now_ms()
 local limit = math.min(now, watermark)
-
-local function fmt(x)
-  return string.format('%.0f', x)
-end
 
 local out = {}
 for i = 6, #ARGV do

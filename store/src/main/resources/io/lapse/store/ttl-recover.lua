@@ -3,17 +3,16 @@
 -- its next expiry says source=compensator.
 -- KEYS[1] state; ARGV[1] ttl ms, ARGV[2] trigger key prefix, then per order: orderId, lastSeen ms
 -- Returns the orderIds repaired.
-redis.replicate_commands()
 local state, ttl, trigger = KEYS[1], tonumber(ARGV[1]), ARGV[2]
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+keep_hash_table(state)
+local now = now_ms()
 local repaired = {}
 for i = 3, #ARGV, 2 do
   local id, seen = ARGV[i], tonumber(ARGV[i + 1])
   local st = redis.call('HGET', state, id)
   if not st then
-    redis.call('HSET', state, id, 'R|' .. string.format('%.0f', seen) .. '|0|' .. string.format('%.0f', seen + ttl) .. '|c')
-    redis.call('SET', trigger .. id, '1', 'PXAT', string.format('%.0f', math.max(seen + ttl, now + 1)))
+    redis.call('HSET', state, id, 'R|' .. fmt(seen) .. '|0|' .. fmt(seen + ttl) .. '|c')
+    redis.call('SET', trigger .. id, '1', 'PXAT', fmt(math.max(seen + ttl, now + 1)))
     repaired[#repaired + 1] = id
   elseif st ~= 'T' and redis.call('EXISTS', trigger .. id) == 0 then
     local phase, rest = string.match(st, '^(%a)(|%d+|%d+|%d+|)%a$')

@@ -242,6 +242,15 @@ class RedisTimerStoreTest {
     }
 
     @Test
+    void aShardsStateHashIsATableHoweverFewOrdersItHolds() {
+        store.apply(List.of(OrderUpdate.terminal("o1", now()))).join();
+
+        assertThat(connection.async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
+                .toCompletableFuture().join()).as("looked up in O(1), not scanned").isEqualTo("hashtable");
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
+    }
+
+    @Test
     void aTerminalStatusWinsOverANewerStatusInTheSameBatch() {
         store.apply(List.of(OrderUpdate.terminal("o1", 1_000), OrderUpdate.active("o1", now()))).join();
 

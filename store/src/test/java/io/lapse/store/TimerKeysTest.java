@@ -1,5 +1,6 @@
 package io.lapse.store;
 
+import io.lapse.event.StatusHeader;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -34,5 +35,12 @@ class TimerKeysTest {
         assertThat(keys.state(7)).isEqualTo("lapse:{s07}:state");
         assertThat(keys.ended(12)).isEqualTo("lapse:{s12}:ended");
         assertThat(keys.trigger(3, "42")).isEqualTo("lapse:{s03}:ttl:42");
+    }
+
+    @Test
+    void theTableKeeperCanNameNoOrderAndIsTooLongForACompactHash() {
+        assertThat(TimerKeys.TABLE_KEEPER.length()).isGreaterThan(StatusHeader.MAX_ORDER_ID_LENGTH)
+                .as("longer than Redis's default hash-max-listpack-value").isGreaterThan(64);
+        assertThat(TimerKeys.TABLE_KEEPER).as("a Lua string literal as it is").doesNotContain("'", "\\", "\n");
     }
 }

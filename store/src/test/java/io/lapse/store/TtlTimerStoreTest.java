@@ -126,6 +126,16 @@ class TtlTimerStoreTest {
     }
 
     @Test
+    void watchedOrdersAreThoseArmedAndNotEndedInAStateHashThatIsATable() {
+        store.apply(List.of(OrderUpdate.active("o1", now()), OrderUpdate.active("o2", now()),
+                OrderUpdate.terminal("o3", now()))).join();
+
+        assertThat(store.watchedCount().join()).isEqualTo(2);
+        assertThat(connection.async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
+                .toCompletableFuture().join()).isEqualTo("hashtable");
+    }
+
+    @Test
     void repairRearmsForgottenOrdersAndRetriesLostNotifications() {
         long ts = now() - TTL - 1_000;
         store.apply(List.of(OrderUpdate.active("lost-notification", ts), OrderUpdate.active("fine", now()))).join();

@@ -1,5 +1,6 @@
 package io.lapse.store.internal;
 
+import io.lapse.store.TimerKeys;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -27,14 +28,19 @@ public final class LuaScript {
         this.sha = sha1(source);
     }
 
-    /** Loads {@code /io/lapse/store/<name>.lua} from the classpath. */
+    /** Loads {@code /io/lapse/store/<name>.lua} from the classpath, behind the helpers of {@code prelude.lua}. */
     public static LuaScript named(String name) {
+        String constants = "local TABLE_KEEPER = '" + TimerKeys.TABLE_KEEPER + "'\n";
+        return new LuaScript(name, constants + resource("prelude") + resource(name));
+    }
+
+    private static String resource(String name) {
         String path = "/io/lapse/store/" + name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("missing script " + path);
             }
-            return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

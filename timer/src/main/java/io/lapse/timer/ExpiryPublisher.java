@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** Publishes expiries to the expired topic and reports which of them Kafka acknowledged. */
-final class ExpiryPublisher {
+final class ExpiryPublisher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ExpiryPublisher.class);
 
@@ -78,5 +78,11 @@ final class ExpiryPublisher {
             });
         }
         return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenApply(v -> List.copyOf(acked));
+    }
+
+    /** Closes the producer, which first finishes the sends in flight. */
+    @Override
+    public void close() {
+        producer.close();
     }
 }

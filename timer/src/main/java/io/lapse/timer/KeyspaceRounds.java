@@ -5,6 +5,7 @@ import io.lapse.store.TimerKeys;
 import io.lapse.store.TtlTimerStore;
 import io.lapse.store.Watermarks;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,8 @@ import java.util.stream.Collectors;
 
 /**
  * One round of the ttl-mode timer: take the trigger keys Redis announced as expired, claim their orders (up to the
- * watermark) per shard, publish, acknowledge. Every timer instance hears every notification; the claim script lets
- * only one of them fire each expiry.
+ * watermark) per shard, and hand them to be published and acknowledged. Every timer instance hears every
+ * notification; the claim script lets only one of them fire each expiry.
  */
 final class KeyspaceRounds {
 
@@ -30,7 +31,7 @@ final class KeyspaceRounds {
 
     private final TtlTimerStore store;
     private final Watermarks watermarks;
-    private final ExpiryPublisher publisher;
+    private final ExpiryFiring firing;
     private final KeyspaceNotifications notifications;
     private final BlockingQueue<String> expiredKeys;
     private final AtomicLong watermarkAge = new AtomicLong(-1);
@@ -41,9 +42,14 @@ final class KeyspaceRounds {
                    KeyspaceNotifications notifications, BlockingQueue<String> expiredKeys) {
         this.store = store;
         this.watermarks = watermarks;
-        this.publisher = publisher;
+        this.firing = new ExpiryFiring(publisher, store.keys(), store::acknowledge);
         this.notifications = notifications;
         this.expiredKeys = expiredKeys;
+    }
+
+    /** Ends firing once what is in flight is acknowledged; the loop calls it after its last round. */
+    void close() {
+        firing.close();
     }
 
     /** How far the watermark trailed this host's clock at the last read; negative before ingest reported one. */
@@ -55,6 +61,9 @@ final class KeyspaceRounds {
         if (System.currentTimeMillis() - lastEnsured >= ENSURE_EVERY_MS) {
             notifications.ensure();
             lastEnsured = System.currentTimeMillis();
+        }
+        if (!firing.awaitRoom(Duration.ofMillis(WAIT_MS))) {
+            return;
         }
         String first = expiredKeys.poll(WAIT_MS, TimeUnit.MILLISECONDS);
         if (first == null) {
@@ -74,15 +83,6 @@ final class KeyspaceRounds {
         for (CompletableFuture<List<Claim>> f : fired) {
             claims.addAll(f.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         }
-        if (claims.isEmpty()) {
-            return;
-        }
-        List<Claim> acked = publisher.publish(claims).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        List<CompletableFuture<Long>> acks = new ArrayList<>();
-        acked.stream().collect(Collectors.groupingBy(c -> keys.shardOf(c.orderId())))
-                .forEach((shard, list) -> acks.add(store.acknowledge(shard, list)));
-        for (CompletableFuture<Long> ack : acks) {
-            ack.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
+        firing.fire(claims);
     }
 }

@@ -61,7 +61,7 @@ public final class KeyspaceTimerService implements Service {
         Gauge.builder("lapse.timer.notifications.queued", expiredKeys, LinkedBlockingQueue::size)
                 .description("Expired-key notifications waiting to be fired").register(registry);
         // an empty key names no order: it only cuts the round's wait short at close
-        loop = new ServiceLoop("lapse-timer-keyspace", rounds::next, () -> expiredKeys.add(""), producer::close);
+        loop = new ServiceLoop("lapse-timer-keyspace", rounds::next, () -> expiredKeys.add(""), rounds::close);
         loop.start();
     }
 

@@ -1,25 +1,23 @@
 package io.lapse.timer;
 
-import io.lapse.store.Claim;
 import io.lapse.store.ClaimBatch;
 import io.lapse.store.RedisTimerStore;
 import io.lapse.store.Watermarks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
 
 /**
- * One timer round: claim what is due on the owned shards (up to the watermark), publish it, acknowledge what Kafka
- * accepted, then sleep until the next deadline, an arm that wakes us, or the watermark moving.
+ * One timer round: claim what is due on the owned shards (up to the watermark) and hand it to be published and
+ * acknowledged, then sleep until the next deadline, an arm that wakes us, or the watermark moving.
  */
 final class TimerRounds {
 
@@ -34,7 +32,7 @@ final class TimerRounds {
 
     private final RedisTimerStore store;
     private final Watermarks watermarks;
-    private final ExpiryPublisher publisher;
+    private final ExpiryFiring firing;
     private final ShardSchedule schedule = new ShardSchedule();
     private final RedisClockEstimate redisClock = new RedisClockEstimate();
     private final Wakeup wakeup = new Wakeup();
@@ -48,7 +46,7 @@ final class TimerRounds {
     TimerRounds(RedisTimerStore store, Watermarks watermarks, ExpiryPublisher publisher, int batchSize) {
         this.store = store;
         this.watermarks = watermarks;
-        this.publisher = publisher;
+        this.firing = new ExpiryFiring(publisher, store.keys(), store::acknowledge);
         this.batchSize = batchSize;
     }
 
@@ -67,6 +65,11 @@ final class TimerRounds {
         wakeup.signal();
     }
 
+    /** Ends firing once what is in flight is acknowledged; the loop calls it after its last round. */
+    void close() {
+        firing.close();
+    }
+
     /** How far the watermark trailed Redis's clock at the last read; negative before ingest reported one. */
     long watermarkAge() {
         return watermarkAge.get();
@@ -83,7 +86,10 @@ final class TimerRounds {
         watermarkAge.set(mark == Long.MIN_VALUE ? -1 : Math.max(0, redisClock.now() - mark));
         Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
         if (!due.isEmpty()) {
-            fire(claim(due, mark));
+            if (!firing.awaitRoom(Duration.ofMillis(LONGEST_SLEEP_MS))) {
+                return;
+            }
+            firing.fire(claim(due, mark).stream().flatMap(b -> b.claims().stream()).toList());
         }
         wakeup.sleep(sleepMillis(owned, mark));
     }
@@ -118,21 +124,6 @@ final class TimerRounds {
             batches.add(batch);
         }
         return batches;
-    }
-
-    private void fire(List<ClaimBatch> batches) throws Exception {
-        List<Claim> claims = batches.stream().flatMap(b -> b.claims().stream()).toList();
-        if (claims.isEmpty()) {
-            return;
-        }
-        List<Claim> acked = publisher.publish(claims).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        Map<Integer, List<Claim>> byShard = acked.stream()
-                .collect(Collectors.groupingBy(c -> store.keys().shardOf(c.orderId())));
-        List<CompletableFuture<Long>> acks = new ArrayList<>();
-        byShard.forEach((shard, list) -> acks.add(store.acknowledge(shard, list)));
-        for (CompletableFuture<Long> ack : acks) {
-            ack.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
     }
 
     private long sleepMillis(Set<Integer> owned, long mark) {

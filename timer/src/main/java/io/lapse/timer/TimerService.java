@@ -32,7 +32,6 @@ public final class TimerService implements Service {
     private final Watermarks watermarks;
     private final MeterRegistry registry;
     private final Clock clock;
-    private KafkaProducer<byte[], byte[]> producer;
     private ShardOwnership ownership;
     private WakeSubscription wakes;
     private ServiceLoop loop;
@@ -58,7 +57,7 @@ public final class TimerService implements Service {
         TopicProvisioner topics = new TopicProvisioner(clients);
         topics.ensure(Set.of(config.topics().expired()));
         topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
-        producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
+        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
         TimerRounds rounds = new TimerRounds(store, watermarks,
                 new ExpiryPublisher(producer, config.topics().expired(), clock, registry), config.timer().batchSize());
         wakes = new WakeSubscription(redis, store.keys().wakeChannel(), rounds::wake);
@@ -71,7 +70,7 @@ public final class TimerService implements Service {
         WatermarkGauge.register(registry, rounds::watermarkAge);
         Gauge.builder("lapse.timer.shards.owned", ownership, o -> o.owned().size())
                 .description("Timer shards this instance serves").register(registry);
-        loop = new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, producer::close);
+        loop = new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close);
         ownership.start();
         loop.start();
     }

@@ -192,4 +192,24 @@ class TimerServiceTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
         assertThat(expiries()).extracting(TimerExpired::orderId).containsExactly("o1");
     }
+
+    @Test
+    void aTimerStoppedWhileFiringAcknowledgesWhatItPublishedSoItsSuccessorFiresNothingTwice() {
+        configure(Map.of("timer.lease", "1s"));
+        ingestHasReadUpTo(Long.MAX_VALUE / 2);
+        List<OrderUpdate> orders = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            orders.add(OrderUpdate.active("order-" + i, now() - TTL - 1_000));
+        }
+        store.apply(orders).join();
+        TimerService first = startTimer();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !expiries().isEmpty());
+        first.close();
+        startTimer();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() >= 3_000);
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> expiries().size() == 3_000);
+        assertThat(expiries().stream().map(TimerExpired::orderId).distinct()).hasSize(3_000);
+    }
 }

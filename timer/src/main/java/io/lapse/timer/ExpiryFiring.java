@@ -1,0 +1,95 @@
+package io.lapse.timer;
+
+import io.lapse.store.Claim;
+import io.lapse.store.TimerKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Publishes claimed expiries and acknowledges in Redis each one Kafka acknowledged, without holding up the next claim:
+ * under load, waiting for both round trips made every claim round several milliseconds longer. Only the timer loop
+ * fires, after {@link #awaitRoom} said yes; an acknowledgement that never arrives leaves the claim to fire again once
+ * its lease passes.
+ */
+final class ExpiryFiring implements AutoCloseable {
+
+    /** Acknowledges in Redis the claims of one shard that Kafka accepted. */
+    @FunctionalInterface
+    interface Acknowledgement {
+        CompletableFuture<Long> acknowledge(int shard, List<Claim> claims);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(ExpiryFiring.class);
+    // enough to cover the round trips of a busy second; beyond it, claiming more only grows what a crash re-fires
+    private static final int MOST_ROUNDS_IN_FLIGHT = 16;
+    // a send Kafka does not acknowledge fails within the producer's delivery timeout (ExpiryPublisher)
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(25);
+
+    private final ExpiryPublisher publisher;
+    private final TimerKeys keys;
+    private final Acknowledgement acknowledgement;
+    private final Semaphore room = new Semaphore(MOST_ROUNDS_IN_FLIGHT);
+
+    ExpiryFiring(ExpiryPublisher publisher, TimerKeys keys, Acknowledgement acknowledgement) {
+        this.publisher = publisher;
+        this.keys = keys;
+        this.acknowledgement = acknowledgement;
+    }
+
+    /**
+     * Whether another round may be fired, waiting up to {@code timeout} for one in flight to end. Claim only after
+     * a yes: a claimed expiry that cannot be published waits out its lease.
+     */
+    boolean awaitRoom(Duration timeout) throws InterruptedException {
+        if (!room.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        room.release();
+        return true;
+    }
+
+    /** Starts publishing the claims; only the timer loop calls it, after {@link #awaitRoom} said yes. */
+    void fire(List<Claim> claims) {
+        if (claims.isEmpty()) {
+            return;
+        }
+        room.acquireUninterruptibly();
+        publisher.publish(claims).thenCompose(this::acknowledge).whenComplete((ignored, error) -> {
+            room.release();
+            if (error != null) {
+                log.warn("acknowledging {} expiries in Redis failed; they fire again after the lease: {}",
+                        claims.size(), error.toString());
+            }
+        });
+    }
+
+    private CompletableFuture<Void> acknowledge(List<Claim> acked) {
+        Map<Integer, List<Claim>> byShard = acked.stream().collect(Collectors.groupingBy(c -> keys.shardOf(c.orderId())));
+        return CompletableFuture.allOf(byShard.entrySet().stream()
+                .map(e -> acknowledgement.acknowledge(e.getKey(), e.getValue()))
+                .toArray(CompletableFuture[]::new));
+    }
+
+    /** Waits for the rounds in flight to be acknowledged, so that a clean stop leaves nothing to fire again. */
+    @Override
+    public void close() {
+        try {
+            if (!room.tryAcquire(MOST_ROUNDS_IN_FLIGHT, DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("expiries still unacknowledged after {} s; they fire again after the lease",
+                        DRAIN_TIMEOUT.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            publisher.close();
+        }
+    }
+}

@@ -1,14 +1,10 @@
 package io.lapse.ingest;
 
 import io.lapse.kafka.DeadLetterSink;
-import io.lapse.store.ApplyResult;
-import io.lapse.store.OrderUpdate;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -21,12 +17,15 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One poll's worth of records, applied: updates to Redis, bad records to the dead-letter topic, then the partitions'
- * watermarks, then the offsets. A batch that fails is rewound so that the next poll reads it again.
+ * Ingest's loop, one poll per call. A poll is decoded while Redis still applies the one before, so that decoding and
+ * Redis overlap instead of taking turns; then that batch is awaited and committed, and this one goes to Redis. Per
+ * batch: the updates and dead letters first, then its watermarks, and only then its offsets. A batch that fails is
+ * rewound together with the one read behind it, so that the next poll reads both again.
  */
 final class IngestBatches {
 
@@ -34,6 +33,10 @@ final class IngestBatches {
     // short, so that the watermark of a quiet but fully read partition keeps up with the clock
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(20);
     private static final long ACK_TIMEOUT_SECONDS = 30;
+
+    /** A batch Redis is applying, and what completes once it, its dead letters and its watermarks are written. */
+    private record InFlight(PolledBatch batch, CompletableFuture<Void> written) {
+    }
 
     private final Consumer<byte[], byte[]> consumer;
     private final RecordReader reader;
@@ -44,6 +47,7 @@ final class IngestBatches {
     private final Clock clock;
     private final PartitionProgress progress = new PartitionProgress();
     private final Map<TopicPartition, OffsetAndMetadata> applied = new HashMap<>();
+    private InFlight inFlight;
 
     IngestBatches(Consumer<byte[], byte[]> consumer, RecordReader reader, TimerStore store, Watermarks watermarks,
                   DeadLetterSink deadLetters, IngestMetrics metrics, Clock clock) {
@@ -57,20 +61,48 @@ final class IngestBatches {
     }
 
     void next() throws Exception {
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
-        long pollTime = clock.millis();
-        try {
-            if (!records.isEmpty()) {
-                metrics.batch.recordCallable(() -> apply(records, pollTime));
+        PolledBatch polled = PolledBatch.read(consumer.poll(POLL_TIMEOUT), reader, progress, metrics,
+                consumer.assignment(), consumer::currentLag, clock.millis());
+        InFlight previous = inFlight;
+        inFlight = null;
+        if (previous != null) {
+            try {
+                commitWhenWritten(previous);
+            } catch (Exception e) {
+                rewind(List.of(previous.batch(), polled));
+                throw e;
             }
-            watermarks.report(progress.watermarks(consumer.assignment(), consumer::currentLag, pollTime))
-                    .get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            rewind(records);
+        }
+        try {
+            inFlight = write(polled);
+        } catch (RuntimeException e) {
+            rewind(List.of(polled));
             throw e;
         }
-        if (!records.isEmpty()) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = nextOffsets(records);
+    }
+
+    private InFlight write(PolledBatch batch) {
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        if (!batch.updates().isEmpty()) {
+            long started = System.nanoTime();
+            writes.add(store.apply(batch.updates()).thenAccept(result -> {
+                metrics.batch.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                metrics.applied(result);
+            }));
+        }
+        batch.rejections().forEach(r -> writes.add(deadLetters.send(r.record(), r.reason())));
+        CompletableFuture<Void> written = CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                .thenCompose(v -> watermarks.report(batch.watermarks()));
+        return new InFlight(batch, written);
+    }
+
+    /** Waits until the batch is written, then commits its offsets. */
+    private void commitWhenWritten(InFlight written) throws Exception {
+        written.written().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(written.batch().next());
+        // a partition revoked meanwhile is its new owner's to commit
+        offsets.keySet().retainAll(consumer.assignment());
+        if (!offsets.isEmpty()) {
             applied.putAll(offsets);
             consumer.commitAsync(offsets, (committed, error) -> {
                 if (error != null) {
@@ -80,48 +112,41 @@ final class IngestBatches {
         }
     }
 
-    private Void apply(ConsumerRecords<byte[], byte[]> records, long pollTime) throws Exception {
-        List<OrderUpdate> updates = new ArrayList<>(records.count());
-        List<CompletableFuture<Void>> letters = new ArrayList<>();
-        for (TopicPartition partition : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
-            metrics.read(partition.topic(), batch.size());
-            for (ConsumerRecord<byte[], byte[]> record : batch) {
-                progress.consumed(partition, record.timestamp(), pollTime);
-                Reading reading = reader.read(record, pollTime);
-                if (reading.update() != null) {
-                    updates.add(reading.update());
-                } else if (reading.rejection() != null) {
-                    letters.add(deadLetters.send(record, reading.rejection()));
-                }
+    /** Seeks every partition of the batches back to the first offset not yet applied. */
+    private void rewind(List<PolledBatch> batches) {
+        Map<TopicPartition, Long> from = new HashMap<>();
+        batches.forEach(b -> b.first().forEach((partition, offset) -> from.merge(partition, offset, Math::min)));
+        Set<TopicPartition> assigned = consumer.assignment();
+        from.forEach((partition, offset) -> {
+            if (assigned.contains(partition)) {
+                consumer.seek(partition, offset);
             }
-        }
-        ApplyResult result = updates.isEmpty() ? ApplyResult.NONE
-                : store.apply(updates).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        metrics.applied(result);
-        CompletableFuture.allOf(letters.toArray(CompletableFuture[]::new)).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        return null;
+        });
     }
 
-    private void rewind(ConsumerRecords<byte[], byte[]> records) {
-        for (TopicPartition partition : records.partitions()) {
-            consumer.seek(partition, records.records(partition).get(0).offset());
+    /**
+     * Finishes the batch in flight, before its partitions are revoked or the consumer closes, so that its offsets are
+     * committed; if it fails, it is rewound and read again.
+     */
+    void finish() {
+        InFlight last = inFlight;
+        inFlight = null;
+        if (last == null) {
+            return;
         }
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<byte[], byte[]> records) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (TopicPartition partition : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
-            offsets.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+        try {
+            commitWhenWritten(last);
+        } catch (Exception e) {
+            log.warn("an ingest batch was not applied; it is read again: {}", e.toString());
+            rewind(List.of(last.batch()));
         }
-        return offsets;
     }
 
     ConsumerRebalanceListener rebalanceListener() {
         return new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                finish();
                 Map<TopicPartition, OffsetAndMetadata> leaving = new HashMap<>();
                 partitions.forEach(p -> {
                     OffsetAndMetadata offset = applied.remove(p);

@@ -60,6 +60,7 @@ public final class IngestService implements Service {
                 new DeadLetterSink(producer, topics.dlq(), clock, registry, name()), new IngestMetrics(registry), clock);
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
         loop = new ServiceLoop("lapse-ingest", batches::next, consumer::wakeup, () -> {
+            batches.finish();
             consumer.close();
             producer.close();
         });

@@ -148,15 +148,24 @@ class IngestServiceTest {
 
     @Test
     void pushesThatArriveWhileRedisIsDownAreAppliedOnceItIsBack() {
+        List<String> orders = new ArrayList<>();
         stack.redis().stop();
         try {
-            push("during-outage", "CHARGING", System.currentTimeMillis());
+            // rounds apart, so that they arrive in several polls: a failed batch and the ones behind it
+            for (int round = 0; round < 5; round++) {
+                for (int i = 0; i < 40; i++) {
+                    String id = "during-outage-" + round + "-" + i;
+                    orders.add(id);
+                    push(id, "CHARGING", System.currentTimeMillis());
+                }
+            }
             await().atMost(Duration.ofSeconds(20)).until(() -> !ingest.isReady());
         } finally {
             stack.redis().restart();
         }
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> view("during-outage").isWatched());
+        await().atMost(Duration.ofSeconds(30)).until(() -> store.inspect(orders).join().values().stream()
+                .allMatch(OrderView::isWatched));
         await().atMost(Duration.ofSeconds(10)).until(ingest::isReady);
     }
 

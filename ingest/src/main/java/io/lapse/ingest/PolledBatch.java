@@ -1,0 +1,57 @@
+package io.lapse.ingest;
+
+import io.lapse.store.OrderUpdate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
+
+/**
+ * What one poll means for Redis, decoded: the timer updates, the records to dead-letter, and the watermarks that hold
+ * once the updates are applied. Idle polls make batches too, with watermarks only.
+ *
+ * @param first      per partition, the offset to read again from should the batch fail
+ * @param next       per partition, the offset to commit once the batch is applied
+ * @param watermarks "topic/partition" → watermark, as of this poll
+ */
+record PolledBatch(List<OrderUpdate> updates, List<Rejection> rejections, Map<TopicPartition, Long> first,
+                   Map<TopicPartition, OffsetAndMetadata> next, Map<String, Long> watermarks) {
+
+    /** A record that breaks the contract, and why. */
+    record Rejection(ConsumerRecord<byte[], byte[]> record, String reason) {
+    }
+
+    /** @param lag records left to read per partition after this poll, empty when the consumer does not know yet */
+    static PolledBatch read(ConsumerRecords<byte[], byte[]> records, RecordReader reader, PartitionProgress progress,
+                            IngestMetrics metrics, Collection<TopicPartition> assigned,
+                            Function<TopicPartition, OptionalLong> lag, long pollTime) {
+        List<OrderUpdate> updates = new ArrayList<>(records.count());
+        List<Rejection> rejections = new ArrayList<>();
+        Map<TopicPartition, Long> first = new HashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
+            metrics.read(partition.topic(), batch.size());
+            first.put(partition, batch.get(0).offset());
+            next.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+            for (ConsumerRecord<byte[], byte[]> record : batch) {
+                progress.consumed(partition, record.timestamp(), pollTime);
+                Reading reading = reader.read(record, pollTime);
+                if (reading.update() != null) {
+                    updates.add(reading.update());
+                } else if (reading.rejection() != null) {
+                    rejections.add(new Rejection(record, reading.rejection()));
+                }
+            }
+        }
+        return new PolledBatch(updates, rejections, first, next, progress.watermarks(assigned, lag, pollTime));
+    }
+}

@@ -1,0 +1,195 @@
+package io.lapse.ingest;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.config.RedisSettings;
+import io.lapse.devstack.RedisServer;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.StatusPush;
+import io.lapse.kafka.DeadLetterSink;
+import io.lapse.store.ApplyResult;
+import io.lapse.store.OrderUpdate;
+import io.lapse.store.OrderView;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import io.lapse.store.Watermarks;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The ingest loop's bookkeeping (what it commits, where it rewinds) with a consumer the test drives poll by poll.
+ * Redis is real; the test holds back or fails one batch's write to it.
+ */
+class IngestBatchesTest {
+
+    private static final TopicPartition PUSH = new TopicPartition("push", 0);
+
+    private static RedisServer server;
+    private static RedisConnection redis;
+
+    private MockConsumer<byte[], byte[]> consumer;
+    private HeldStore store;
+    private IngestBatches batches;
+
+    @BeforeAll
+    static void startRedis() {
+        server = RedisServer.start();
+        redis = RedisConnection.open(new RedisSettings(server.uri(), false, "test"));
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void readThePushTopic() {
+        redis.async().flushall().toCompletableFuture().join();
+        LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of("topics.push", PUSH.topic()));
+        TimerKeys keys = new TimerKeys("test", 16);
+        store = new HeldStore(TimerStore.of(redis, keys, config.timer()));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        consumer = new MockConsumer<>("earliest");
+        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer()), store,
+                new Watermarks(redis, keys), new DeadLetterSink(new MockProducer<>(true, null,
+                new ByteArraySerializer(), new ByteArraySerializer()), "dlq", Clock.systemUTC(), registry, "ingest"),
+                new IngestMetrics(registry), Clock.systemUTC());
+        consumer.subscribe(List.of(PUSH.topic()), batches.rebalanceListener());
+        consumer.rebalance(List.of(PUSH));
+        consumer.updateBeginningOffsets(Map.of(PUSH, 0L));
+    }
+
+    private void push(int fromOrder, int toOrder) {
+        for (int i = fromOrder; i < toOrder; i++) {
+            String id = "order-" + i;
+            consumer.addRecord(new ConsumerRecord<>(PUSH.topic(), PUSH.partition(), i,
+                    id.getBytes(StandardCharsets.UTF_8),
+                    JsonCodec.STATUS_PUSH.encode(new StatusPush(id, "CHARGING", System.currentTimeMillis()))));
+        }
+    }
+
+    private Long committed() {
+        OffsetAndMetadata offset = consumer.committed(Set.of(PUSH)).get(PUSH);
+        return offset == null ? null : offset.offset();
+    }
+
+    private boolean watched(int fromOrder, int toOrder) {
+        List<String> ids = IntStream.range(fromOrder, toOrder).mapToObj(i -> "order-" + i).toList();
+        return store.inspect(ids).join().values().stream().allMatch(OrderView::isWatched);
+    }
+
+    @Test
+    void aBatchIsCommittedOnlyOnceRedisHasAppliedIt() throws Exception {
+        push(0, 10);
+        CompletableFuture<Void> redisAnswers = store.holdNextApply();
+        batches.next();
+
+        assertThat(committed()).isNull();
+
+        redisAnswers.complete(null);
+        batches.next();
+
+        assertThat(committed()).isEqualTo(10);
+        assertThat(watched(0, 10)).isTrue();
+    }
+
+    @Test
+    void aFailedBatchIsReadAgainFromItsFirstRecordThoughTheNextBatchWasReadMeanwhile() throws Exception {
+        push(0, 10);
+        CompletableFuture<Void> redisAnswers = store.holdNextApply();
+        batches.next();
+        push(10, 20);
+
+        redisAnswers.completeExceptionally(new IllegalStateException("Redis is down"));
+
+        assertThatThrownBy(batches::next).hasRootCauseMessage("Redis is down");
+        assertThat(consumer.position(PUSH)).as("both batches are read again").isZero();
+        assertThat(committed()).isNull();
+    }
+
+    @Test
+    void aBatchInFlightWhenItsPartitionIsRevokedIsFinishedAndCommittedFirst() throws Exception {
+        push(0, 10);
+        CompletableFuture<Void> redisAnswers = store.holdNextApply();
+        batches.next();
+        redisAnswers.complete(null);
+
+        consumer.rebalance(List.of());
+        // MockConsumer reports commits only of partitions it has assigned
+        consumer.rebalance(List.of(PUSH));
+
+        assertThat(committed()).isEqualTo(10);
+        assertThat(watched(0, 10)).isTrue();
+    }
+
+    /** The real store, except that the test may hold back its next apply and then let it through or fail it. */
+    private static final class HeldStore implements TimerStore {
+
+        private final TimerStore real;
+        private CompletableFuture<Void> held;
+
+        HeldStore(TimerStore real) {
+            this.real = real;
+        }
+
+        /** @return completing it lets the held apply reach Redis; failing it fails the apply */
+        CompletableFuture<Void> holdNextApply() {
+            held = new CompletableFuture<>();
+            return held;
+        }
+
+        @Override
+        public CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates) {
+            CompletableFuture<Void> gate = held;
+            held = null;
+            return gate == null ? real.apply(updates) : gate.thenCompose(v -> real.apply(updates));
+        }
+
+        @Override
+        public TimerKeys keys() {
+            return real.keys();
+        }
+
+        @Override
+        public CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds) {
+            return real.inspect(orderIds);
+        }
+
+        @Override
+        public CompletableFuture<List<String>> recover(Map<String, Long> lastSeenByOrder) {
+            return real.recover(lastSeenByOrder);
+        }
+
+        @Override
+        public CompletableFuture<Long> watchedCount() {
+            return real.watchedCount();
+        }
+
+        @Override
+        public CompletableFuture<Long> prune(int shard, int limit) {
+            return real.prune(shard, limit);
+        }
+    }
+}

@@ -47,7 +47,7 @@ public final class ConfigKeys {
     public static final ConfigKey TIMER_LEASE = key("timer.lease", "30s",
             "How long a claimed expiry may stay unacknowledged before it is fired again.");
     public static final ConfigKey TIMER_SHARDS = key("timer.shards", "16",
-            "Timer shards in Redis; changing it needs `lapse rebuild`.");
+            "Timer shards in Redis; to change it, stop Lapse and delete its Redis keys (see the README).");
     public static final ConfigKey TIMER_BATCH_SIZE = key("timer.batch-size", "1000",
             "Most expiries one shard claims per round.");
     public static final ConfigKey TIMER_TOMBSTONE_RETENTION = key("timer.tombstone-retention", "24h",

@@ -48,8 +48,7 @@ final class LatenessRun {
             // created before the timer can create it: the append time is when Kafka acknowledged each expiry
             stack.kafka().createTopic(config.topics().expired(), sandbox.partitions(),
                     Map.of("message.timestamp.type", "LogAppendTime"));
-            try (ExpiryCollector expiries = ExpiryCollector.start(sandbox.clients, config.topics().expired(),
-                    sandbox.partitions());
+            try (ExpiryCollector expiries = ExpiryCollector.start(stack.bootstrapServers(), config.topics().expired());
                  LapseServices services = LapseServices.start(config, sandbox.clients)) {
                 return new LatenessRun(options, mode, timers).measure(sandbox, probe, expiries, services);
             }

@@ -12,7 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 
 /**
@@ -24,7 +25,7 @@ public final class TopicRecorder implements AutoCloseable {
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final List<ConsumerRecord<byte[], byte[]>> records = new CopyOnWriteArrayList<>();
+    private final Queue<ConsumerRecord<byte[], byte[]>> records = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
 

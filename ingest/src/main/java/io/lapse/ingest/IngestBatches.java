@@ -112,10 +112,14 @@ final class IngestBatches {
         }
     }
 
-    /** Seeks every partition of the batches back to the first offset not yet applied. */
+    /**
+     * Seeks every partition of the batches back to the first offset not yet applied, and forgets how far they were
+     * read: a later batch may hold only part of what is read again, and must not report a watermark past it.
+     */
     private void rewind(List<PolledBatch> batches) {
         Map<TopicPartition, Long> from = new HashMap<>();
         batches.forEach(b -> b.first().forEach((partition, offset) -> from.merge(partition, offset, Math::min)));
+        progress.forget(from.keySet());
         Set<TopicPartition> assigned = consumer.assignment();
         from.forEach((partition, offset) -> {
             if (assigned.contains(partition)) {

@@ -50,6 +50,7 @@ class IngestBatchesTest {
 
     private MockConsumer<byte[], byte[]> consumer;
     private HeldStore store;
+    private Watermarks watermarks;
     private IngestBatches batches;
 
     @BeforeAll
@@ -70,10 +71,11 @@ class IngestBatchesTest {
         LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of("topics.push", PUSH.topic()));
         TimerKeys keys = new TimerKeys("test", 16);
         store = new HeldStore(TimerStore.of(redis, keys, config.timer()));
+        watermarks = new Watermarks(redis, keys);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         consumer = new MockConsumer<>("earliest");
         batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer()), store,
-                new Watermarks(redis, keys), new DeadLetterSink(new MockProducer<>(true, null,
+                watermarks, new DeadLetterSink(new MockProducer<>(true, null,
                 new ByteArraySerializer(), new ByteArraySerializer()), "dlq", Clock.systemUTC(), registry, "ingest"),
                 new IngestMetrics(registry), Clock.systemUTC());
         consumer.subscribe(List.of(PUSH.topic()), batches.rebalanceListener());
@@ -127,6 +129,22 @@ class IngestBatchesTest {
         assertThatThrownBy(batches::next).hasRootCauseMessage("Redis is down");
         assertThat(consumer.position(PUSH)).as("both batches are read again").isZero();
         assertThat(committed()).isNull();
+    }
+
+    @Test
+    void aFailedBatchDoesNotCountTowardsTheWatermark() throws Exception {
+        consumer.updateEndOffsets(Map.of(PUSH, 10L));
+        push(0, 10);
+        CompletableFuture<Void> redisAnswers = store.holdNextApply();
+        batches.next();
+        redisAnswers.completeExceptionally(new IllegalStateException("Redis is down"));
+        assertThatThrownBy(batches::next).hasRootCauseMessage("Redis is down");
+
+        // the records wait unread again; the next batch has nothing of the partition to report
+        batches.next();
+        batches.next();
+
+        assertThat(watermarks.all().join()).doesNotContainKey("push/0");
     }
 
     @Test

@@ -6,9 +6,11 @@ import io.lapse.store.Claim;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,16 +57,17 @@ final class ExpiryPublisher implements AutoCloseable {
                 .description("Expiries Kafka did not acknowledge; they fire again after the lease").register(registry);
     }
 
-    /** Completes when every send has ended, with the claims Kafka acknowledged. */
+    /**
+     * Completes when every send has ended, with the claims Kafka acknowledged; never fails, because a claim Kafka
+     * did not take fires again after its lease anyway.
+     */
     CompletableFuture<List<Claim>> publish(List<Claim> claims) {
         ConcurrentLinkedQueue<Claim> acked = new ConcurrentLinkedQueue<>();
         List<CompletableFuture<Void>> sends = new ArrayList<>(claims.size());
         for (Claim claim : claims) {
             CompletableFuture<Void> sent = new CompletableFuture<>();
             sends.add(sent);
-            TimerExpired event = claim.toEvent();
-            producer.send(new ProducerRecord<>(topic, claim.orderId().getBytes(StandardCharsets.UTF_8),
-                    JsonCodec.TIMER_EXPIRED.encode(event)), (meta, error) -> {
+            Callback ended = (meta, error) -> {
                 if (error == null) {
                     lateness.record(Duration.ofMillis(Math.max(0, clock.millis() - claim.deadline())));
                     fired.get(claim.source()).increment();
@@ -75,7 +78,14 @@ final class ExpiryPublisher implements AutoCloseable {
                             claim.orderId(), claim.attempt(), error.toString());
                 }
                 sent.complete(null);
-            });
+            };
+            try {
+                producer.send(new ProducerRecord<>(topic, claim.orderId().getBytes(StandardCharsets.UTF_8),
+                        JsonCodec.TIMER_EXPIRED.encode(claim.toEvent())), ended);
+            } catch (KafkaException e) {
+                // e.g. no metadata within max.block.ms: the same as a send Kafka refused
+                ended.onCompletion(null, e);
+            }
         }
         return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenApply(v -> List.copyOf(acked));
     }

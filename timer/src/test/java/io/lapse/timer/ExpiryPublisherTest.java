@@ -1,0 +1,44 @@
+package io.lapse.timer;
+
+import io.lapse.event.TimerExpired;
+import io.lapse.store.Claim;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What publishing reports back to the timer, which acknowledges in Redis exactly the claims it names. */
+class ExpiryPublisherTest {
+
+    private static final List<Claim> CLAIMS = List.of(
+            new Claim("o1", 1_000, 1, 91_000, TimerExpired.Source.TIMER, 91_002, false),
+            new Claim("o2", 2_000, 1, 92_000, TimerExpired.Source.TIMER, 92_001, false));
+
+    private static ExpiryPublisher publisherOn(MockProducer<byte[], byte[]> producer) {
+        return new ExpiryPublisher(producer, "expired", Clock.systemUTC(), new SimpleMeterRegistry());
+    }
+
+    @Test
+    void theClaimsKafkaAcknowledgedAreReported() {
+        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
+                new ByteArraySerializer());
+
+        assertThat(publisherOn(producer).publish(CLAIMS).join()).containsExactlyInAnyOrderElementsOf(CLAIMS);
+        assertThat(producer.history()).hasSize(2);
+    }
+
+    @Test
+    void aSendThatFailsAtOnceIsReportedAsNotAcknowledgedInsteadOfFailingTheRound() {
+        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        producer.sendException = new TimeoutException("no metadata within max.block.ms");
+
+        assertThat(publisherOn(producer).publish(CLAIMS).join()).isEmpty();
+    }
+}

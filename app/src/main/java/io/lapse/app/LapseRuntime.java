@@ -10,12 +10,9 @@ import io.lapse.ops.Health;
 import io.lapse.ops.ManagementServer;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisTimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
-import io.lapse.store.TtlTimerStore;
 import io.lapse.store.Watermarks;
-import io.lapse.timer.KeyspaceTimerService;
 import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -86,9 +83,7 @@ final class LapseRuntime implements AutoCloseable {
     private Service create(ServiceName name) {
         return switch (name) {
             case INGEST -> new IngestService(config, clients, store, watermarks, registry, clock);
-            case TIMER -> store instanceof TtlTimerStore ttl
-                    ? new KeyspaceTimerService(config, clients, redis, ttl, watermarks, registry, clock)
-                    : new TimerService(config, clients, redis, (RedisTimerStore) store, watermarks, registry, clock);
+            case TIMER -> new TimerService(config, clients, store, watermarks, registry, clock);
             case PULLER -> new PullerService(config, clients, store, registry, clock);
             case COMPENSATOR -> new CompensatorService(config, clients, store, watermarks, registry);
         };

@@ -1,17 +1,13 @@
 package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.config.TimerMode;
 import io.lapse.ingest.IngestService;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.Service;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisTimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
-import io.lapse.store.TtlTimerStore;
 import io.lapse.store.Watermarks;
-import io.lapse.timer.KeyspaceTimerService;
 import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -31,7 +27,7 @@ final class LapseServices implements AutoCloseable {
     private final RedisConnection redis;
     private final TimerStore store;
     private final Service ingest;
-    private final Service timer;
+    private final TimerService timer;
     private final MeterRegistry timerRegistry = new SimpleMeterRegistry();
 
     private LapseServices(LapseConfig config, KafkaClients clients) {
@@ -40,10 +36,7 @@ final class LapseServices implements AutoCloseable {
         Watermarks watermarks = new Watermarks(redis, store.keys());
         Clock clock = Clock.systemUTC();
         ingest = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), clock);
-        timer = config.timer().mode() == TimerMode.ZSET
-                ? new TimerService(config, clients, redis, (RedisTimerStore) store, watermarks, timerRegistry, clock)
-                : new KeyspaceTimerService(config, clients, redis, (TtlTimerStore) store, watermarks, timerRegistry,
-                clock);
+        timer = new TimerService(config, clients, store, watermarks, timerRegistry, clock);
     }
 
     /** Starts both and returns once the timer serves every shard (zset) or listens (ttl). */
@@ -52,9 +45,7 @@ final class LapseServices implements AutoCloseable {
         try {
             services.ingest.start();
             services.timer.start();
-            BooleanSupplier ready = services.timer instanceof TimerService zset
-                    ? () -> zset.ownedShards().size() == config.timer().shards()
-                    : services.timer::isReady;
+            BooleanSupplier ready = () -> services.timer.ownedShards().size() == config.timer().shards();
             long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
             while (!ready.getAsBoolean()) {
                 if (System.nanoTime() > deadline) {

@@ -17,10 +17,15 @@ public record OrderUpdate(String orderId, long eventTime, Kind kind) {
         /** Upstream answered a pull with 404: stop watching, unless a newer status says otherwise. */
         GONE("g");
 
-        final String code;
+        private final String code;
 
         Kind(String code) {
             this.code = code;
+        }
+
+        /** How the arm script names the kind. */
+        public String code() {
+            return code;
         }
     }
 

@@ -45,11 +45,7 @@ public record TimerKeys(String prefix, int shards) {
         return tag(shard) + ":ended";
     }
 
-    /** The trigger key of one order in ttl mode. */
-    public String trigger(int shard, String orderId) {
-        return triggerPrefix(shard) + orderId;
-    }
-
+    /** The prefix of a shard's trigger keys in ttl mode: the orderId follows it. */
     public String triggerPrefix(int shard) {
         return tag(shard) + ":ttl:";
     }

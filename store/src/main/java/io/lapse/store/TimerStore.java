@@ -6,16 +6,19 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
 
 /**
- * The Redis timer store as ingest, puller and compensator see it, whichever timer.mode keeps the deadlines. Every
- * operation is one Lua script per shard touched, all in flight at once.
+ * The Redis timer store, whichever timer.mode keeps the deadlines: ingest applies statuses, the timer claims and
+ * acknowledges expiries, the puller and the compensator inspect and repair. Every operation is one Lua script per
+ * shard touched, all in flight at once.
  */
 public interface TimerStore {
 
+    /** The store of the configured timer.mode. */
     static TimerStore of(RedisConnection connection, TimerKeys keys, TimerSettings settings) {
         return switch (settings.mode()) {
-            case ZSET -> new RedisTimerStore(connection, keys, settings);
+            case ZSET -> new ZsetTimerStore(connection, keys, settings);
             case TTL -> new TtlTimerStore(connection, keys, settings);
         };
     }
@@ -24,6 +27,22 @@ public interface TimerStore {
 
     /** Re-arms, ends or ignores each order as its newest update says; completes once Redis has applied them all. */
     CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates);
+
+    /**
+     * Claims, with a lease of timer.lease, up to timer.batch-size orders of the shard that are due at or before both
+     * the watermark and Redis's clock. A claim not acknowledged within the lease is claimed again, same triple.
+     */
+    CompletableFuture<ClaimBatch> claim(int shard, long watermark);
+
+    /** Marks expiries Kafka has accepted: the next repeat is armed, or the order given up after its last attempt. */
+    CompletableFuture<Long> acknowledge(int shard, List<Claim> claims);
+
+    /**
+     * Tells {@code shardMayBeDue} whenever a shard may hold an expiry due earlier than the timer expects (an earlier
+     * deadline armed, or Redis announcing an expired key). Messages may be lost: the timer asks every shard
+     * periodically anyway. Closing stops listening.
+     */
+    AutoCloseable listen(IntConsumer shardMayBeDue);
 
     /** What Redis knows of each order. */
     CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds);

@@ -1,15 +1,19 @@
--- Applies a batch of statuses to one shard in one round trip.
--- KEYS[1] due:   sorted set, orderId -> the moment the order next needs attention (ms)
--- KEYS[2] state: hash, orderId -> 'T' (finished) or 'phase|lastSeen|attempt|deadline|source', only for orders that
---                were fired, leased, recovered or ended; an order without an entry is armed with lastSeen = score - ttl
+-- Applies a batch of statuses to one shard in one round trip: the status rules, for both timer modes.
+-- KEYS[1] due:   zset mode: sorted set, orderId -> the moment the order next needs attention (ms);
+--                ttl mode: the orders whose trigger key Redis announced as expired, waiting for a claim
+-- KEYS[2] state: hash, orderId -> an entry of prelude.lua's layout. zset mode keeps one only for orders that were
+--                fired, leased, recovered or ended: an order without one is armed with lastSeen = score - ttl. ttl mode
+--                keeps one for every watched order ('W' while armed), because a key's value is gone by the time its
+--                notification arrives.
 -- KEYS[3] ended: sorted set, orderId -> when it ended or was given up, so that marks can be pruned after retention
--- ARGV[1] ttl ms, ARGV[2] wake channel, ARGV[3] shard, then per order: orderId, event time ms, kind
---         kind: 'a' active status, 't' terminal status, 'g' upstream does not know the order
+-- ARGV[1] ttl ms, ARGV[2] wake channel, ARGV[3] shard, ARGV[4] trigger key prefix in ttl mode, '' in zset mode,
+--         then per order: orderId, event time ms, kind ('a' active status, 't' terminal, 'g' upstream does not know it)
 -- Returns {armed, ended, ignored}.
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
-local ttl = tonumber(ARGV[1])
-local first = 4
+local ttl, trigger = tonumber(ARGV[1]), ARGV[4]
+local zset = trigger == ''
+local first = 5
 local n = (#ARGV - first + 1) / 3
 if n < 1 then
   return {0, 0, 0}
@@ -20,21 +24,44 @@ for i = 1, n do
   ids[i] = ARGV[first + (i - 1) * 3]
 end
 local states = redis.call('HMGET', state, unpack(ids))
-local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
+local head = zset and redis.call('ZRANGE', due, 0, 0, 'WITHSCORES') or {}
 local now = now_ms()
+local raise = {}
 
-local function last_seen(st, id)
-  if st then
-    return tonumber(string.match(st, '^%a|(%d+)|'))
+-- What each mode does to watch, stop watching and re-arm an order.
+local function stop_timer(id)
+  if zset then
+    redis.call('ZREM', due, id)
+  else
+    redis.call('DEL', trigger .. id)
   end
-  local score = redis.call('ZSCORE', due, id)
-  if score then
-    return tonumber(score) - ttl
-  end
-  return nil
 end
 
-local raise = {}
+local function set_deadline(id, ts, fresh)
+  if not zset then
+    redis.call('HSET', state, id, format_state('W', ts, 0, ts + ttl, 't'))
+    -- a deadline already past would delete the key without any notification: expire it a moment from now instead
+    redis.call('SET', trigger .. id, '1', 'PXAT', fmt(math.max(ts + ttl, now + 1)))
+  elseif fresh then
+    -- the common case, batched below: GT keeps the later of two deadlines, so duplicates and stragglers change nothing
+    raise[#raise + 1] = fmt(ts + ttl)
+    raise[#raise + 1] = id
+  else
+    redis.call('HDEL', state, id)
+    redis.call('ZADD', due, fmt(ts + ttl), id)
+  end
+end
+
+local function last_seen(st, id)
+  local s = parse_state(st)
+  if s then
+    return s.seen
+  end
+  local score = zset and redis.call('ZSCORE', due, id)
+  return score and tonumber(score) - ttl or nil
+end
+
+-- The status rules (docs/contract.md; the table of cases in StatusRulesTest holds every implementation to them).
 local armed, finished, ignored = 0, 0, 0
 for i = 1, n do
   local id = ids[i]
@@ -42,16 +69,18 @@ for i = 1, n do
   local kind = ARGV[first + (i - 1) * 3 + 2]
   local st = states[i]
   if kind == 't' then
-    redis.call('ZREM', due, id)
-    redis.call('HSET', state, id, 'T')
+    -- a terminal status ends the watch for good: the mark keeps replayed statuses from reviving the order
+    stop_timer(id)
+    redis.call('HSET', state, id, FINISHED)
     redis.call('ZADD', ended, fmt(now), id)
     finished = finished + 1
-  elseif st == 'T' then
+  elseif st == FINISHED then
     ignored = ignored + 1
   elseif kind == 'g' then
+    -- upstream does not know the order: forget it, unless a newer status is known
     local seen = last_seen(st, id)
     if seen and ts >= seen then
-      redis.call('ZREM', due, id)
+      stop_timer(id)
       redis.call('HDEL', state, id)
       redis.call('ZREM', ended, id)
       finished = finished + 1
@@ -59,15 +88,12 @@ for i = 1, n do
       ignored = ignored + 1
     end
   elseif not st then
-    -- the common case: GT keeps the later of the two deadlines, so duplicates and stragglers change nothing
-    raise[#raise + 1] = fmt(ts + ttl)
-    raise[#raise + 1] = id
+    set_deadline(id, ts, true)
     armed = armed + 1
-  elseif ts > tonumber(string.match(st, '^%a|(%d+)|')) then
+  elseif ts > last_seen(st, id) then
     -- a newer status than the one the expiries counted from: the attempt count starts again
-    redis.call('HDEL', state, id)
     redis.call('ZREM', ended, id)
-    redis.call('ZADD', due, fmt(ts + ttl), id)
+    set_deadline(id, ts, false)
     armed = armed + 1
   else
     ignored = ignored + 1
@@ -80,8 +106,10 @@ for i = 1, #raise, chunk do
 end
 
 -- wake the timer when this batch put a deadline before the one it sleeps towards
-local new_head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
-if new_head[2] and (not head[2] or tonumber(new_head[2]) < tonumber(head[2])) then
-  redis.call('PUBLISH', ARGV[2], ARGV[3])
+if zset then
+  local new_head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
+  if new_head[2] and (not head[2] or tonumber(new_head[2]) < tonumber(head[2])) then
+    redis.call('PUBLISH', ARGV[2], ARGV[3])
+  end
 end
 return {armed, finished, ignored}

@@ -21,3 +21,24 @@ end
 local function keep_hash_table(key)
   redis.call('HSETNX', key, TABLE_KEEPER, '')
 end
+
+-- The per-order entry of a shard's state hash, the one place that knows its layout: 'T' marks a finished order;
+-- every other entry is 'phase|lastSeen|attempt|deadline|source' (see docs/timer.md for the phases and sources).
+local FINISHED = 'T'
+
+-- Returns the entry as a table {phase, seen, attempt, deadline, source}, or nil for no entry or a finished order.
+local function parse_state(st)
+  if not st or st == FINISHED then
+    return nil
+  end
+  local phase, seen, attempt, deadline, source = string.match(st, '^(%a)|(%d+)|(%d+)|(%d+)|(%a)$')
+  if not phase then
+    return nil
+  end
+  return {phase = phase, seen = tonumber(seen), attempt = tonumber(attempt), deadline = tonumber(deadline),
+          source = source}
+end
+
+local function format_state(phase, seen, attempt, deadline, source)
+  return phase .. '|' .. fmt(seen) .. '|' .. fmt(attempt) .. '|' .. fmt(deadline) .. '|' .. source
+end

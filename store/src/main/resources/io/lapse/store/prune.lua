@@ -6,7 +6,8 @@ local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', ended, '-inf', now - tonumber(ARGV[1]), 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(ids) do
   local st = redis.call('HGET', state, id)
-  if st and (st == 'T' or string.sub(st, 1, 1) == 'G') then
+  local s = parse_state(st)
+  if st == FINISHED or (s and s.phase == 'G') then
     redis.call('HDEL', state, id)
   end
   redis.call('ZREM', ended, id)

@@ -34,7 +34,7 @@ class TimerKeysTest {
         assertThat(keys.due(7)).isEqualTo("lapse:{s07}:due");
         assertThat(keys.state(7)).isEqualTo("lapse:{s07}:state");
         assertThat(keys.ended(12)).isEqualTo("lapse:{s12}:ended");
-        assertThat(keys.trigger(3, "42")).isEqualTo("lapse:{s03}:ttl:42");
+        assertThat(keys.triggerPrefix(3) + "42").isEqualTo("lapse:{s03}:ttl:42");
     }
 
     @Test

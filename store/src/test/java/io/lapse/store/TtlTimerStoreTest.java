@@ -3,6 +3,7 @@ package io.lapse.store;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
+import io.lapse.store.internal.LuaTimerStore;
 import io.lapse.devstack.RedisServer;
 import io.lapse.event.TimerExpired;
 import org.junit.jupiter.api.AfterAll;
@@ -57,12 +58,19 @@ class TtlTimerStoreTest {
     }
 
     private long pttl(String orderId) {
-        return connection.async().pttl(store.keys().trigger(store.keys().shardOf(orderId), orderId))
+        return connection.async().pttl(trigger(orderId))
                 .toCompletableFuture().join();
     }
 
+    private String trigger(String orderId) {
+        return store.keys().triggerPrefix(store.keys().shardOf(orderId)) + orderId;
+    }
+
+    /** What the timer does when Redis announces the order's trigger key as expired. */
     private List<Claim> fire(String orderId, long watermark) {
-        return store.fire(store.keys().shardOf(orderId), List.of(orderId), watermark).join();
+        int shard = store.keys().shardOf(orderId);
+        store.announce(trigger(orderId), announced -> { }).join();
+        return store.claim(shard, watermark).join().claims();
     }
 
     @Test
@@ -112,7 +120,7 @@ class TtlTimerStoreTest {
 
         assertThat(fire("o1", ts + TTL - 1)).isEmpty();
 
-        assertThat(pttl("o1")).isBetween(0L, TtlTimerStore.WATERMARK_RETRY_MS);
+        assertThat(pttl("o1")).isBetween(0L, LuaTimerStore.WATERMARK_RETRY_MS);
     }
 
     @Test

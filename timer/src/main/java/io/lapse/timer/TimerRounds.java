@@ -1,7 +1,7 @@
 package io.lapse.timer;
 
 import io.lapse.store.ClaimBatch;
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +30,7 @@ final class TimerRounds {
     private static final int PRUNE_LIMIT = 1_000;
     private static final long ACK_TIMEOUT_SECONDS = 30;
 
-    private final RedisTimerStore store;
+    private final TimerStore store;
     private final Watermarks watermarks;
     private final ExpiryFiring firing;
     private final ShardSchedule schedule = new ShardSchedule();
@@ -43,7 +43,7 @@ final class TimerRounds {
     private long lastFullRound;
     private long lastPrune;
 
-    TimerRounds(RedisTimerStore store, Watermarks watermarks, ExpiryPublisher publisher, int batchSize) {
+    TimerRounds(TimerStore store, Watermarks watermarks, ExpiryPublisher publisher, int batchSize) {
         this.store = store;
         this.watermarks = watermarks;
         this.firing = new ExpiryFiring(publisher, store.keys(), store::acknowledge);

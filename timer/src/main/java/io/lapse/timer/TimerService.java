@@ -5,14 +5,15 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.Map;
@@ -20,27 +21,29 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Fires expiries: serves the shards the timer consumer group gives this instance, claiming due orders with a lease,
- * publishing TimerExpired (idempotent producer, acks=all) and acknowledging in Redis only after Kafka did.
+ * Fires expiries, in either timer.mode: serves the shards the timer consumer group gives this instance, claiming due
+ * orders with a lease, publishing TimerExpired (idempotent producer, acks=all) and acknowledging in Redis only after
+ * Kafka did. The store tells it when a shard may hold something due earlier than it expects.
  */
 public final class TimerService implements Service {
 
+    private static final Logger log = LoggerFactory.getLogger(TimerService.class);
+
     private final LapseConfig config;
     private final KafkaClients clients;
-    private final RedisConnection redis;
-    private final RedisTimerStore store;
+    private final TimerStore store;
     private final Watermarks watermarks;
     private final MeterRegistry registry;
     private final Clock clock;
     private ShardOwnership ownership;
-    private WakeSubscription wakes;
+    private AutoCloseable listening;
     private ServiceLoop loop;
+    private boolean closed;
 
-    public TimerService(LapseConfig config, KafkaClients clients, RedisConnection redis, RedisTimerStore store,
-                        Watermarks watermarks, MeterRegistry registry, Clock clock) {
+    public TimerService(LapseConfig config, KafkaClients clients, TimerStore store, Watermarks watermarks,
+                        MeterRegistry registry, Clock clock) {
         this.config = config;
         this.clients = clients;
-        this.redis = redis;
         this.store = store;
         this.watermarks = watermarks;
         this.registry = registry;
@@ -60,7 +63,7 @@ public final class TimerService implements Service {
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
         TimerRounds rounds = new TimerRounds(store, watermarks,
                 new ExpiryPublisher(producer, config.topics().expired(), clock, registry), config.timer().batchSize());
-        wakes = new WakeSubscription(redis, store.keys().wakeChannel(), rounds::wake);
+        listening = store.listen(rounds::wake);
         ownership = new ShardOwnership(clients.consumer(config.timer().groupId(), "lapse-timer-" + UUID.randomUUID(),
                 Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000,
                         ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000,
@@ -87,11 +90,16 @@ public final class TimerService implements Service {
 
     @Override
     public synchronized void close() {
-        if (loop == null) {
+        if (loop == null || closed) {
             return;
         }
+        closed = true;
         ownership.close();
         loop.close();
-        wakes.close();
+        try {
+            listening.close();
+        } catch (Exception e) {
+            log.warn("could not stop listening for due shards: {}", e.toString());
+        }
     }
 }

@@ -1,7 +1,6 @@
 package io.lapse.timer;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.config.TimerMode;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
@@ -11,10 +10,8 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisTimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
-import io.lapse.store.TtlTimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -73,13 +70,9 @@ final class TimerPipeline implements AutoCloseable {
         return started(ingest);
     }
 
-    Service startTimer() {
-        Service timer = config.timer().mode() == TimerMode.ZSET
-                ? new TimerService(config, clients, redis, (RedisTimerStore) store, watermarks,
-                new SimpleMeterRegistry(), Clock.systemUTC())
-                : new KeyspaceTimerService(config, clients, redis, (TtlTimerStore) store, watermarks,
-                new SimpleMeterRegistry(), Clock.systemUTC());
-        return started(timer);
+    TimerService startTimer() {
+        return started(new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(),
+                Clock.systemUTC()));
     }
 
     private <S extends Service> S started(S service) {

@@ -4,7 +4,7 @@ import io.lapse.devstack.DevStack;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.ClaimBatch;
 import io.lapse.store.OrderUpdate;
-import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +31,7 @@ class TimerServiceTest {
     private static DevStack stack;
 
     private TimerPipeline pipeline;
-    private RedisTimerStore store;
+    private TimerStore store;
 
     @BeforeAll
     static void startStack() {
@@ -52,11 +52,11 @@ class TimerServiceTest {
         Map<String, String> settings = new HashMap<>(Map.of("timer.ttl", TTL + "ms", "timer.repeat", "10s"));
         settings.putAll(overrides);
         pipeline = new TimerPipeline(stack.bootstrapServers(), stack.redisUri(), settings);
-        store = (RedisTimerStore) pipeline.store;
+        store = pipeline.store;
     }
 
     private TimerService startTimer() {
-        return (TimerService) pipeline.startTimer();
+        return pipeline.startTimer();
     }
 
     private void ingestHasReadUpTo(long watermark) {

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** timer.mode=ttl end to end on a real Redis: keyspace notifications fire expiries, also after Redis restarts. */
-class KeyspaceTimerServiceTest {
+class TtlModeTimerTest {
 
     private static DevStack stack;
 

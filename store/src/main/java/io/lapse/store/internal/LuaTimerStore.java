@@ -1,10 +1,15 @@
-package io.lapse.store;
+package io.lapse.store.internal;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
-import io.lapse.store.internal.LuaScript;
-import io.lapse.store.internal.PerShard;
-import io.lapse.store.internal.StateRecord;
+import io.lapse.store.ApplyResult;
+import io.lapse.store.Claim;
+import io.lapse.store.ClaimBatch;
+import io.lapse.store.OrderUpdate;
+import io.lapse.store.OrderView;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
@@ -19,27 +24,40 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The sorted-set timer store (timer.mode=zset): one sorted set of deadlines per shard, claimed with a lease. See the
- * scripts in {@code /io/lapse/store/} for the data layout.
+ * What both timer modes share: the scripts that apply statuses, acknowledge, recover, inspect and prune take the
+ * same keys and arguments in either mode, the trigger key prefix telling them which one they serve (see arm.lua).
+ * A mode adds how it claims and what tells the timer to look.
  */
-public final class RedisTimerStore implements TimerStore {
+public abstract class LuaTimerStore implements TimerStore {
 
     private static final LuaScript ARM = LuaScript.named("arm");
-    private static final LuaScript CLAIM = LuaScript.named("claim");
     private static final LuaScript ACK = LuaScript.named("ack");
     private static final LuaScript PRUNE = LuaScript.named("prune");
     private static final LuaScript INSPECT = LuaScript.named("inspect");
     private static final LuaScript RECOVER = LuaScript.named("recover");
+    /** After an announcement that the watermark held back, ttl mode sets the trigger again to expire this much later. */
+    public static final long WATERMARK_RETRY_MS = 50;
 
-    private final RedisClusterAsyncCommands<String, String> redis;
-    private final TimerKeys keys;
-    private final TimerSettings settings;
+    protected final RedisConnection connection;
+    protected final RedisClusterAsyncCommands<String, String> redis;
+    protected final TimerKeys keys;
+    protected final TimerSettings settings;
+    private final LuaScript claim;
+    private final TimerExpired.Source ownSource;
 
-    public RedisTimerStore(RedisConnection connection, TimerKeys keys, TimerSettings settings) {
+    /** @param ownSource what the mode's own expiries say; recovered ones say compensator */
+    protected LuaTimerStore(RedisConnection connection, TimerKeys keys, TimerSettings settings, String claimScript,
+                            TimerExpired.Source ownSource) {
+        this.connection = connection;
         this.redis = connection.async();
         this.keys = keys;
         this.settings = settings;
+        this.claim = LuaScript.named(claimScript);
+        this.ownSource = ownSource;
     }
+
+    /** The prefix of the mode's per-order trigger keys, or '' for a mode without them. */
+    protected abstract String triggerPrefix(int shard);
 
     @Override
     public TimerKeys keys() {
@@ -51,27 +69,28 @@ public final class RedisTimerStore implements TimerStore {
         String ttl = Long.toString(settings.ttl().toMillis());
         return PerShard.call(keys, PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
                 OrderUpdate::orderId, (shard, chunk) -> {
-            List<String> args = new ArrayList<>(3 + chunk.size() * 3);
-            args.add(ttl);
-            args.add(keys.wakeChannel());
-            args.add(Integer.toString(shard));
-            for (OrderUpdate u : chunk) {
-                args.add(u.orderId());
-                args.add(Long.toString(u.eventTime()));
-                args.add(u.kind().code);
-            }
-            return ARM.<List<Long>>run(redis, ScriptOutputType.MULTI,
-                            new String[]{keys.due(shard), keys.state(shard), keys.ended(shard)}, args.toArray(String[]::new))
-                    .thenApply(r -> new ApplyResult(r.get(0), r.get(1), r.get(2)));
-        }).thenApply(results -> results.stream().reduce(ApplyResult.NONE, ApplyResult::plus));
+                    List<String> args = new ArrayList<>(4 + chunk.size() * 3);
+                    args.add(ttl);
+                    args.add(keys.wakeChannel());
+                    args.add(Integer.toString(shard));
+                    args.add(triggerPrefix(shard));
+                    for (OrderUpdate u : chunk) {
+                        args.add(u.orderId());
+                        args.add(Long.toString(u.eventTime()));
+                        args.add(u.kind().code());
+                    }
+                    return ARM.<List<Long>>run(redis, ScriptOutputType.MULTI, shardKeys(shard),
+                            args.toArray(String[]::new)).thenApply(r -> new ApplyResult(r.get(0), r.get(1), r.get(2)));
+                }).thenApply(results -> results.stream().reduce(ApplyResult.NONE, ApplyResult::plus));
     }
 
-    /** Claims up to timer.batch-size orders of the shard whose deadline is at or before both the watermark and now. */
+    @Override
     public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
-        return CLAIM.<List<Object>>run(redis, ScriptOutputType.MULTI, new String[]{keys.due(shard), keys.state(shard)},
+        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, new String[]{keys.due(shard), keys.state(shard)},
                 Long.toString(watermark), Long.toString(settings.lease().toMillis()),
                 Integer.toString(settings.batchSize()), Long.toString(settings.ttl().toMillis()),
-                Integer.toString(settings.maxAttempts())).thenApply(reply -> toBatch(shard, reply));
+                Integer.toString(settings.maxAttempts()), triggerPrefix(shard), Long.toString(WATERMARK_RETRY_MS))
+                .thenApply(reply -> toBatch(shard, reply));
     }
 
     private ClaimBatch toBatch(int shard, List<Object> reply) {
@@ -82,30 +101,29 @@ public final class RedisTimerStore implements TimerStore {
         List<Claim> claims = new ArrayList<>(flat.size() / 5);
         for (int i = 0; i < flat.size(); i += 5) {
             int attempt = Integer.parseInt((String) flat.get(i + 2));
-            TimerExpired.Source source = "c".equals(flat.get(i + 4))
-                    ? TimerExpired.Source.COMPENSATOR : TimerExpired.Source.TIMER;
+            TimerExpired.Source source = "c".equals(flat.get(i + 4)) ? TimerExpired.Source.COMPENSATOR : ownSource;
             claims.add(new Claim((String) flat.get(i), Long.parseLong((String) flat.get(i + 1)), attempt,
                     Long.parseLong((String) flat.get(i + 3)), source, now, attempt >= settings.maxAttempts()));
         }
         return new ClaimBatch(shard, now, nextDue, claims);
     }
 
-    /** Marks expiries Kafka has accepted: next repeat at firedAt + timer.repeat, or given up after the last attempt. */
+    @Override
     public CompletableFuture<Long> acknowledge(int shard, List<Claim> claims) {
         if (claims.isEmpty()) {
             return CompletableFuture.completedFuture(0L);
         }
-        List<String> args = new ArrayList<>(2 + claims.size() * 4);
+        List<String> args = new ArrayList<>(3 + claims.size() * 4);
         args.add(Long.toString(settings.repeat().toMillis()));
         args.add(Integer.toString(settings.maxAttempts()));
+        args.add(triggerPrefix(shard));
         for (Claim c : claims) {
             args.add(c.orderId());
             args.add(Integer.toString(c.attempt()));
             args.add(Long.toString(c.deadline()));
             args.add(Long.toString(c.firedAt()));
         }
-        return ACK.run(redis, ScriptOutputType.INTEGER,
-                new String[]{keys.due(shard), keys.state(shard), keys.ended(shard)}, args.toArray(String[]::new));
+        return ACK.run(redis, ScriptOutputType.INTEGER, shardKeys(shard), args.toArray(String[]::new));
     }
 
     @Override
@@ -124,20 +142,25 @@ public final class RedisTimerStore implements TimerStore {
                     for (int i = 0; i < chunk.size(); i++) {
                         Object score = r.get(1).get(i);
                         views.add(StateRecord.view(chunk.get(i), (String) r.get(0).get(i),
-                                score == null ? null : Double.valueOf(score.toString()), ttl));
+                                score == null || !dueSetHoldsDeadlines() ? null : Double.valueOf(score.toString()), ttl));
                     }
                     return views;
                 })).thenApply(lists -> lists.stream().flatMap(List::stream)
                 .collect(Collectors.toMap(OrderView::orderId, v -> v, (a, b) -> a, LinkedHashMap::new)));
     }
 
-    /** Re-arms orders Redis knows nothing of, from lastSeen + ttl; their next expiry says source=compensator. */
+    /** Whether the due set's scores are deadlines (zset mode) rather than announcements (ttl mode). */
+    private boolean dueSetHoldsDeadlines() {
+        return triggerPrefix(0).isEmpty();
+    }
+
     @Override
     public CompletableFuture<List<String>> recover(Map<String, Long> lastSeenByOrder) {
         String ttl = Long.toString(settings.ttl().toMillis());
         return PerShard.call(keys, new ArrayList<>(lastSeenByOrder.keySet()), Function.identity(), (shard, chunk) -> {
-            List<String> args = new ArrayList<>(1 + chunk.size() * 2);
+            List<String> args = new ArrayList<>(2 + chunk.size() * 2);
             args.add(ttl);
+            args.add(triggerPrefix(shard));
             for (String id : chunk) {
                 args.add(id);
                 args.add(Long.toString(lastSeenByOrder.get(id)));
@@ -147,13 +170,13 @@ public final class RedisTimerStore implements TimerStore {
         }).thenApply(lists -> lists.stream().flatMap(List::stream).toList());
     }
 
-    @Override
-    public CompletableFuture<Long> watchedCount() {
-        List<CompletableFuture<Long>> counts = new ArrayList<>();
-        for (int shard = 0; shard < keys.shards(); shard++) {
-            counts.add(redis.zcard(keys.due(shard)).toCompletableFuture());
-        }
+    /** Sums one count per shard. */
+    protected static CompletableFuture<Long> sum(List<CompletableFuture<Long>> counts) {
         return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new))
                 .thenApply(v -> counts.stream().mapToLong(CompletableFuture::join).sum());
+    }
+
+    private String[] shardKeys(int shard) {
+        return new String[]{keys.due(shard), keys.state(shard), keys.ended(shard)};
     }
 }

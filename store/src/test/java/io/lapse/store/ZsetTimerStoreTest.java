@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * The timer rules of the contract, on a real Redis. Redis's own clock decides what is due, so deadlines are placed
  * in the past or far in the future rather than waited for.
  */
-class RedisTimerStoreTest {
+class ZsetTimerStoreTest {
 
     private static final long TTL = 10_000;
     private static final long REPEAT = 5_000;
@@ -35,7 +35,7 @@ class RedisTimerStoreTest {
     private static RedisServer server;
     private static RedisConnection connection;
 
-    private RedisTimerStore store;
+    private ZsetTimerStore store;
 
     @BeforeAll
     static void startRedis() {
@@ -55,10 +55,10 @@ class RedisTimerStoreTest {
         store = storeWith(Map.of());
     }
 
-    private static RedisTimerStore storeWith(Map<String, String> overrides) {
+    private static ZsetTimerStore storeWith(Map<String, String> overrides) {
         TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
                 "timer.repeat", REPEAT + "ms", "timer.max-attempts", "3", "timer.shards", "4")).with(overrides));
-        return new RedisTimerStore(connection, new TimerKeys("lapse", settings.shards()), settings);
+        return new ZsetTimerStore(connection, new TimerKeys("lapse", settings.shards()), settings);
     }
 
     private static long now() {

@@ -1,4 +1,4 @@
-package io.lapse.timer;
+package io.lapse.store.internal;
 
 import io.lapse.store.RedisConnection;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
@@ -12,26 +12,40 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * Redis's "key expired" notifications, from every master: in a cluster each node announces only its own keys.
  * Notifications must be enabled on the servers (notify-keyspace-events with E and x); {@link #ensure()} turns them on
- * and subscribes again, so that a restarted server or a new master is covered at the next call. Lettuce subscribes
- * again by itself after a reconnect.
+ * and subscribes again, so that a restarted server or a new master is covered at the next call, once a second.
+ * Lettuce subscribes again by itself after a reconnect.
  */
-final class KeyspaceNotifications implements AutoCloseable {
+public final class KeyspaceNotifications implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KeyspaceNotifications.class);
     private static final long TIMEOUT_SECONDS = 10;
+    // a restarted Redis forgets notify-keyspace-events: expiries in between are lost, so look often
+    private static final long ENSURE_EVERY_MS = 1_000;
 
     private final RedisConnection redis;
     private final String channel;
     private final StatefulRedisPubSubConnection<String, String> standalone;
     private final StatefulRedisClusterPubSubConnection<String, String> cluster;
+    private final ScheduledExecutorService ensuring = Executors.newSingleThreadScheduledExecutor(
+            runnable -> new Thread(runnable, "lapse-keyspace-notifications"));
 
-    KeyspaceNotifications(RedisConnection redis, Consumer<String> expiredKey) {
+    /** Subscribes, and keeps notifications enabled and subscribed until closed. */
+    public static KeyspaceNotifications start(RedisConnection redis, Consumer<String> expiredKey) {
+        KeyspaceNotifications notifications = new KeyspaceNotifications(redis, expiredKey);
+        notifications.ensuring.scheduleWithFixedDelay(notifications::ensureLogged, 0, ENSURE_EVERY_MS,
+                TimeUnit.MILLISECONDS);
+        return notifications;
+    }
+
+    private KeyspaceNotifications(RedisConnection redis, Consumer<String> expiredKey) {
         this.redis = redis;
         this.channel = "__keyevent@" + redis.database() + "__:expired";
         if (redis.isCluster()) {
@@ -56,8 +70,17 @@ final class KeyspaceNotifications implements AutoCloseable {
         }
     }
 
+    private void ensureLogged() {
+        try {
+            ensure();
+        } catch (Exception e) {
+            log.warn("cannot enable or subscribe to keyspace notifications, trying again in {} ms: {}",
+                    ENSURE_EVERY_MS, e.toString());
+        }
+    }
+
     /** Enables expired-key events on every master and subscribes to them; safe to repeat. */
-    void ensure() throws Exception {
+    private void ensure() throws Exception {
         for (RedisClusterAsyncCommands<String, String> master : redis.eachMaster()) {
             Map<String, String> current = master.configGet("notify-keyspace-events").get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             String flags = current.getOrDefault("notify-keyspace-events", "");
@@ -76,6 +99,7 @@ final class KeyspaceNotifications implements AutoCloseable {
 
     @Override
     public void close() {
+        ensuring.shutdownNow();
         if (cluster != null) {
             cluster.close();
         } else {

@@ -1,4 +1,4 @@
-package io.lapse.timer;
+package io.lapse.store.internal;
 
 import io.lapse.store.RedisConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -13,13 +13,13 @@ import java.util.function.IntConsumer;
  * asks every shard at least once a second anyway, so a lost wake costs latency, never an expiry. Lettuce subscribes
  * again by itself after a reconnect.
  */
-final class WakeSubscription implements AutoCloseable {
+public final class WakeSubscription implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WakeSubscription.class);
 
     private final StatefulRedisPubSubConnection<String, String> connection;
 
-    WakeSubscription(RedisConnection redis, String channel, IntConsumer wake) {
+    public WakeSubscription(RedisConnection redis, String channel, IntConsumer wake) {
         this.connection = redis.pubSub();
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override

@@ -37,10 +37,13 @@ public final class KeyspaceNotifications implements AutoCloseable {
     private final ScheduledExecutorService ensuring = Executors.newSingleThreadScheduledExecutor(
             runnable -> new Thread(runnable, "lapse-keyspace-notifications"));
 
-    /** Subscribes, and keeps notifications enabled and subscribed until closed. */
+    private volatile boolean closed;
+
+    /** Subscribes before it returns (when Redis answers), and keeps notifications on and subscribed until closed. */
     public static KeyspaceNotifications start(RedisConnection redis, Consumer<String> expiredKey) {
         KeyspaceNotifications notifications = new KeyspaceNotifications(redis, expiredKey);
-        notifications.ensuring.scheduleWithFixedDelay(notifications::ensureLogged, 0, ENSURE_EVERY_MS,
+        notifications.ensureLogged();
+        notifications.ensuring.scheduleWithFixedDelay(notifications::ensureLogged, ENSURE_EVERY_MS, ENSURE_EVERY_MS,
                 TimeUnit.MILLISECONDS);
         return notifications;
     }
@@ -74,6 +77,9 @@ public final class KeyspaceNotifications implements AutoCloseable {
         try {
             ensure();
         } catch (Exception e) {
+            if (closed) {
+                return;
+            }
             log.warn("cannot enable or subscribe to keyspace notifications, trying again in {} ms: {}",
                     ENSURE_EVERY_MS, e.toString());
         }
@@ -99,6 +105,7 @@ public final class KeyspaceNotifications implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         ensuring.shutdownNow();
         if (cluster != null) {
             cluster.close();

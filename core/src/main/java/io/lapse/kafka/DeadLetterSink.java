@@ -40,15 +40,7 @@ public final class DeadLetterSink {
                 source.value(), clock.millis());
         log.warn("dead letter from {}-{}@{} (key {}): {}", source.topic(), source.partition(), source.offset(), key,
                 reason);
-        CompletableFuture<Void> acked = new CompletableFuture<>();
-        producer.send(new ProducerRecord<>(topic, source.key(), JsonCodec.DEAD_LETTER.encode(letter)), (meta, error) -> {
-            if (error != null) {
-                acked.completeExceptionally(error);
-            } else {
-                written.increment();
-                acked.complete(null);
-            }
-        });
-        return acked;
+        return KafkaSend.send(producer, new ProducerRecord<>(topic, source.key(), JsonCodec.DEAD_LETTER.encode(letter)))
+                .thenAccept(meta -> written.increment());
     }
 }

@@ -1,6 +1,7 @@
 package io.lapse.puller;
 
 import io.lapse.event.JsonCodec;
+import io.lapse.kafka.KafkaSend;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
@@ -83,16 +84,7 @@ final class PullDispatcher {
         metrics.pulled(result.outcome());
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
                 result.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.PULL_RESULT.encode(result));
-        return Redelivery.untilAcked(() -> {
-            CompletableFuture<Void> acked = new CompletableFuture<>();
-            producer.send(record, (meta, error) -> {
-                if (error != null) {
-                    acked.completeExceptionally(error);
-                } else {
-                    acked.complete(null);
-                }
-            });
-            return acked;
-        }, "the pull result of order " + result.orderId(), running);
+        return Redelivery.untilAcked(() -> KafkaSend.send(producer, record).thenApply(meta -> null),
+                "the pull result of order " + result.orderId(), running);
     }
 }

@@ -2,15 +2,14 @@ package io.lapse.timer;
 
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
+import io.lapse.kafka.KafkaSend;
 import io.lapse.store.Claim;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,11 +62,11 @@ final class ExpiryPublisher implements AutoCloseable {
      */
     CompletableFuture<List<Claim>> publish(List<Claim> claims) {
         ConcurrentLinkedQueue<Claim> acked = new ConcurrentLinkedQueue<>();
-        List<CompletableFuture<Void>> sends = new ArrayList<>(claims.size());
+        List<CompletableFuture<Object>> sends = new ArrayList<>(claims.size());
         for (Claim claim : claims) {
-            CompletableFuture<Void> sent = new CompletableFuture<>();
-            sends.add(sent);
-            Callback ended = (meta, error) -> {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
+                    claim.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.TIMER_EXPIRED.encode(claim.toEvent()));
+            sends.add(KafkaSend.send(producer, record).handle((meta, error) -> {
                 if (error == null) {
                     lateness.record(Duration.ofMillis(Math.max(0, clock.millis() - claim.deadline())));
                     fired.get(claim.source()).increment();
@@ -77,15 +76,8 @@ final class ExpiryPublisher implements AutoCloseable {
                     log.warn("expiry {} attempt {} not acknowledged by Kafka; it fires again after the lease: {}",
                             claim.orderId(), claim.attempt(), error.toString());
                 }
-                sent.complete(null);
-            };
-            try {
-                producer.send(new ProducerRecord<>(topic, claim.orderId().getBytes(StandardCharsets.UTF_8),
-                        JsonCodec.TIMER_EXPIRED.encode(claim.toEvent())), ended);
-            } catch (KafkaException e) {
-                // e.g. no metadata within max.block.ms: the same as a send Kafka refused
-                ended.onCompletion(null, e);
-            }
+                return null;
+            }));
         }
         return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenApply(v -> List.copyOf(acked));
     }

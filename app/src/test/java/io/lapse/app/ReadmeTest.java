@@ -26,6 +26,9 @@ class ReadmeTest {
                 assertThat(readme).as("README states the default of %s", key.name())
                         .contains(row + "`" + key.defaultValue() + "`");
             }
+            assertThat(readme.lines().filter(line -> line.startsWith(row)))
+                    .as("README explains %s in the words of its description", key.name())
+                    .singleElement().asString().endsWith(" | " + key.description() + " |");
         }
     }
 

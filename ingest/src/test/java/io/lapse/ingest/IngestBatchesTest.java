@@ -7,6 +7,8 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.store.ApplyResult;
+import io.lapse.store.Claim;
+import io.lapse.store.ClaimBatch;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
@@ -30,6 +32,7 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -208,6 +211,21 @@ class IngestBatchesTest {
         @Override
         public CompletableFuture<Long> prune(int shard, int limit) {
             return real.prune(shard, limit);
+        }
+
+        @Override
+        public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
+            return real.claim(shard, watermark);
+        }
+
+        @Override
+        public CompletableFuture<Long> acknowledge(int shard, List<Claim> claims) {
+            return real.acknowledge(shard, claims);
+        }
+
+        @Override
+        public AutoCloseable listen(IntConsumer shardMayBeDue) {
+            return real.listen(shardMayBeDue);
         }
     }
 }

@@ -40,7 +40,7 @@ class RedisClusterTimerTest {
     @CsvSource({"zset, TIMER", "ttl, KEYSPACE"})
     void silentOrdersInEveryShardFireOnce(String mode, TimerExpired.Source source) throws Exception {
         try (TimerPipeline pipeline = new TimerPipeline(kafka.bootstrapServers(), cluster.uri(),
-                Map.of("redis.cluster", "true", "timer.mode", mode, "timer.ttl", "2s"))) {
+                Map.of("redis.cluster", "true", "timer.mode", mode, "timer.ttl", "2s", "timer.repeat", "1h"))) {
             pipeline.startIngest();
             pipeline.startTimer();
             List<String> orders = IntStream.range(0, 64).mapToObj(i -> "order-" + i).toList();

@@ -1,4 +1,4 @@
-package io.lapse.app;
+package io.lapse.runtime;
 
 import io.lapse.compensator.CompensatorService;
 import io.lapse.config.Durations;
@@ -10,13 +10,9 @@ import io.lapse.ops.Health;
 import io.lapse.ops.ManagementServer;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisTimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
-import io.lapse.store.TtlTimerStore;
 import io.lapse.store.Watermarks;
-import io.lapse.timer.KeyspaceTimerService;
-import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -35,9 +31,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One Lapse process: the shared Redis connection, Kafka client factory, metrics registry and management endpoints,
- * and the services it was asked to run. Closing stops the services in reverse order of their start.
+ * and the services it was asked to run. Closing stops the services in reverse order of their start. Every launcher
+ * (the production one, the demo, the benchmark) and every test of the whole pipeline builds its services here.
  */
-final class LapseRuntime implements AutoCloseable {
+public final class LapseRuntime implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LapseRuntime.class);
 
@@ -54,7 +51,7 @@ final class LapseRuntime implements AutoCloseable {
     private JvmGcMetrics gcMetrics;
     private ManagementServer management;
 
-    LapseRuntime(LapseConfig config, Clock clock) {
+    public LapseRuntime(LapseConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
         this.redis = RedisConnection.open(config.redis());
@@ -65,7 +62,7 @@ final class LapseRuntime implements AutoCloseable {
     }
 
     /** Starts the named services and then the management endpoints. */
-    LapseRuntime start(Set<ServiceName> names) {
+    public LapseRuntime start(Set<ServiceName> names) {
         logEffectiveConfig(names);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -86,9 +83,7 @@ final class LapseRuntime implements AutoCloseable {
     private Service create(ServiceName name) {
         return switch (name) {
             case INGEST -> new IngestService(config, clients, store, watermarks, registry, clock);
-            case TIMER -> store instanceof TtlTimerStore ttl
-                    ? new KeyspaceTimerService(config, clients, redis, ttl, watermarks, registry, clock)
-                    : new TimerService(config, clients, redis, (RedisTimerStore) store, watermarks, registry, clock);
+            case TIMER -> TimerWiring.timer(config, clients, redis, store, watermarks, registry, clock);
             case PULLER -> new PullerService(config, clients, store, registry, clock);
             case COMPENSATOR -> new CompensatorService(config, clients, store, watermarks, registry);
         };
@@ -106,19 +101,19 @@ final class LapseRuntime implements AutoCloseable {
         }
     }
 
-    MeterRegistry registry() {
+    public MeterRegistry registry() {
         return registry;
     }
 
-    TimerStore store() {
+    public TimerStore store() {
         return store;
     }
 
-    Health health() {
+    public Health health() {
         return health;
     }
 
-    int managementPort() {
+    public int managementPort() {
         return management.port();
     }
 

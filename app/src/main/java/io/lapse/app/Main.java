@@ -2,16 +2,18 @@ package io.lapse.app;
 
 import picocli.CommandLine;
 
-/** The {@code lapse} launcher. */
+/** The {@code lapse} launcher of the production jar. */
 public final class Main {
 
     private Main() {
     }
 
     public static void main(String[] args) {
-        int exit = new CommandLine(new LapseCommand())
-                .setExecutionExceptionHandler(new FriendlyErrors())
-                .execute(args);
-        System.exit(exit);
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The {@code lapse} command with every production subcommand; the development launcher adds its own to it. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new LapseCommand()).setExecutionExceptionHandler(new FriendlyErrors());
     }
 }

@@ -1,5 +1,7 @@
 package io.lapse.app;
 
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

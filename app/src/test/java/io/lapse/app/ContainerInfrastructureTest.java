@@ -6,6 +6,8 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

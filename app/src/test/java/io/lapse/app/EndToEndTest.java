@@ -8,6 +8,8 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;

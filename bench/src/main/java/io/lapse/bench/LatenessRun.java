@@ -2,10 +2,15 @@ package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
+import io.micrometer.core.instrument.Gauge;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -23,6 +28,7 @@ final class LatenessRun {
     static final long TTL_GRACE_MS = 60_000;
     private static final long CHECK_EVERY_MS = 500;
     private static final long TIMEOUT_SECONDS = 30;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private final BenchOptions options;
     private final String mode;
@@ -49,14 +55,38 @@ final class LatenessRun {
             stack.kafka().createTopic(config.topics().expired(), sandbox.partitions(),
                     Map.of("message.timestamp.type", "LogAppendTime"));
             try (ExpiryCollector expiries = ExpiryCollector.start(stack.bootstrapServers(), config.topics().expired());
-                 LapseServices services = LapseServices.start(config, sandbox.clients)) {
-                return new LatenessRun(options, mode, timers).measure(sandbox, probe, expiries, services);
+                 LapseRuntime lapse = startIngestAndTimer(config)) {
+                return new LatenessRun(options, mode, timers).measure(sandbox, probe, expiries, lapse);
             }
         }
     }
 
+    /** Returns once the timer serves every shard (zset) or listens (ttl); closing stops the timer before ingest. */
+    private static LapseRuntime startIngestAndTimer(LapseConfig config) throws InterruptedException {
+        LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC());
+        try {
+            lapse.start(EnumSet.of(ServiceName.INGEST, ServiceName.TIMER));
+            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+            while (!lapse.health().isReady() || !servesEveryShard(lapse, config)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("timer not ready within " + READY_TIMEOUT);
+                }
+                Thread.sleep(50);
+            }
+            return lapse;
+        } catch (RuntimeException | InterruptedException e) {
+            lapse.close();
+            throw e;
+        }
+    }
+
+    private static boolean servesEveryShard(LapseRuntime lapse, LapseConfig config) {
+        Gauge owned = lapse.registry().find("lapse.timer.shards.owned").gauge();
+        return owned != null && owned.value() == config.timer().shards();
+    }
+
     private LatenessResult measure(RunSandbox sandbox, RedisProbe probe, ExpiryCollector expiries,
-                                   LapseServices services) throws Exception {
+                                   LapseRuntime lapse) throws Exception {
         long memoryBefore = probe.usedMemory();
         Duration warmup = options.cadence().plus(EXTRA_WARMUP);
         PushSchedule schedule = new PushSchedule(timers, options.cadence(), options.silentFraction(), warmup);
@@ -65,11 +95,11 @@ final class LatenessRun {
         try (LoadGenerator generator = LoadGenerator.start(sandbox.clients, sandbox.config.topics().push(), schedule)) {
             sleepUntil(generator.startNanos() + warmup.toNanos());
             long memoryAfter = probe.usedMemory();
-            long armed = services.store().watchedCount().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            long armed = lapse.store().watchedCount().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             log.info("{} {}: {} armed after the warm-up; {} orders go silent now", mode, timers, armed,
                     schedule.silentOrders());
             // watched from here: the cold start of ingest before the warm-up says nothing about the timers
-            try (RunMonitor monitor = RunMonitor.start(sandbox::ingestLag, services.timerRegistry())) {
+            try (RunMonitor monitor = RunMonitor.start(sandbox::ingestLag, lapse.registry())) {
                 return silence(sandbox, expiries, schedule, generator, monitor, armed,
                         armed == 0 ? 0 : (memoryAfter - memoryBefore) / armed);
             }

@@ -20,23 +20,23 @@ final class RunMonitor implements AutoCloseable {
     private static final long PERIOD_MS = 1_000;
 
     private final Callable<Long> ingestLag;
-    private final MeterRegistry timerRegistry;
+    private final MeterRegistry registry;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long lagMax;
     private volatile long watermarkAgeMaxMillis;
     private final long gcMillisAtStart = gcMillis();
 
-    private RunMonitor(Callable<Long> ingestLag, MeterRegistry timerRegistry) {
+    private RunMonitor(Callable<Long> ingestLag, MeterRegistry registry) {
         this.ingestLag = ingestLag;
-        this.timerRegistry = timerRegistry;
+        this.registry = registry;
         this.thread = new Thread(this::run, "bench-monitor");
         this.thread.setDaemon(true);
     }
 
-    /** @param timerRegistry where the timer service registered lapse.timer.watermark.age */
-    static RunMonitor start(Callable<Long> ingestLag, MeterRegistry timerRegistry) {
-        RunMonitor monitor = new RunMonitor(ingestLag, timerRegistry);
+    /** @param registry where the timer registered lapse.timer.watermark.age */
+    static RunMonitor start(Callable<Long> ingestLag, MeterRegistry registry) {
+        RunMonitor monitor = new RunMonitor(ingestLag, registry);
         monitor.thread.start();
         return monitor;
     }
@@ -48,7 +48,7 @@ final class RunMonitor implements AutoCloseable {
             } catch (Exception e) {
                 log.debug("ingest lag not known this time: {}", e.toString());
             }
-            Gauge age = timerRegistry.find("lapse.timer.watermark.age").gauge();
+            Gauge age = registry.find("lapse.timer.watermark.age").gauge();
             if (age != null && !Double.isNaN(age.value())) {
                 watermarkAgeMaxMillis = Math.max(watermarkAgeMaxMillis, (long) (age.value() * 1000));
             }

@@ -53,6 +53,7 @@ final class RunSandbox implements AutoCloseable {
         all.put("topics.timer-shards", name + "-shards");
         all.put("ingest.group-id", name + "-ingest");
         all.put("timer.group-id", name + "-timer");
+        all.put("management.port", "0");
         all.putAll(settings);
         return new RunSandbox(LapseConfig.load(null, Map.of()).with(all), probe);
     }

@@ -2,18 +2,15 @@ package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
-import io.lapse.ingest.IngestService;
-import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerKeys;
-import io.lapse.store.TimerStore;
-import io.lapse.store.Watermarks;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
 
 /**
@@ -59,28 +56,20 @@ final class ThroughputBenchmark {
     /** From start() until the group has committed the whole topic: ingest commits only what Redis acknowledged. */
     private static Rate ingest(RunSandbox sandbox, long records, Duration limit) throws Exception {
         LapseConfig config = sandbox.config;
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (RedisConnection redis = RedisConnection.open(config.redis())) {
-            TimerStore store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(),
-                    config.timer().shards()), config.timer());
-            IngestService ingest = new IngestService(config, sandbox.clients, store, new Watermarks(redis, store.keys()),
-                    registry, Clock.systemUTC());
+        try (LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC())) {
             long started = System.nanoTime();
             long deadline = started + limit.toNanos();
-            ingest.start();
-            try {
-                while (System.nanoTime() < deadline) {
-                    // the counter moves as records are read; only the committed offsets prove they were applied
-                    Counter read = registry.find("lapse.ingest.records").tag("topic", config.topics().push()).counter();
-                    if (read != null && read.count() >= records && sandbox.ingestLag() == 0) {
-                        return Rate.since(started, records, true);
-                    }
-                    Thread.sleep(CHECK_EVERY_MS);
+            lapse.start(EnumSet.of(ServiceName.INGEST));
+            while (System.nanoTime() < deadline) {
+                // the counter moves as records are read; only the committed offsets prove they were applied
+                Counter read = lapse.registry().find("lapse.ingest.records").tag("topic", config.topics().push())
+                        .counter();
+                if (read != null && read.count() >= records && sandbox.ingestLag() == 0) {
+                    return Rate.since(started, records, true);
                 }
-                return Rate.since(started, records - sandbox.ingestLag(), false);
-            } finally {
-                ingest.close();
+                Thread.sleep(CHECK_EVERY_MS);
             }
+            return Rate.since(started, records - sandbox.ingestLag(), false);
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.lapse.app;
+package io.lapse.devtools;
 
 import io.lapse.bench.BenchOptions;
 import io.lapse.bench.Benchmark;
@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "bench", description = "Measure ingest throughput, fire lateness and Redis memory per order on an "
-        + "embedded Kafka and Redis, and print the figures as Markdown tables (the defaults take about 15 minutes).")
+        + "embedded Kafka and Redis, and print the figures as Markdown tables (the defaults take about 8 minutes).")
 final class BenchCommand implements Callable<Integer> {
 
     private static final BenchOptions DEFAULTS = BenchOptions.defaults();

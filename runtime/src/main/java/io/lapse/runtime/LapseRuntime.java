@@ -1,4 +1,4 @@
-package io.lapse.app;
+package io.lapse.runtime;
 
 import io.lapse.compensator.CompensatorService;
 import io.lapse.config.Durations;
@@ -32,9 +32,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One Lapse process: the shared Redis connection, Kafka client factory, metrics registry and management endpoints,
- * and the services it was asked to run. Closing stops the services in reverse order of their start.
+ * and the services it was asked to run. Closing stops the services in reverse order of their start. Every launcher
+ * (the production one, the demo, the benchmark) and every test of the whole pipeline builds its services here.
  */
-final class LapseRuntime implements AutoCloseable {
+public final class LapseRuntime implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LapseRuntime.class);
 
@@ -51,7 +52,7 @@ final class LapseRuntime implements AutoCloseable {
     private JvmGcMetrics gcMetrics;
     private ManagementServer management;
 
-    LapseRuntime(LapseConfig config, Clock clock) {
+    public LapseRuntime(LapseConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
         this.redis = RedisConnection.open(config.redis());
@@ -62,7 +63,7 @@ final class LapseRuntime implements AutoCloseable {
     }
 
     /** Starts the named services and then the management endpoints. */
-    LapseRuntime start(Set<ServiceName> names) {
+    public LapseRuntime start(Set<ServiceName> names) {
         logEffectiveConfig(names);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -101,19 +102,19 @@ final class LapseRuntime implements AutoCloseable {
         }
     }
 
-    MeterRegistry registry() {
+    public MeterRegistry registry() {
         return registry;
     }
 
-    TimerStore store() {
+    public TimerStore store() {
         return store;
     }
 
-    Health health() {
+    public Health health() {
         return health;
     }
 
-    int managementPort() {
+    public int managementPort() {
         return management.port();
     }
 

@@ -1,11 +1,11 @@
-package io.lapse.app;
+package io.lapse.runtime;
 
 import java.util.EnumSet;
 import java.util.Set;
 
 /** The services of the contract, each runnable alone or together in one process. */
-enum ServiceName {
+public enum ServiceName {
     INGEST, TIMER, PULLER, COMPENSATOR;
 
-    static final Set<ServiceName> ALL = EnumSet.allOf(ServiceName.class);
+    public static final Set<ServiceName> ALL = EnumSet.allOf(ServiceName.class);
 }

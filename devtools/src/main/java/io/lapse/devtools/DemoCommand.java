@@ -1,8 +1,11 @@
-package io.lapse.app;
+package io.lapse.devtools;
 
+import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import picocli.CommandLine.Command;
@@ -11,7 +14,6 @@ import sun.misc.Signal;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -62,7 +64,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println("lapse demo: starting Kafka and Redis on this machine…");
         try (DevStack stack = DevStack.start()) {
             LapseConfig config = LapseConfig.load(null, Map.of()).with(settings(stack));
-            SimulatorSettings simulation = new SimulatorSettings(orders, io.lapse.config.Durations.parse(pushInterval), silent, finish, 0,
+            SimulatorSettings simulation = new SimulatorSettings(orders, Durations.parse(pushInterval), silent, finish, 0,
                     errorRate, Duration.ZERO);
             try (UpstreamSimulator simulator = new UpstreamSimulator(simulation, new KafkaClients(config.kafka()),
                     config.topics().push(), clock)) {
@@ -74,7 +76,7 @@ final class DemoCommand implements Callable<Integer> {
                             silent * 100, runtime.managementPort());
                     StatusLine status = new StatusLine(new MetricsView(runtime.registry()), runtime.store(),
                             simulator.fleet(), clock, config.topics().push());
-                    long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + io.lapse.config.Durations.parse(duration).toNanos();
+                    long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + Durations.parse(duration).toNanos();
                     while (!stop.await(2, TimeUnit.SECONDS) && System.nanoTime() < end) {
                         out.println(status.next());
                     }

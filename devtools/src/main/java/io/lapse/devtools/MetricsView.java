@@ -1,4 +1,4 @@
-package io.lapse.app;
+package io.lapse.devtools;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

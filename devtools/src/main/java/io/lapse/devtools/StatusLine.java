@@ -1,4 +1,4 @@
-package io.lapse.app;
+package io.lapse.devtools;
 
 import io.lapse.simulator.Fleet;
 import io.lapse.store.TimerStore;

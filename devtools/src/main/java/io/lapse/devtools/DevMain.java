@@ -1,0 +1,19 @@
+package io.lapse.devtools;
+
+import io.lapse.app.Main;
+import picocli.CommandLine;
+
+/** The {@code lapse} launcher of the development jar: every production command, plus the demo and the benchmark. */
+public final class DevMain {
+
+    private DevMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        return Main.commandLine().addSubcommand(new DemoCommand()).addSubcommand(new BenchCommand());
+    }
+}

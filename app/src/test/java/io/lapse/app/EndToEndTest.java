@@ -1,7 +1,7 @@
 package io.lapse.app;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,14 +41,14 @@ class EndToEndTest {
 
     private static final long TTL = 3_000;
 
-    private static DevStack stack;
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
     private static UpstreamSimulator simulator;
     private static LapseRuntime lapse;
     private static LapseConfig config;
 
     @BeforeAll
     static void startEverything() throws Exception {
-        stack = DevStack.start();
         config = LapseConfig.load(null, Map.of()).with(Map.of(
                 "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
                 "timer.ttl", TTL + "ms", "topics.partitions", "3", "management.port", "0",
@@ -63,7 +64,6 @@ class EndToEndTest {
     static void stopEverything() {
         lapse.close();
         simulator.close();
-        stack.close();
     }
 
     @Test

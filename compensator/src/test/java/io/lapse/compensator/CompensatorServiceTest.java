@@ -2,7 +2,7 @@ package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
-import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.ingest.IngestService;
@@ -15,9 +15,8 @@ import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -42,20 +41,13 @@ class CompensatorServiceTest {
     private static final String FINISHED = "finished-1";
     private static final Duration SCAN = Duration.ofSeconds(1);
 
-    private static DevStack stack;
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
     @TempDir
     Path stateDir;
 
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
 
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
 
     @Test
     void reArmsTheActiveOrdersRedisLostAndLeavesFinishedOnesAlone() {

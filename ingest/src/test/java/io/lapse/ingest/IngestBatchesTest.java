@@ -2,7 +2,7 @@ package io.lapse.ingest;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.RedisSettings;
-import io.lapse.devstack.RedisServer;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.DeadLetterSink;
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -48,7 +49,8 @@ class IngestBatchesTest {
 
     private static final TopicPartition PUSH = new TopicPartition("push", 0);
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final DevStackExtension server = DevStackExtension.redisOnly();
     private static RedisConnection redis;
 
     private MockConsumer<byte[], byte[]> consumer;
@@ -58,14 +60,12 @@ class IngestBatchesTest {
 
     @BeforeAll
     static void startRedis() {
-        server = RedisServer.start();
-        redis = RedisConnection.open(new RedisSettings(server.uri(), false, "test"));
+        redis = RedisConnection.open(new RedisSettings(server.redisUri(), false, "test"));
     }
 
     @AfterAll
     static void stopRedis() {
         redis.close();
-        server.close();
     }
 
     @BeforeEach

@@ -1,7 +1,7 @@
 package io.lapse.ingest;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
@@ -16,11 +16,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -38,7 +37,8 @@ class IngestServiceTest {
     private static final AtomicInteger RUN = new AtomicInteger();
     private static final long TTL = 90_000;
 
-    private static DevStack stack;
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
     private LapseConfig config;
     private RedisConnection redis;
@@ -47,15 +47,7 @@ class IngestServiceTest {
     private KafkaProducer<byte[], byte[]> producer;
     private IngestService ingest;
 
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
 
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
 
     @BeforeEach
     void startIngest() {

@@ -1,7 +1,7 @@
 package io.lapse.puller;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
@@ -17,11 +17,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -39,7 +38,8 @@ class PullerServiceTest {
     private static final AtomicInteger RUN = new AtomicInteger();
     private static final long TTL = 90_000;
 
-    private static DevStack stack;
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
     private UpstreamStub upstream;
     private LapseConfig config;
@@ -50,15 +50,7 @@ class PullerServiceTest {
     private PullerService puller;
     private TopicReader<PullResult> results;
 
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
 
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
 
     @BeforeEach
     void startPuller() {

@@ -3,10 +3,11 @@ package io.lapse.store;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
-import io.lapse.devstack.RedisServer;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.store.rules.StatusRuleCase;
 import io.lapse.store.rules.StatusRules;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -23,19 +24,18 @@ import static org.awaitility.Awaitility.await;
 /** Both Lua stores on a real Redis follow every case of the status rules' table. */
 class StatusRulesTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final DevStackExtension server = DevStackExtension.redisOnly();
     private static RedisConnection connection;
 
     @BeforeAll
     static void startRedis() {
-        server = RedisServer.start();
-        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
+        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
     }
 
     @AfterAll
     static void stopRedis() {
         connection.close();
-        server.close();
     }
 
     static Stream<Arguments> casesInEachMode() {

@@ -4,12 +4,13 @@ import io.lapse.config.ConfigSource;
 import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
 import io.lapse.store.internal.LuaTimerStore;
-import io.lapse.devstack.RedisServer;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,21 +25,20 @@ class TtlTimerStoreTest {
     private static final long TTL = 10_000;
     private static final long FAR_FUTURE = Long.MAX_VALUE / 2;
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final DevStackExtension server = DevStackExtension.redisOnly();
     private static RedisConnection connection;
 
     private TtlTimerStore store;
 
     @BeforeAll
     static void startRedis() {
-        server = RedisServer.start();
-        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
+        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
     }
 
     @AfterAll
     static void stopRedis() {
         connection.close();
-        server.close();
     }
 
     @BeforeEach

@@ -1,10 +1,11 @@
 package io.lapse.store;
 
 import io.lapse.config.RedisSettings;
-import io.lapse.devstack.RedisServer;
+import io.lapse.devstack.DevStackExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Map;
 
@@ -12,19 +13,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class WatermarksTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final DevStackExtension server = DevStackExtension.redisOnly();
     private static RedisConnection connection;
 
     @BeforeAll
     static void startRedis() {
-        server = RedisServer.start();
-        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
+        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
     }
 
     @AfterAll
     static void stopRedis() {
         connection.close();
-        server.close();
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.lapse.store;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
-import io.lapse.devstack.RedisServer;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -32,21 +33,20 @@ class ZsetTimerStoreTest {
     private static final long REPEAT = 5_000;
     private static final long FAR_FUTURE = Long.MAX_VALUE / 2;
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final DevStackExtension server = DevStackExtension.redisOnly();
     private static RedisConnection connection;
 
     private ZsetTimerStore store;
 
     @BeforeAll
     static void startRedis() {
-        server = RedisServer.start();
-        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
+        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
     }
 
     @AfterAll
     static void stopRedis() {
         connection.close();
-        server.close();
     }
 
     @BeforeEach

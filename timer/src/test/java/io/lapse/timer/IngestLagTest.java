@@ -1,12 +1,11 @@
 package io.lapse.timer;
 
-import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
 import io.lapse.store.OrderView;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,17 +23,10 @@ class IngestLagTest {
 
     private static final long TTL = 2_000;
 
-    private static DevStack stack;
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
 
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
 
     @Test
     void aPausedIngestCausesNoExpiryForLiveOrdersYetSilentOrdersFireOnTimeOnceUpstreamGoesQuiet() throws Exception {

@@ -1,14 +1,13 @@
 package io.lapse.timer;
 
-import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.ClaimBatch;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.TimerStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,20 +27,13 @@ class TimerServiceTest {
 
     private static final long TTL = 2_000;
 
-    private static DevStack stack;
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
     private TimerPipeline pipeline;
     private TimerStore store;
 
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
 
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
 
     @AfterEach
     void closePipeline() throws Exception {

@@ -1,10 +1,9 @@
 package io.lapse.timer;
 
-import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.Map;
@@ -15,17 +14,10 @@ import static org.awaitility.Awaitility.await;
 /** timer.mode=ttl end to end on a real Redis: keyspace notifications fire expiries, also after Redis restarts. */
 class TtlModeTimerTest {
 
-    private static DevStack stack;
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
 
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
 
     @Test
     void aSilentOrderFiresFromItsKeyspaceNotificationAndAgainAfterRedisRestarted() throws Exception {

@@ -76,8 +76,24 @@ public final class ConfigKeys {
             "Most requests per second to upstream, over all pulls of one puller.");
     public static final ConfigKey UPSTREAM_CONCURRENCY = key("upstream.concurrency", "16",
             "Pulls in flight at once in one puller.");
-    public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key("upstream.circuit-open", "30s",
-            "How long pulls fail fast once most recent requests failed.");
+    public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key("upstream.circuit-open", "2s",
+            "How long pulls wait once most recent requests failed, before a few of them probe upstream again.");
+    public static final ConfigKey UPSTREAM_MAX_BODY_BYTES = key("upstream.max-body-bytes", "65536",
+            "Largest response body a pull accepts; a larger one makes the pull FAILED.");
+    public static final ConfigKey UPSTREAM_PROBE_PATH = key("upstream.probe-path", "/",
+            "Path under upstream.base-url that must answer anything but 404 for a 404 of a pull to mean an unknown order.");
+    public static final ConfigKey UPSTREAM_PROBE_INTERVAL = key("upstream.probe-interval", "30s",
+            "How often the puller requests upstream.probe-path, besides after each 404 of a pull.");
+    public static final ConfigKey UPSTREAM_BEARER_TOKEN_FILE = key("upstream.bearer-token-file", "",
+            "File holding a token sent as Authorization: Bearer <token> with every upstream request; read at start.");
+    public static final ConfigKey UPSTREAM_TRUSTSTORE_PATH = key("upstream.truststore.path", "",
+            "Truststore for an https upstream; empty trusts the JVM's default certificate authorities.");
+    public static final ConfigKey UPSTREAM_TRUSTSTORE_PASSWORD = key("upstream.truststore.password", "",
+            "Password of upstream.truststore.path.");
+    public static final ConfigKey UPSTREAM_TRUSTSTORE_TYPE = key("upstream.truststore.type", "PKCS12",
+            "Type of upstream.truststore.path: PKCS12 or JKS.");
+    /** {@code upstream.headers.<Name>=value} sends header Name with every upstream request. */
+    public static final String UPSTREAM_HEADERS_PREFIX = "upstream.headers.";
 
     public static final ConfigKey PULLER_GROUP_ID = key("puller.group-id", "lapse-puller",
             "Consumer group of the puller.");

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The upstream API, played on 127.0.0.1: answers {@code GET /orders/{orderId}/status} as each test scripts it, and
- * counts what it was asked. An order nobody scripted is CHARGING.
+ * counts what it was asked. An order nobody scripted is CHARGING. {@code GET /} answers 200, other paths 404.
  */
 final class UpstreamStub implements AutoCloseable {
 
@@ -54,6 +54,12 @@ final class UpstreamStub implements AutoCloseable {
     private UpstreamStub(HttpServer server) {
         this.server = server;
         server.createContext(PREFIX, this::handle);
+        // the API root answers, so that the puller's probe finds upstream served here
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/") ? 200 : 404, -1);
+            }
+        });
         server.setExecutor(threads);
         server.start();
     }

@@ -1,0 +1,130 @@
+package io.lapse.puller;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.DevStack;
+import io.lapse.devstack.TopicRecorder;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.PullResult;
+import io.lapse.event.TimerExpired;
+import io.lapse.ingest.IngestService;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.lifecycle.Service;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisTimerStore;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import io.lapse.store.Watermarks;
+import io.lapse.timer.TimerService;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The puller on the devstack with its own topics, groups and Redis prefix, and, when asked, ingest and the timer
+ * beside it as the app wires them; recorders of the expired, pulled and dead-letter topics for the test's eyes.
+ */
+final class Pipeline implements AutoCloseable {
+
+    /** The services besides the puller. */
+    enum With { NOTHING_ELSE, INGEST, INGEST_AND_TIMER }
+
+    private static final AtomicInteger RUN = new AtomicInteger();
+
+    final LapseConfig config;
+    final TimerStore store;
+    final TopicRecorder expired;
+    final TopicRecorder pulled;
+    final TopicRecorder deadLetters;
+    private final DevStack stack;
+    private final RedisConnection redis;
+    private final List<Service> others = new ArrayList<>();
+    private MeterRegistry pullerRegistry;
+    private PullerService puller;
+
+    /** The settings of a fresh run: its own names, on top of Lapse's defaults. */
+    static LapseConfig config(DevStack stack, Map<String, String> settings) {
+        String run = "pipeline-" + RUN.incrementAndGet();
+        Map<String, String> all = new HashMap<>(Map.ofEntries(
+                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
+                Map.entry("redis.key-prefix", run), Map.entry("topics.partitions", "3"),
+                Map.entry("topics.push", run + "-push"), Map.entry("topics.expired", run + "-expired"),
+                Map.entry("topics.pulled", run + "-pulled"), Map.entry("topics.dlq", run + "-dlq"),
+                Map.entry("topics.timer-shards", run + "-shards"), Map.entry("timer.shards", "4"),
+                Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
+                Map.entry("puller.group-id", run + "-puller"), Map.entry("management.port", "0")));
+        all.putAll(settings);
+        return LapseConfig.load(null, Map.of()).with(all);
+    }
+
+    Pipeline(DevStack stack, LapseConfig config, With with) {
+        this.stack = stack;
+        this.config = config;
+        this.redis = RedisConnection.open(config.redis());
+        this.store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(),
+                config.timer().shards()), config.timer());
+        KafkaClients clients = new KafkaClients(config.kafka());
+        Watermarks watermarks = new Watermarks(redis, store.keys());
+        if (with != With.NOTHING_ELSE) {
+            others.add(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
+                    Clock.systemUTC()));
+        }
+        if (with == With.INGEST_AND_TIMER) {
+            others.add(new TimerService(config, clients, redis, (RedisTimerStore) store, watermarks,
+                    new SimpleMeterRegistry(), Clock.systemUTC()));
+        }
+        others.forEach(Service::start);
+        startPuller();
+        others.stream().filter(s -> s instanceof TimerService).map(TimerService.class::cast).forEach(timer ->
+                await().atMost(Duration.ofSeconds(60)).until(() -> timer.ownedShards().size() == config.timer().shards()));
+        this.expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
+        this.pulled = TopicRecorder.start(stack.bootstrapServers(), config.topics().pulled());
+        this.deadLetters = TopicRecorder.start(stack.bootstrapServers(), config.topics().dlq());
+    }
+
+    void startPuller() {
+        pullerRegistry = new SimpleMeterRegistry();
+        puller = new PullerService(config, new KafkaClients(config.kafka()), store, pullerRegistry, Clock.systemUTC());
+        puller.start();
+    }
+
+    PullerService puller() {
+        return puller;
+    }
+
+    MeterRegistry pullerMetrics() {
+        return pullerRegistry;
+    }
+
+    List<PullResult> results() {
+        return pulled.values(JsonCodec.PULL_RESULT::decode);
+    }
+
+    List<TimerExpired> expiries() {
+        return expired.values(JsonCodec.TIMER_EXPIRED::decode);
+    }
+
+    String bootstrapServers() {
+        return stack.bootstrapServers();
+    }
+
+    @Override
+    public void close() {
+        puller.close();
+        for (int i = others.size() - 1; i >= 0; i--) {
+            others.get(i).close();
+        }
+        expired.close();
+        pulled.close();
+        deadLetters.close();
+        redis.close();
+    }
+}

@@ -35,7 +35,11 @@ import static org.awaitility.Awaitility.await;
 final class Pipeline implements AutoCloseable {
 
     /** The services besides the puller. */
-    enum With { NOTHING_ELSE, INGEST, INGEST_AND_TIMER }
+    enum With {
+        NOTHING_ELSE, INGEST, INGEST_AND_TIMER,
+        /** Not even the puller: the test starts it, in this process or another. */
+        NO_PULLER
+    }
 
     private static final AtomicInteger RUN = new AtomicInteger();
 
@@ -50,8 +54,8 @@ final class Pipeline implements AutoCloseable {
     private MeterRegistry pullerRegistry;
     private PullerService puller;
 
-    /** The settings of a fresh run: its own names, on top of Lapse's defaults. */
-    static LapseConfig config(DevStack stack, Map<String, String> settings) {
+    /** The settings of a fresh run: its own names, and the given ones, on top of Lapse's defaults. */
+    static Map<String, String> settings(DevStack stack, Map<String, String> given) {
         String run = "pipeline-" + RUN.incrementAndGet();
         Map<String, String> all = new HashMap<>(Map.ofEntries(
                 Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
@@ -61,8 +65,12 @@ final class Pipeline implements AutoCloseable {
                 Map.entry("topics.timer-shards", run + "-shards"), Map.entry("timer.shards", "4"),
                 Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
                 Map.entry("puller.group-id", run + "-puller"), Map.entry("management.port", "0")));
-        all.putAll(settings);
-        return LapseConfig.load(null, Map.of()).with(all);
+        all.putAll(given);
+        return all;
+    }
+
+    static LapseConfig config(DevStack stack, Map<String, String> given) {
+        return LapseConfig.load(null, Map.of()).with(settings(stack, given));
     }
 
     Pipeline(DevStack stack, LapseConfig config, With with) {
@@ -73,7 +81,7 @@ final class Pipeline implements AutoCloseable {
                 config.timer().shards()), config.timer());
         KafkaClients clients = new KafkaClients(config.kafka());
         Watermarks watermarks = new Watermarks(redis, store.keys());
-        if (with != With.NOTHING_ELSE) {
+        if (with == With.INGEST || with == With.INGEST_AND_TIMER) {
             others.add(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
                     Clock.systemUTC()));
         }
@@ -82,7 +90,9 @@ final class Pipeline implements AutoCloseable {
                     new SimpleMeterRegistry(), Clock.systemUTC()));
         }
         others.forEach(Service::start);
-        startPuller();
+        if (with != With.NO_PULLER) {
+            startPuller();
+        }
         others.stream().filter(s -> s instanceof TimerService).map(TimerService.class::cast).forEach(timer ->
                 await().atMost(Duration.ofSeconds(60)).until(() -> timer.ownedShards().size() == config.timer().shards()));
         this.expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
@@ -118,7 +128,9 @@ final class Pipeline implements AutoCloseable {
 
     @Override
     public void close() {
-        puller.close();
+        if (puller != null) {
+            puller.close();
+        }
         for (int i = others.size() - 1; i >= 0; i--) {
             others.get(i).close();
         }

@@ -34,21 +34,21 @@ final class StatusEndpoint implements HttpHandler {
     private final Fleet fleet;
     private final Supplier<FaultSettings> faults;
     private final OutageWindow outage;
-    private final Supplier<Map.Entry<String, String>> requiredHeader;
+    private final Map<String, String> requiredHeaders;
     private final RequestLog requests;
     private final ScheduledExecutorService delayer;
 
     /**
-     * @param requiredHeader a header every status request must carry, else it is answered 401; null for none
+     * @param requiredHeaders headers every status request must carry, else it is answered 401
      * @param delayer        holds delayed answers, so that latency does not tie up the server's few handler threads
      */
     StatusEndpoint(Fleet fleet, Supplier<FaultSettings> faults, OutageWindow outage,
-                   Supplier<Map.Entry<String, String>> requiredHeader, RequestLog requests,
+                   Map<String, String> requiredHeaders, RequestLog requests,
                    ScheduledExecutorService delayer) {
         this.fleet = fleet;
         this.faults = faults;
         this.outage = outage;
-        this.requiredHeader = requiredHeader;
+        this.requiredHeaders = requiredHeaders;
         this.requests = requests;
         this.delayer = delayer;
     }
@@ -69,10 +69,11 @@ final class StatusEndpoint implements HttpHandler {
             send(exchange, new Reply(405, "{\"error\":\"only GET is allowed\"}"));
             return;
         }
-        Map.Entry<String, String> required = requiredHeader.get();
-        if (required != null && !required.getValue().equals(exchange.getRequestHeaders().getFirst(required.getKey()))) {
-            send(exchange, new Reply(401, "{\"error\":\"missing or wrong " + required.getKey() + " header\"}"));
-            return;
+        for (Map.Entry<String, String> required : requiredHeaders.entrySet()) {
+            if (!required.getValue().equals(exchange.getRequestHeaders().getFirst(required.getKey()))) {
+                send(exchange, new Reply(401, "{\"error\":\"missing or wrong " + required.getKey() + " header\"}"));
+                return;
+            }
         }
         String orderId = path.group(1);
         requests.record(orderId, now);
@@ -104,9 +105,8 @@ final class StatusEndpoint implements HttpHandler {
 
     /** A valid status whose payload carries padding up to the oversized length. */
     private static Reply oversized(StatusPush status) {
-        String body = json(status);
-        String padding = "x".repeat(FaultSettings.OVERSIZED_BYTES - body.length());
-        return new Reply(200, body.substring(0, body.length() - 1) + ",\"padding\":\"" + padding + "\"}");
+        String open = json(status).replaceFirst("}$", ",\"padding\":\"");
+        return new Reply(200, open + "x".repeat(FaultSettings.OVERSIZED_BYTES - open.length() - 2) + "\"}");
     }
 
     private static String json(StatusPush status) {

@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,7 +30,7 @@ public final class UpstreamApi implements AutoCloseable {
     private final OutageWindow outage = new OutageWindow();
     private final RequestLog requests = new RequestLog();
     private volatile FaultSettings faults;
-    private volatile Map.Entry<String, String> requiredHeader;
+    private final Map<String, String> requiredHeaders = new ConcurrentHashMap<>();
     private HttpServer server;
     private ExecutorService handlers;
     private ScheduledExecutorService delayer;
@@ -64,7 +65,7 @@ public final class UpstreamApi implements AutoCloseable {
         handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("lapse-upstream-http"));
         delayer = Executors.newSingleThreadScheduledExecutor(Threads.named("lapse-upstream-delay"));
         outage.schedule(initialOutage, System.nanoTime());
-        server.createContext("/", new StatusEndpoint(fleet, () -> faults, outage, () -> requiredHeader, requests,
+        server.createContext("/", new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, requests,
                 delayer));
         server.setExecutor(handlers);
         server.start();
@@ -100,7 +101,7 @@ public final class UpstreamApi implements AutoCloseable {
 
     /** From now on a status request without this header value is answered 401. */
     public void requireHeader(String name, String value) {
-        requiredHeader = Map.entry(name, value);
+        requiredHeaders.put(name, value);
     }
 
     /** Status requests for this order, whatever they were answered. */

@@ -71,9 +71,9 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_MAX_ATTEMPTS = key("upstream.max-attempts", "3",
             "Requests per pull before its outcome is FAILED.");
     public static final ConfigKey UPSTREAM_RETRY_BACKOFF = key("upstream.retry-backoff", "200ms",
-            "Wait before the first retry; doubles with each further one.");
+            "Wait before the first retry; doubles with each further one, randomized by ±50 %.");
     public static final ConfigKey UPSTREAM_RATE_LIMIT = key("upstream.rate-limit", "200",
-            "Most requests per second to upstream, over all pulls of one puller.");
+            "Most requests per second from one puller, spaced evenly (one every 1/rate s).");
     public static final ConfigKey UPSTREAM_CONCURRENCY = key("upstream.concurrency", "16",
             "Pulls in flight at once in one puller.");
     public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key("upstream.circuit-open", "2s",

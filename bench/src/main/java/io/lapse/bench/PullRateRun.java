@@ -5,6 +5,7 @@ import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.simulator.FaultSettings;
 import io.lapse.simulator.Outage;
 import io.lapse.simulator.SimulatorSettings;
@@ -19,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Sustained pulls at one rate limit: as many expiries as the rate allows in the run length wait in the expired topic,
@@ -42,11 +44,14 @@ final class PullRateRun {
         try (RunSandbox sandbox = RunSandbox.open(stack, probe, "pull-rate-" + rateLimit, settings);
              UpstreamSimulator upstream = simulatedUpstream(sandbox, options.latency(), Duration.ofHours(1))) {
             List<String> orders = upstream.fleet().startMany(pulls, "rate-");
+            // created as the puller would, before anything is written to them
+            new TopicProvisioner(sandbox.clients).ensure(Set.of(sandbox.config.topics().expired(),
+                    sandbox.config.topics().pulled(), sandbox.config.topics().dlq()));
             writeExpiries(sandbox, orders);
             LapseConfig config = sandbox.config.with(Map.of("upstream.base-url", upstream.baseUrl()));
             log.info("pull rate {}/s: {} expiries waiting, {} pull threads", rateLimit, pulls, concurrency);
             try (PulledLog pulled = new PulledLog(stack.bootstrapServers(), config.topics().pulled(), 0);
-                 BenchPuller ignored = BenchPuller.start(config)) {
+                 BenchPuller puller = BenchPuller.start(config)) {
                 long deadline = System.nanoTime() + options.runLength().multipliedBy(4).toNanos();
                 while (pulled.results().size() < pulls && System.nanoTime() < deadline) {
                     Thread.sleep(200);
@@ -54,7 +59,8 @@ final class PullRateRun {
                 }
                 long[] times = pulled.results().stream().mapToLong(PullResult::pulledAt).sorted().toArray();
                 return PullRateResult.of(rateLimit, concurrency, pulls, times, TRIM,
-                        pulled.count(PullResult.Outcome.OK), upstream.api().peakRequestsPerSecond());
+                        pulled.count(PullResult.Outcome.OK), upstream.api().peakRequestsPerSecond(),
+                        puller.requestMillis(), puller.permitWaitMillis());
             }
         }
     }

@@ -35,8 +35,8 @@ public record PullerBenchOptions(List<Integer> rateLimits, Duration latency, Dur
                 Duration.ofSeconds(60), 500);
     }
 
-    /** Pull threads for a rate: half as many again as the rate needs at this latency, so threads never bound it. */
+    /** Pull threads for a rate: three times what it needs at this latency, so that threads do not bound it even when a busy machine doubles the latency. */
     int concurrencyFor(int rateLimit) {
-        return Math.max(16, (int) Math.ceil(rateLimit * latency.toNanos() / 1e9 * 1.5));
+        return Math.max(16, (int) Math.ceil(rateLimit * latency.toNanos() / 1e9 * 3));
     }
 }

@@ -60,14 +60,16 @@ public final class PullerBenchmark {
                 .append(env.os()).append(", ").append(env.java()).append("; Kafka broker, Redis, simulated upstream"
                         + " and puller on this machine\n");
         out.append("- simulated upstream latency ").append(Durations.format(options.latency()))
-                .append(" per request; pull threads (upstream.concurrency) 1.5 × rate × latency, at least 16\n\n");
+                .append(" per request; pull threads (upstream.concurrency) 3 × rate × latency, at least 16\n\n");
         out.append("## Sustained pulls (goal: achieved rate within 2 % of upstream.rate-limit)\n\n");
         MarkdownTable table = new MarkdownTable("upstream.rate-limit", "pull threads", "expiries", "answered", "ok",
-                "pulls/s", "vs limit", "upstream peak req/s");
+                "pulls/s", "vs limit", "upstream peak req/s", "request mean", "permit wait mean");
         for (PullRateResult r : rates) {
             table.row(count(r.rateLimit()), count(r.concurrency()), count(r.pulls()), count(r.answered()), count(r.ok()),
                     String.format(Locale.ROOT, "%,.1f", r.perSecond()),
-                    String.format(Locale.ROOT, "%+.2f %%", r.deviation() * 100), count(r.peakUpstream()));
+                    String.format(Locale.ROOT, "%+.2f %%", r.deviation() * 100), count(r.peakUpstream()),
+                    String.format(Locale.ROOT, "%.1f ms", r.requestMs()),
+                    String.format(Locale.ROOT, "%.1f ms", r.permitWaitMs()));
         }
         out.append(table).append("\npulls/s: PullResults per second by their pulledAt, over the middle 90 % of the run;"
                 + " all expiries were waiting in the topic when the puller started.\n");

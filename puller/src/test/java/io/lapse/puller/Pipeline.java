@@ -9,6 +9,8 @@ import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.Service;
+import io.lapse.simulator.SimulatorSettings;
+import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisTimerStore;
 import io.lapse.store.TimerKeys;
@@ -16,8 +18,11 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The puller on the devstack with its own topics, groups and Redis prefix, and, when asked, ingest and the timer
- * beside it as the app wires them; recorders of the expired, pulled and dead-letter topics for the test's eyes.
+ * The puller on the devstack with its own topics, groups and Redis prefix against the simulated upstream, and, when
+ * asked, ingest and the timer beside it as the app wires them; recorders of the expired, pulled and dead-letter topics
+ * for the test's eyes.
  */
 final class Pipeline implements AutoCloseable {
 
@@ -43,21 +49,28 @@ final class Pipeline implements AutoCloseable {
 
     private static final AtomicInteger RUN = new AtomicInteger();
 
+    /** Every setting of this run, as key=value, for a puller in another process. */
+    final Map<String, String> settings;
     final LapseConfig config;
+    final UpstreamSimulator simulator;
     final TimerStore store;
     final TopicRecorder expired;
     final TopicRecorder pulled;
     final TopicRecorder deadLetters;
-    private final DevStack stack;
     private final RedisConnection redis;
     private final List<Service> others = new ArrayList<>();
     private MeterRegistry pullerRegistry;
     private PullerService puller;
 
-    /** The settings of a fresh run: its own names, and the given ones, on top of Lapse's defaults. */
-    static Map<String, String> settings(DevStack stack, Map<String, String> given) {
+    /**
+     * Starts the simulated upstream and the services on a fresh run's names.
+     *
+     * @param basePath appended to the simulator's URL in upstream.base-url
+     */
+    static Pipeline start(DevStack stack, Duration pushInterval, Map<String, String> given, With with,
+                          String basePath) {
         String run = "pipeline-" + RUN.incrementAndGet();
-        Map<String, String> all = new HashMap<>(Map.ofEntries(
+        Map<String, String> settings = new HashMap<>(Map.ofEntries(
                 Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
                 Map.entry("redis.key-prefix", run), Map.entry("topics.partitions", "3"),
                 Map.entry("topics.push", run + "-push"), Map.entry("topics.expired", run + "-expired"),
@@ -65,20 +78,22 @@ final class Pipeline implements AutoCloseable {
                 Map.entry("topics.timer-shards", run + "-shards"), Map.entry("timer.shards", "4"),
                 Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
                 Map.entry("puller.group-id", run + "-puller"), Map.entry("management.port", "0")));
-        all.putAll(given);
-        return all;
+        settings.putAll(given);
+        LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
+        UpstreamSimulator simulator = new UpstreamSimulator(SimulatorSettings.manual(pushInterval),
+                new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC());
+        simulator.start();
+        settings.put("upstream.base-url", simulator.baseUrl() + basePath);
+        return new Pipeline(stack, settings, simulator, with);
     }
 
-    static LapseConfig config(DevStack stack, Map<String, String> given) {
-        return LapseConfig.load(null, Map.of()).with(settings(stack, given));
-    }
-
-    Pipeline(DevStack stack, LapseConfig config, With with) {
-        this.stack = stack;
-        this.config = config;
+    private Pipeline(DevStack stack, Map<String, String> settings, UpstreamSimulator simulator, With with) {
+        this.settings = Map.copyOf(settings);
+        this.simulator = simulator;
+        this.config = LapseConfig.load(null, Map.of()).with(settings);
         this.redis = RedisConnection.open(config.redis());
-        this.store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(),
-                config.timer().shards()), config.timer());
+        this.store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
+                config.timer());
         KafkaClients clients = new KafkaClients(config.kafka());
         Watermarks watermarks = new Watermarks(redis, store.keys());
         if (with == With.INGEST || with == With.INGEST_AND_TIMER) {
@@ -122,8 +137,12 @@ final class Pipeline implements AutoCloseable {
         return expired.values(JsonCodec.TIMER_EXPIRED::decode);
     }
 
-    String bootstrapServers() {
-        return stack.bootstrapServers();
+    /** Writes these records, keyed by their orderId, as an outside producer would. */
+    void send(String topic, Map<String, byte[]> byKey) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(config.kafka()).producer("test", Map.of())) {
+            byKey.forEach((key, value) -> producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
+                    value)));
+        }
     }
 
     @Override
@@ -138,5 +157,6 @@ final class Pipeline implements AutoCloseable {
         pulled.close();
         deadLetters.close();
         redis.close();
+        simulator.close();
     }
 }

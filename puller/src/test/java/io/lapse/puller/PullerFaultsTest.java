@@ -1,30 +1,18 @@
 package io.lapse.puller;
 
-import io.lapse.config.LapseConfig;
-import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.PullResult.ExpiryRef;
 import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.TimerExpired;
-import io.lapse.kafka.KafkaClients;
 import io.lapse.puller.Pipeline.With;
 import io.lapse.simulator.Outage;
-import io.lapse.simulator.SimulatorSettings;
-import io.lapse.simulator.UpstreamSimulator;
 import io.micrometer.core.instrument.Counter;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,39 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The puller against the simulated upstream's faults: stalls, storms, a kill, and upstreams that want credentials. */
-class PullerFaultsTest {
-
-    private static DevStack stack;
-
-    private Map<String, String> settings;
-    private UpstreamSimulator simulator;
-    private Pipeline lapse;
-
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
-
-    @AfterEach
-    void stop() {
-        lapse.close();
-        simulator.close();
-    }
+class PullerFaultsTest extends PipelineTest {
 
     private void start(Map<String, String> given, With with) {
-        settings = Pipeline.settings(stack, given);
-        LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         // nobody reads the pushes here: one round right at the start, with no orders yet
-        simulator = new UpstreamSimulator(SimulatorSettings.manual(Duration.ofHours(1)),
-                new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC());
-        simulator.start();
-        settings.put("upstream.base-url", simulator.baseUrl());
-        lapse = new Pipeline(stack, config.with(settings), with);
+        start(Duration.ofHours(1), given, with, "");
     }
 
     /** Sends attempt-1 expiries of these orders, all at once. */
@@ -74,10 +34,8 @@ class PullerFaultsTest {
         long lastSeen = System.currentTimeMillis() - 10_000;
         List<TimerExpired> expiries = orderIds.stream().map(id -> new TimerExpired(id, lastSeen + 9_000, lastSeen, 1,
                 System.currentTimeMillis(), TimerExpired.Source.TIMER, false)).toList();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(lapse.config.kafka()).producer("test", Map.of())) {
-            expiries.forEach(e -> producer.send(new ProducerRecord<>(lapse.config.topics().expired(),
-                    e.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.TIMER_EXPIRED.encode(e))));
-        }
+        lapse.send(lapse.config.topics().expired(), expiries.stream()
+                .collect(Collectors.toMap(TimerExpired::orderId, JsonCodec.TIMER_EXPIRED::encode)));
         return expiries;
     }
 
@@ -137,7 +95,7 @@ class PullerFaultsTest {
         List<String> orders = simulator.fleet().startMany(1_000, "kill-");
         expire(orders);
 
-        Process puller = PullerProcess.launch(settings, dir.resolve("puller.log"));
+        Process puller = PullerProcess.launch(lapse.settings, dir.resolve("puller.log"));
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> lapse.results().size() >= 300);
         } finally {

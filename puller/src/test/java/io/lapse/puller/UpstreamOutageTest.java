@@ -1,34 +1,22 @@
 package io.lapse.puller;
 
-import io.lapse.config.LapseConfig;
-import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.PullResult.ExpiryRef;
 import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
-import io.lapse.kafka.KafkaClients;
 import io.lapse.puller.Pipeline.With;
-import io.lapse.simulator.Fleet;
 import io.lapse.simulator.Outage;
-import io.lapse.simulator.SimulatorSettings;
-import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,36 +27,7 @@ import static org.awaitility.Awaitility.await;
  * timer fires, the puller pulls. Nothing is given up because upstream was down, and what a 404 means depends on who
  * sent it.
  */
-class UpstreamOutageTest {
-
-    private static DevStack stack;
-
-    private UpstreamSimulator simulator;
-    private Pipeline lapse;
-
-    @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
-
-    @AfterEach
-    void stop() {
-        lapse.close();
-        simulator.close();
-    }
-
-    private void start(Duration pushInterval, Map<String, String> settings, With with, String basePath) {
-        LapseConfig config = Pipeline.config(stack, settings);
-        simulator = new UpstreamSimulator(SimulatorSettings.manual(pushInterval), new KafkaClients(config.kafka()),
-                config.topics().push(), Clock.systemUTC());
-        simulator.start();
-        lapse = new Pipeline(stack, config.with(Map.of("upstream.base-url", simulator.baseUrl() + basePath)), with);
-    }
+class UpstreamOutageTest extends PipelineTest {
 
     private List<String> watchedOrders(int count, String prefix) {
         List<String> orders = simulator.fleet().startMany(count, prefix);
@@ -78,7 +37,7 @@ class UpstreamOutageTest {
     }
 
     /** The first OK pull of each order, from results matching the filter. */
-    private Map<String, PullResult> firstOk(java.util.function.Predicate<PullResult> filter) {
+    private Map<String, PullResult> firstOk(Predicate<PullResult> filter) {
         return lapse.results().stream().filter(r -> r.outcome() == Outcome.OK && filter.test(r))
                 .collect(Collectors.toMap(PullResult::orderId, Function.identity(), (a, b) -> a));
     }
@@ -196,8 +155,6 @@ class UpstreamOutageTest {
     }
 
     private void send(String topic, String key, byte[] value) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(lapse.config.kafka()).producer("test", Map.of())) {
-            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
-        }
+        lapse.send(topic, Map.of(key, value));
     }
 }

@@ -4,11 +4,9 @@ import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
-import io.micrometer.core.instrument.Gauge;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
@@ -28,7 +26,6 @@ final class LatenessRun {
     static final long TTL_GRACE_MS = 60_000;
     private static final long CHECK_EVERY_MS = 500;
     private static final long TIMEOUT_SECONDS = 30;
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private final BenchOptions options;
     private final String mode;
@@ -55,34 +52,10 @@ final class LatenessRun {
             stack.kafka().createTopic(config.topics().expired(), sandbox.partitions(),
                     Map.of("message.timestamp.type", "LogAppendTime"));
             try (ExpiryCollector expiries = ExpiryCollector.start(stack.bootstrapServers(), config.topics().expired());
-                 LapseRuntime lapse = startIngestAndTimer(config)) {
+                 LapseRuntime lapse = BenchServices.start(config, EnumSet.of(ServiceName.INGEST, ServiceName.TIMER))) {
                 return new LatenessRun(options, mode, timers).measure(sandbox, probe, expiries, lapse);
             }
         }
-    }
-
-    /** Returns once the timer serves every shard (zset) or listens (ttl); closing stops the timer before ingest. */
-    private static LapseRuntime startIngestAndTimer(LapseConfig config) throws InterruptedException {
-        LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC());
-        try {
-            lapse.start(EnumSet.of(ServiceName.INGEST, ServiceName.TIMER));
-            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-            while (!lapse.health().isReady() || !servesEveryShard(lapse, config)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("timer not ready within " + READY_TIMEOUT);
-                }
-                Thread.sleep(50);
-            }
-            return lapse;
-        } catch (RuntimeException | InterruptedException e) {
-            lapse.close();
-            throw e;
-        }
-    }
-
-    private static boolean servesEveryShard(LapseRuntime lapse, LapseConfig config) {
-        Gauge owned = lapse.registry().find("lapse.timer.shards.owned").gauge();
-        return owned != null && owned.value() == config.timer().shards();
     }
 
     private LatenessResult measure(RunSandbox sandbox, RedisProbe probe, ExpiryCollector expiries,

@@ -54,6 +54,7 @@ final class RunSandbox implements AutoCloseable {
         all.put("ingest.group-id", name + "-ingest");
         all.put("timer.group-id", name + "-timer");
         all.put("management.port", "0");
+        all.put("puller.group-id", name + "-puller");
         all.putAll(settings);
         return new RunSandbox(LapseConfig.load(null, Map.of()).with(all), probe);
     }
@@ -71,7 +72,8 @@ final class RunSandbox implements AutoCloseable {
     public void close() {
         TopicNames topics = config.topics();
         try {
-            admin.deleteConsumerGroups(List.of(config.ingest().groupId(), config.timer().groupId())).all()
+            admin.deleteConsumerGroups(List.of(config.ingest().groupId(), config.timer().groupId(),
+                            config.upstream().pullerGroupId())).all()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.debug("consumer groups not deleted (a group that never committed does not exist): {}", e.toString());

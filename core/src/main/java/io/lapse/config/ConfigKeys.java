@@ -71,13 +71,29 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_MAX_ATTEMPTS = key("upstream.max-attempts", "3",
             "Requests per pull before it is FAILED.");
     public static final ConfigKey UPSTREAM_RETRY_BACKOFF = key("upstream.retry-backoff", "200ms",
-            "Wait before the first retry, doubling after.");
+            "Wait before the first retry; doubles with each further one, randomized by ±50 %.");
     public static final ConfigKey UPSTREAM_RATE_LIMIT = key("upstream.rate-limit", "200",
-            "Most requests per second from one puller.");
+            "Most requests per second from one puller, spaced evenly (one every 1/rate s).");
     public static final ConfigKey UPSTREAM_CONCURRENCY = key("upstream.concurrency", "16",
-            "Pulls in flight in one puller.");
-    public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key("upstream.circuit-open", "30s",
-            "How long pulls fail fast once most recent requests failed.");
+            "Pulls in flight at once in one puller.");
+    public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key("upstream.circuit-open", "2s",
+            "How long pulls wait once most recent requests failed, before a few of them probe upstream again.");
+    public static final ConfigKey UPSTREAM_MAX_BODY_BYTES = key("upstream.max-body-bytes", "65536",
+            "Largest response body a pull accepts; a larger one makes the pull FAILED.");
+    public static final ConfigKey UPSTREAM_PROBE_PATH = key("upstream.probe-path", "/",
+            "Path under upstream.base-url that must answer anything but 404 for a 404 of a pull to mean an unknown order.");
+    public static final ConfigKey UPSTREAM_PROBE_INTERVAL = key("upstream.probe-interval", "30s",
+            "How often the puller requests upstream.probe-path, besides after each 404 of a pull.");
+    public static final ConfigKey UPSTREAM_BEARER_TOKEN_FILE = key("upstream.bearer-token-file", "",
+            "File holding a token sent as Authorization: Bearer <token> with every upstream request; read at start.");
+    public static final ConfigKey UPSTREAM_TRUSTSTORE_PATH = key("upstream.truststore.path", "",
+            "Truststore for an https upstream; empty trusts the JVM's default certificate authorities.");
+    public static final ConfigKey UPSTREAM_TRUSTSTORE_PASSWORD = key("upstream.truststore.password", "",
+            "Password of upstream.truststore.path.");
+    public static final ConfigKey UPSTREAM_TRUSTSTORE_TYPE = key("upstream.truststore.type", "PKCS12",
+            "Type of upstream.truststore.path: PKCS12 or JKS.");
+    /** {@code upstream.headers.<Name>=value} sends header Name with every upstream request. */
+    public static final String UPSTREAM_HEADERS_PREFIX = "upstream.headers.";
 
     public static final ConfigKey PULLER_GROUP_ID = key("puller.group-id", "lapse-puller",
             "Consumer group of the puller.");

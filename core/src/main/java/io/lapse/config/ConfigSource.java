@@ -22,6 +22,8 @@ import java.util.stream.Collectors;
 public final class ConfigSource {
 
     private static final String KAFKA_PREFIX = "kafka.";
+    /** Key families whose members are not listed one by one: Kafka client properties and upstream headers. */
+    private static final List<String> OPEN_PREFIXES = List.of(KAFKA_PREFIX, ConfigKeys.UPSTREAM_HEADERS_PREFIX);
 
     private final Map<String, Value> values;
 
@@ -62,7 +64,8 @@ public final class ConfigSource {
     }
 
     private static void requireKnown(String key, String origin) {
-        boolean known = key.startsWith(KAFKA_PREFIX) || ConfigKeys.all().stream().anyMatch(k -> k.name().equals(key));
+        boolean known = OPEN_PREFIXES.stream().anyMatch(prefix -> key.startsWith(prefix) && key.length() > prefix.length())
+                || ConfigKeys.all().stream().anyMatch(k -> k.name().equals(key));
         if (!known) {
             String near = ConfigKeys.all().stream().map(ConfigKey::name)
                     .filter(name -> name.startsWith(key.split("\\.")[0] + "."))
@@ -84,7 +87,10 @@ public final class ConfigSource {
         return map;
     }
 
-    /** Known keys by their exact variable; other {@code LAPSE_KAFKA_*} variables become Kafka client properties. */
+    /**
+     * Known keys by their exact variable; other {@code LAPSE_KAFKA_*} variables become Kafka client properties, and
+     * {@code LAPSE_UPSTREAM_HEADERS_X_API_KEY} becomes header {@code x-api-key} (header names ignore case).
+     */
     private static Map<String, String> fromEnvironment(Map<String, String> env) {
         Map<String, String> map = new LinkedHashMap<>();
         for (ConfigKey key : ConfigKeys.all()) {
@@ -94,11 +100,15 @@ public final class ConfigSource {
             }
         }
         String kafkaEnvPrefix = ConfigKey.envNameOf(KAFKA_PREFIX);
+        String headerEnvPrefix = ConfigKey.envNameOf(ConfigKeys.UPSTREAM_HEADERS_PREFIX);
         env.forEach((name, text) -> {
             if (name.startsWith(kafkaEnvPrefix)) {
                 String property = KAFKA_PREFIX + name.substring(kafkaEnvPrefix.length()).toLowerCase(Locale.ROOT)
                         .replace('_', '.');
                 map.putIfAbsent(property, text);
+            } else if (name.startsWith(headerEnvPrefix) && name.length() > headerEnvPrefix.length()) {
+                map.putIfAbsent(ConfigKeys.UPSTREAM_HEADERS_PREFIX + name.substring(headerEnvPrefix.length())
+                        .toLowerCase(Locale.ROOT).replace('_', '-'), text);
             }
         });
         return map;
@@ -142,13 +152,18 @@ public final class ConfigSource {
 
     /** Every {@code kafka.*} value with the prefix taken off, as the Kafka clients name them. */
     public Map<String, String> kafkaClientProperties() {
-        Map<String, String> props = new TreeMap<>();
+        return withPrefix(KAFKA_PREFIX);
+    }
+
+    /** Every value whose key starts with the prefix, by the rest of its key. */
+    public Map<String, String> withPrefix(String prefix) {
+        Map<String, String> found = new TreeMap<>();
         values.forEach((name, value) -> {
-            if (name.startsWith(KAFKA_PREFIX)) {
-                props.put(name.substring(KAFKA_PREFIX.length()), value.text());
+            if (name.startsWith(prefix)) {
+                found.put(name.substring(prefix.length()), value.text());
             }
         });
-        return props;
+        return found;
     }
 
     public ConfigException invalid(ConfigKey key, String problem) {
@@ -167,7 +182,8 @@ public final class ConfigSource {
 
     private static String redact(String key, String text) {
         String lower = key.toLowerCase(Locale.ROOT);
-        if (lower.contains("password") || lower.contains("secret") || lower.contains("jaas")) {
+        if (lower.contains("password") || lower.contains("secret") || lower.contains("jaas")
+                || lower.startsWith(ConfigKeys.UPSTREAM_HEADERS_PREFIX)) {
             return "****";
         }
         return text.replaceAll("(redis[s]?://)[^@/]*@", "$1****@");

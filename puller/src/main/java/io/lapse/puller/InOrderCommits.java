@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -36,8 +37,8 @@ final class InOrderCommits {
     }
 
     /** @param answered completes once the record's answer is acknowledged; failing, it leaves the offset open */
-    void track(TopicPartition partition, long offset, CompletableFuture<Void> answered) {
-        tracker.register(partition, offset);
+    void track(TopicPartition partition, long offset, long timestamp, CompletableFuture<Void> answered) {
+        tracker.register(partition, offset, timestamp);
         inFlight = tracker.inFlight();
         answered.thenRun(() -> acked.add(new Acked(partition, offset)));
     }
@@ -45,6 +46,16 @@ final class InOrderCommits {
     /** Records polled whose answer is not acknowledged yet; readable from any thread. */
     int inFlight() {
         return inFlight;
+    }
+
+    /** The first offset of the partition not answered yet, as far as this consumer read it. */
+    OptionalLong firstUnanswered(TopicPartition partition) {
+        return tracker.firstUndone(partition);
+    }
+
+    /** The timestamp of the oldest record read and not answered yet. */
+    OptionalLong oldestUnansweredTimestamp(TopicPartition partition) {
+        return tracker.oldestUndoneTimestamp(partition);
     }
 
     void commitAdvanced() {

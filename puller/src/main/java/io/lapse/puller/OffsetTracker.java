@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -20,8 +21,9 @@ final class OffsetTracker {
     private int inFlight;
 
     /** A record was polled; it holds back its partition's commits until it is done. */
-    void register(TopicPartition partition, long offset) {
-        if (partitions.computeIfAbsent(partition, p -> new Partition()).open.putIfAbsent(offset, false) == null) {
+    void register(TopicPartition partition, long offset, long timestamp) {
+        if (partitions.computeIfAbsent(partition, p -> new Partition()).open.putIfAbsent(offset, new Open(timestamp))
+                == null) {
             inFlight++;
         }
     }
@@ -29,17 +31,35 @@ final class OffsetTracker {
     /** Its outcome was acknowledged. Offsets of partitions forgotten since are ignored. */
     void done(TopicPartition partition, long offset) {
         Partition p = partitions.get(partition);
-        if (p == null || !Boolean.FALSE.equals(p.open.replace(offset, true))) {
+        Open record = p == null ? null : p.open.get(offset);
+        if (record == null || record.done) {
             return;
         }
+        record.done = true;
         inFlight--;
-        while (!p.open.isEmpty() && p.open.firstEntry().getValue()) {
+        while (!p.open.isEmpty() && p.open.firstEntry().getValue().done) {
             p.committable = p.open.pollFirstEntry().getKey() + 1;
         }
     }
 
     int inFlight() {
         return inFlight;
+    }
+
+    /** The first offset of the partition whose record is not done: where a restart would read again. */
+    OptionalLong firstUndone(TopicPartition partition) {
+        Partition p = partitions.get(partition);
+        if (p == null || (p.open.isEmpty() && p.committable < 0)) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(p.open.isEmpty() ? p.committable : p.open.firstKey());
+    }
+
+    /** The timestamp of that record, when it was read. */
+    OptionalLong oldestUndoneTimestamp(TopicPartition partition) {
+        Partition p = partitions.get(partition);
+        return p == null || p.open.isEmpty() ? OptionalLong.empty()
+                : OptionalLong.of(p.open.firstEntry().getValue().timestamp);
     }
 
     /** Offsets to commit for the partitions whose committable offset moved since the last call. */
@@ -71,14 +91,23 @@ final class OffsetTracker {
         for (TopicPartition partition : gone) {
             Partition p = partitions.remove(partition);
             if (p != null) {
-                inFlight -= (int) p.open.values().stream().filter(done -> !done).count();
+                inFlight -= (int) p.open.values().stream().filter(record -> !record.done).count();
             }
         }
     }
 
+    private static final class Open {
+        final long timestamp;
+        boolean done;
+
+        Open(long timestamp) {
+            this.timestamp = timestamp;
+        }
+    }
+
     private static final class Partition {
-        /** offset → done, for every record from the first one not done on */
-        final NavigableMap<Long, Boolean> open = new TreeMap<>();
+        /** offset → its record, for every record from the first one not done on */
+        final NavigableMap<Long, Open> open = new TreeMap<>();
         long committable = -1;
         long reported = -1;
     }

@@ -1,55 +1,67 @@
 package io.lapse.puller;
 
-import io.lapse.event.JsonCodec;
-import io.lapse.kafka.KafkaSend;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Answers expiries: skips those Redis shows a newer status or an end for, pulls the others on the pull threads, and
- * publishes every PullResult to the pulled topic keyed by orderId.
+ * Answers expiries, each triple once: skips those Redis shows a newer status or an end for, pulls the others on the
+ * bulkhead's pull threads, and has every PullResult published. A final expiry's pull waits for upstream's answer.
  */
 final class PullDispatcher {
 
     private static final Logger log = LoggerFactory.getLogger(PullDispatcher.class);
+    private static final Executor RESUBMIT = CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS);
 
     private final ResilientUpstream upstream;
-    private final Executor pullThreads;
-    private final Producer<byte[], byte[]> producer;
-    private final String topic;
+    private final ThreadPoolBulkhead pullThreads;
+    private final ResultPublisher publisher;
+    private final AnswerOnce once;
     private final Clock clock;
-    private final PullerMetrics metrics;
     private final BooleanSupplier running;
 
-    PullDispatcher(ResilientUpstream upstream, Executor pullThreads, Producer<byte[], byte[]> producer, String topic,
-                   Clock clock, PullerMetrics metrics, BooleanSupplier running) {
+    PullDispatcher(ResilientUpstream upstream, ThreadPoolBulkhead pullThreads, ResultPublisher publisher,
+                   AnswerOnce once, Clock clock, BooleanSupplier running) {
         this.upstream = upstream;
         this.pullThreads = pullThreads;
-        this.producer = producer;
-        this.topic = topic;
+        this.publisher = publisher;
+        this.once = once;
         this.clock = clock;
-        this.metrics = metrics;
         this.running = running;
     }
 
-    /** @return completes once Kafka acknowledged the expiry's PullResult */
-    CompletableFuture<Void> answer(TimerExpired expiry, OrderView view) {
-        if (answeredSince(expiry, view)) {
-            return publish(PullResult.skipped(expiry, clock.millis()));
+    /** @return completes once Kafka acknowledged the expiry's answer */
+    CompletableFuture<Void> answer(ConsumerRecord<byte[], byte[]> record, TimerExpired expiry, OrderView view) {
+        return once.answer(expiry, () -> {
+            if (answeredSince(expiry, view)) {
+                return publisher.publish(record, PullResult.skipped(expiry, clock.millis()));
+            }
+            return submit(expiry).thenCompose(result -> publisher.publish(record, result));
+        });
+    }
+
+    /** The loop reads only while the bulkhead has room; should it be full nonetheless, the pull waits its turn. */
+    private CompletableFuture<PullResult> submit(TimerExpired expiry) {
+        try {
+            return pullThreads.submit(() -> pull(expiry)).toCompletableFuture();
+        } catch (BulkheadFullException e) {
+            if (!running.getAsBoolean()) {
+                return CompletableFuture.failedFuture(abandoned(expiry));
+            }
+            return CompletableFuture.supplyAsync(() -> null, RESUBMIT).thenCompose(nothing -> submit(expiry));
         }
-        return CompletableFuture.supplyAsync(() -> pull(expiry), pullThreads).thenCompose(this::publish);
     }
 
     /** A status newer than the one the timer counted from, or the order's end, already answers the expiry. */
@@ -61,10 +73,13 @@ final class PullDispatcher {
     private PullResult pull(TimerExpired expiry) {
         PullOutcome outcome;
         try {
-            outcome = upstream.pull(expiry.orderId());
+            // after a final expiry nothing pulls the order again: giving up waits for an answer from upstream
+            outcome = upstream.pull(expiry.orderId(), expiry.finalAttempt());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw abandoned(expiry);
+        } catch (CancellationException e) {
+            throw e;
         } catch (RuntimeException e) {
             log.error("pull of order {} failed unexpectedly", expiry.orderId(), e);
             outcome = PullOutcome.failed("puller error: " + e);
@@ -78,13 +93,5 @@ final class PullDispatcher {
 
     private static CancellationException abandoned(TimerExpired expiry) {
         return new CancellationException("puller closing: pull of order " + expiry.orderId() + " abandoned");
-    }
-
-    private CompletableFuture<Void> publish(PullResult result) {
-        metrics.pulled(result.outcome());
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
-                result.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.PULL_RESULT.encode(result));
-        return Redelivery.untilAcked(() -> KafkaSend.send(producer, record).thenApply(meta -> null),
-                "the pull result of order " + result.orderId(), running);
     }
 }

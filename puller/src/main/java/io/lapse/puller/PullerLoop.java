@@ -10,6 +10,7 @@ import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * One round of the puller: polls expiries, looks them all up in Redis at once, hands each out to be answered without
- * waiting, and commits what was answered. Pauses reading while too many are in flight, yet keeps polling so that the
- * group membership stays alive.
+ * One round of the puller: polls expiries, looks them all up in Redis at once, hands each out to be answered
+ * (oldest deadline first) without waiting, and commits what was answered. Stops reading (pauses the partitions, yet
+ * keeps polling so that the group membership stays alive) while upstream cannot take more: the circuit is open, or
+ * the pull threads and their queue could not take another poll's worth.
  */
 final class PullerLoop {
 
@@ -33,16 +35,21 @@ final class PullerLoop {
     private final TimerStore store;
     private final PullDispatcher dispatcher;
     private final DeadLetterSink deadLetters;
+    private final BooleanSupplier upstreamTakesMore;
+    private final BacklogGauges backlog;
     private final BooleanSupplier running;
     private final int maxInFlight;
 
     PullerLoop(Consumer<byte[], byte[]> consumer, InOrderCommits commits, TimerStore store,
-               PullDispatcher dispatcher, DeadLetterSink deadLetters, BooleanSupplier running, int maxInFlight) {
+               PullDispatcher dispatcher, DeadLetterSink deadLetters, BooleanSupplier upstreamTakesMore,
+               BacklogGauges backlog, BooleanSupplier running, int maxInFlight) {
         this.consumer = consumer;
         this.commits = commits;
         this.store = store;
         this.dispatcher = dispatcher;
         this.deadLetters = deadLetters;
+        this.upstreamTakesMore = upstreamTakesMore;
+        this.backlog = backlog;
         this.running = running;
         this.maxInFlight = maxInFlight;
     }
@@ -53,35 +60,41 @@ final class PullerLoop {
             answer(records);
         }
         commits.commitAdvanced();
-        if (commits.inFlight() > maxInFlight) {
+        backlog.refreshWhenDue();
+        if (commits.inFlight() >= maxInFlight || !upstreamTakesMore.getAsBoolean()) {
             consumer.pause(consumer.assignment());
         } else {
             consumer.resume(consumer.paused());
         }
     }
 
+    private record Polled(ConsumerRecord<byte[], byte[]> record, ExpiryReading reading) {
+        long deadline() {
+            return reading.expiry() == null ? Long.MIN_VALUE : reading.expiry().deadline();
+        }
+    }
+
     private void answer(ConsumerRecords<byte[], byte[]> records) throws Exception {
-        List<ConsumerRecord<byte[], byte[]>> polled = new ArrayList<>(records.count());
-        List<ExpiryReading> readings = new ArrayList<>(records.count());
+        List<Polled> polled = new ArrayList<>(records.count());
         Set<String> orderIds = new HashSet<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             ExpiryReading reading = ExpiryReading.of(record);
-            polled.add(record);
-            readings.add(reading);
+            polled.add(new Polled(record, reading));
             if (reading.expiry() != null) {
                 orderIds.add(reading.expiry().orderId());
             }
         }
         Map<String, OrderView> views = inspect(orderIds, records);
-        for (int i = 0; i < polled.size(); i++) {
-            ConsumerRecord<byte[], byte[]> record = polled.get(i);
-            ExpiryReading reading = readings.get(i);
+        // oldest deadline first across the partitions of a poll, so that a backlog drains by age after a hold
+        polled.sort(Comparator.comparingLong(Polled::deadline));
+        for (Polled p : polled) {
+            ConsumerRecord<byte[], byte[]> record = p.record();
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-            CompletableFuture<Void> answered = reading.expiry() != null
-                    ? dispatcher.answer(reading.expiry(), views.get(reading.expiry().orderId()))
-                    : Redelivery.untilAcked(() -> deadLetters.send(record, reading.rejection()),
+            CompletableFuture<Void> answered = p.reading().expiry() != null
+                    ? dispatcher.answer(record, p.reading().expiry(), views.get(p.reading().expiry().orderId()))
+                    : Redelivery.untilAcked(() -> deadLetters.send(record, p.reading().rejection()),
                     "the dead letter of " + partition + "@" + record.offset(), running);
-            commits.track(partition, record.offset(), answered);
+            commits.track(partition, record.offset(), record.timestamp(), answered);
         }
     }
 

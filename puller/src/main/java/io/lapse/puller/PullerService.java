@@ -1,5 +1,8 @@
 package io.lapse.puller;
 
+import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
+import io.github.resilience4j.bulkhead.ThreadPoolBulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.config.UpstreamSettings;
@@ -15,25 +18,28 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Answers expiries: for each TimerExpired it either skips (Redis knows of a newer status or the order's end) or pulls
- * the order's status from upstream, and publishes a PullResult. Offsets are committed in order, only up to the first
- * expiry whose result Kafka has not acknowledged, so a restart repeats at most the pulls that were in flight.
+ * the order's status from upstream, and publishes a PullResult. While upstream cannot take more pulls (the circuit is
+ * open, the pull threads are busy, the rate limit holds them) it stops reading and holds what it read, uncommitted.
+ * Offsets are committed in order, only up to the first expiry whose result Kafka has not acknowledged, so a restart
+ * repeats at most the pulls that were in flight.
  */
 public final class PullerService implements Service {
 
-    /** Pulls in flight may finish within this while the puller closes; the rest are repeated after a restart. */
-    private static final long CLOSE_GRACE_SECONDS = 5;
+    private static final Logger log = LoggerFactory.getLogger(PullerService.class);
+    /** Answered triples remembered, so that a late duplicate of one is not pulled again. */
+    private static final int TRIPLES_REMEMBERED = 20_000;
 
     private final LapseConfig config;
     private final KafkaClients clients;
@@ -42,6 +48,7 @@ public final class PullerService implements Service {
     private final Clock clock;
     private volatile boolean running;
     private ServiceLoop loop;
+    private BasePathCheck basePath;
 
     public PullerService(LapseConfig config, KafkaClients clients, TimerStore store, MeterRegistry registry,
                          Clock clock) {
@@ -62,27 +69,38 @@ public final class PullerService implements Service {
         TopicNames topics = config.topics();
         UpstreamSettings upstream = config.upstream();
         new TopicProvisioner(clients).ensure(Set.of(topics.expired(), topics.pulled(), topics.dlq()));
-        // four waiting per pull thread keep the threads busy without reading far ahead of what can be answered
+        PullerMetrics metrics = new PullerMetrics(registry);
+        UpstreamRoute route = UpstreamRoute.of(upstream, metrics, this::isRunning);
+        ResilientUpstream resilient = route.resilient();
+        basePath = route.basePath();
+        // a poll's worth per pull thread may wait in the queue; reading stops while another poll would not fit
+        int pollRecords = upstream.concurrency();
         int maxInFlight = 4 * upstream.concurrency();
+        ThreadPoolBulkhead pullThreads = ThreadPoolBulkhead.of("lapse-pull", ThreadPoolBulkheadConfig.custom()
+                .coreThreadPoolSize(upstream.concurrency()).maxThreadPoolSize(upstream.concurrency())
+                .queueCapacity(maxInFlight - upstream.concurrency()).build());
+        BooleanSupplier upstreamTakesMore = () -> resilient.breaker().getState() != CircuitBreaker.State.OPEN
+                && pullThreads.getMetrics().getRemainingQueueCapacity() >= pollRecords;
         // cooperative rebalancing leaves the other partitions' pulls in flight when a member joins or leaves
         KafkaConsumer<byte[], byte[]> consumer = clients.consumer(upstream.pullerGroupId(), "lapse-puller",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxInFlight,
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords,
                         ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName()));
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-puller", Map.of(
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000));
-        ExecutorService pullThreads = pullThreads(upstream.concurrency());
-        PullerMetrics metrics = new PullerMetrics(registry);
-        ResilientUpstream resilient = new ResilientUpstream(upstream, new UpstreamClient(upstream, metrics.request()));
-        PullDispatcher dispatcher = new PullDispatcher(resilient, pullThreads, producer, topics.pulled(), clock,
-                metrics, this::isRunning);
+        DeadLetterSink deadLetters = new DeadLetterSink(producer, topics.dlq(), clock, registry, name());
+        PullDispatcher dispatcher = new PullDispatcher(resilient, pullThreads,
+                new ResultPublisher(producer, topics.pulled(), deadLetters, clock, metrics, this::isRunning),
+                new AnswerOnce(TRIPLES_REMEMBERED, metrics::duplicate), clock, this::isRunning);
         InOrderCommits commits = new InOrderCommits(consumer);
-        PullerLoop pulls = new PullerLoop(consumer, commits, store, dispatcher,
-                new DeadLetterSink(producer, topics.dlq(), clock, registry, name()), this::isRunning, maxInFlight);
-        metrics.watch(commits::inFlight, resilient::isCircuitOpen);
+        PullerLoop pulls = new PullerLoop(consumer, commits, store, dispatcher, deadLetters, upstreamTakesMore,
+                new BacklogGauges(consumer, commits, clock, registry), this::isRunning, maxInFlight);
+        metrics.watch(commits::inFlight, resilient::waiting, resilient.breaker());
         consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());
         running = true;
+        basePath.start();
         loop = new ServiceLoop("lapse-puller", pulls::next, consumer::wakeup, () -> {
             running = false;
+            basePath.close();
             stopPulls(pullThreads);
             // sends still in flight call back before flush() returns, so their offsets can be committed
             producer.flush();
@@ -96,22 +114,12 @@ public final class PullerService implements Service {
         loop.start();
     }
 
-    private static ExecutorService pullThreads(int concurrency) {
-        AtomicInteger number = new AtomicInteger();
-        return Executors.newFixedThreadPool(concurrency,
-                task -> new Thread(task, "lapse-pull-" + number.incrementAndGet()));
-    }
-
-    private static void stopPulls(ExecutorService pullThreads) {
-        pullThreads.shutdown();
+    /** Pulls in flight may finish for a few seconds; pulls waiting for upstream end at once. */
+    private static void stopPulls(ThreadPoolBulkhead pullThreads) {
         try {
-            if (!pullThreads.awaitTermination(CLOSE_GRACE_SECONDS, TimeUnit.SECONDS)) {
-                pullThreads.shutdownNow();
-                pullThreads.awaitTermination(CLOSE_GRACE_SECONDS, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            pullThreads.shutdownNow();
-            Thread.currentThread().interrupt();
+            pullThreads.close();
+        } catch (Exception e) {
+            log.warn("pull threads did not stop cleanly; their expiries are pulled again after a restart", e);
         }
     }
 
@@ -121,7 +129,12 @@ public final class PullerService implements Service {
 
     @Override
     public boolean isReady() {
-        return loop != null && loop.isHealthy();
+        return loop != null && loop.isHealthy() && unreadyReason().isEmpty();
+    }
+
+    /** Why the puller is not ready though it runs: upstream's base path answers 404. */
+    public Optional<String> unreadyReason() {
+        return basePath == null ? Optional.empty() : basePath.problem();
     }
 
     @Override

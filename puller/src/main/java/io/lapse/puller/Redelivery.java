@@ -1,5 +1,6 @@
 package io.lapse.puller;
 
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,8 @@ final class Redelivery {
 
     /**
      * @param running false once the service closes: then a failed send stays failed, and its offset uncommitted
-     * @return completes once a send was acknowledged, or exceptionally when the service closed first
+     * @return completes once a send was acknowledged, or exceptionally when the service closed first or the record
+     * is too large for Kafka
      */
     static CompletableFuture<Void> untilAcked(Supplier<CompletableFuture<Void>> send, String what,
                                               BooleanSupplier running) {
@@ -43,7 +45,8 @@ final class Redelivery {
         sent.whenComplete((ok, error) -> {
             if (error == null) {
                 acked.complete(null);
-            } else if (!running.getAsBoolean()) {
+            } else if (!running.getAsBoolean() || error instanceof RecordTooLargeException) {
+                // sending a record too large again would fail again: the caller has to send something else
                 acked.completeExceptionally(error);
             } else {
                 log.warn("Kafka did not acknowledge {}; sending it again: {}", what, error.toString());

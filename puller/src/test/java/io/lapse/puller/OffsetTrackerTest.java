@@ -18,7 +18,7 @@ class OffsetTrackerTest {
 
     private void register(TopicPartition partition, long... offsets) {
         for (long offset : offsets) {
-            tracker.register(partition, offset);
+            tracker.register(partition, offset, 0);
         }
     }
 

@@ -25,11 +25,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /** The puller on a real Kafka and Redis, against a stub upstream. */
@@ -90,8 +93,8 @@ class PullerServiceTest {
     private void restartWith(Map<String, String> overrides) {
         puller.close();
         registry = new SimpleMeterRegistry();
-        puller = new PullerService(config.with(overrides), new KafkaClients(config.kafka()), store, registry,
-                Clock.systemUTC());
+        LapseConfig changed = config.with(overrides);
+        puller = new PullerService(changed, new KafkaClients(changed.kafka()), store, registry, Clock.systemUTC());
         puller.start();
     }
 
@@ -250,5 +253,73 @@ class PullerServiceTest {
         // 4 per pull thread may wait, plus at most one more poll's worth read before the pause
         assertThat(mostInFlight.get()).isBetween(1, 8);
         assertThat(results.atLeast(20, r -> r.orderId().startsWith("busy-"))).hasSize(20);
+    }
+
+    @Test
+    void malformedAndOversizedBodiesFailTheirPullWithTheReasonAndTheExpiryBehindThemIsStillPulled() {
+        long lastSeen = aWhileAgo();
+        upstream.answer("malformed", Answer.of(200, "<html>maintenance</html>"));
+        upstream.answer("oversized", Answer.of(200, "{\"orderId\":\"oversized\",\"status\":\"CHARGING\",\"note\":\""
+                + "x".repeat(100_000) + "\"}"));
+
+        expire("malformed", lastSeen, 0);
+        expire("oversized", lastSeen, 0);
+        expire("behind", lastSeen, 0);
+
+        assertThat(resultFor("behind").outcome()).isEqualTo(Outcome.OK);
+        PullResult malformed = resultFor("malformed");
+        assertThat(malformed.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(malformed.error()).startsWith("upstream answered 200 with an invalid status: not valid JSON");
+        PullResult oversized = resultFor("oversized");
+        assertThat(oversized.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(oversized.error()).isEqualTo("upstream answered 200 with a body over 65536 bytes (upstream.max-body-bytes)");
+        assertThat(upstream.requests("malformed")).isEqualTo(1);
+        assertThat(upstream.requests("oversized")).isEqualTo(1);
+        try (TopicReader<DeadLetter> dlq = new TopicReader<>(config, config.topics().dlq(), JsonCodec.DEAD_LETTER)) {
+            assertThat(dlq.atLeast(2, letter -> true)).extracting(DeadLetter::key, DeadLetter::reason)
+                    .containsExactlyInAnyOrder(
+                            tuple("malformed", "pull FAILED: " + malformed.error()),
+                            tuple("oversized", "pull FAILED: " + oversized.error()));
+        }
+    }
+
+    @Test
+    void aPullResultTooLargeToPublishIsFailedWithTheReason() {
+        restartWith(Map.of("kafka.max.request.size", "4000"));
+        long lastSeen = aWhileAgo();
+        // random, so that compression cannot shrink it below the limit
+        byte[] noise = new byte[6_000];
+        new Random(7).nextBytes(noise);
+        upstream.answer("big", Answer.of(200, "{\"orderId\":\"big\",\"status\":\"CHARGING\",\"note\":\""
+                + Base64.getEncoder().encodeToString(noise) + "\"}"));
+
+        expire("big", lastSeen, 0);
+        expire("after-big", lastSeen, 0);
+
+        PullResult big = resultFor("big");
+        assertThat(big.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(big.error()).startsWith("the pull result of ").contains("bytes is too large to publish");
+        assertThat(resultFor("after-big").outcome()).isEqualTo(Outcome.OK);
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
+    }
+
+    @Test
+    void duplicatesOfOneTripleCauseOneCallAndOneResult() {
+        long lastSeen = aWhileAgo();
+        upstream.answer("dup", Answer.status("dup", "CHARGING").after(Duration.ofMillis(300)));
+
+        TimerExpired expiry = expire("dup", lastSeen, 0);
+        expire("dup", lastSeen, 0);
+        expire("dup", lastSeen, 0);
+        resultFor("dup");
+        expire("dup", lastSeen, 0);
+        expire("after-dup", lastSeen, 0);
+
+        resultFor("after-dup");
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
+        assertThat(upstream.requests("dup")).isEqualTo(1);
+        assertThat(results.all(r -> r.orderId().equals("dup"))).singleElement()
+                .satisfies(r -> assertThat(r.expiry()).isEqualTo(PullResult.ExpiryRef.of(expiry)));
+        assertThat(registry.get("lapse.puller.duplicates").counter().count()).isEqualTo(3);
     }
 }

@@ -1,5 +1,6 @@
 package io.lapse.puller;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.UpstreamSettings;
 import io.lapse.event.PullResult.Outcome;
@@ -45,9 +46,12 @@ class ResilientUpstreamTest {
     }
 
     private static ResilientUpstream upstream(Map<String, String> overrides) {
-        UpstreamSettings settings = settings(overrides);
-        return new ResilientUpstream(settings, new UpstreamClient(settings,
-                new PullerMetrics(new SimpleMeterRegistry()).request()));
+        return UpstreamRoute.of(settings(overrides), new PullerMetrics(new SimpleMeterRegistry()), () -> true)
+                .resilient();
+    }
+
+    private static PullOutcome pull(ResilientUpstream upstream, String orderId) throws InterruptedException {
+        return upstream.pull(orderId, false);
     }
 
     @Test
@@ -55,7 +59,7 @@ class ResilientUpstreamTest {
         String id = newOrder();
         stub.answer(id, Answer.of(200, "{\"orderId\":\"" + id + "\",\"status\":\"CHARGING\",\"soc\":81,\"ts\":5}"));
 
-        PullOutcome outcome = upstream(Map.of()).pull(id);
+        PullOutcome outcome = pull(upstream(Map.of()), id);
 
         assertThat(outcome.outcome()).isEqualTo(Outcome.OK);
         assertThat(outcome.status().status()).isEqualTo("CHARGING");
@@ -68,7 +72,7 @@ class ResilientUpstreamTest {
         String id = newOrder();
         stub.answer(id, Answer.of(404, ""));
 
-        assertThat(upstream(Map.of()).pull(id).outcome()).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(pull(upstream(Map.of()), id).outcome()).isEqualTo(Outcome.NOT_FOUND);
         assertThat(stub.requests(id)).isEqualTo(1);
     }
 
@@ -77,7 +81,7 @@ class ResilientUpstreamTest {
         String id = newOrder();
         stub.answer(id, Answer.of(503, ""), Answer.of(503, ""), Answer.status(id, "CHARGING"));
 
-        assertThat(upstream(Map.of()).pull(id).outcome()).isEqualTo(Outcome.OK);
+        assertThat(pull(upstream(Map.of()), id).outcome()).isEqualTo(Outcome.OK);
         assertThat(stub.requests(id)).isEqualTo(3);
     }
 
@@ -86,7 +90,7 @@ class ResilientUpstreamTest {
         String id = newOrder();
         stub.answer(id, Answer.of(503, "busy"));
 
-        PullOutcome outcome = upstream(Map.of()).pull(id);
+        PullOutcome outcome = pull(upstream(Map.of()), id);
 
         assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(outcome.error()).isEqualTo("upstream answered 503 after 3 attempts");
@@ -99,7 +103,7 @@ class ResilientUpstreamTest {
         stub.answer(id, Answer.status(id, "CHARGING").after(Duration.ofSeconds(2)));
 
         long started = System.nanoTime();
-        PullOutcome outcome = upstream(Map.of("upstream.timeout", "200ms", "upstream.max-attempts", "2")).pull(id);
+        PullOutcome outcome = pull(upstream(Map.of("upstream.timeout", "200ms", "upstream.max-attempts", "2")), id);
 
         assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(outcome.error()).contains("timeout", "200ms", "after 2 attempts");
@@ -112,7 +116,7 @@ class ResilientUpstreamTest {
         String id = newOrder();
         stub.answer(id, Answer.of(200, "<html>maintenance</html>"));
 
-        PullOutcome outcome = upstream(Map.of()).pull(id);
+        PullOutcome outcome = pull(upstream(Map.of()), id);
 
         assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(outcome.error()).startsWith("upstream answered 200 with an invalid status: not valid JSON");
@@ -124,7 +128,7 @@ class ResilientUpstreamTest {
         String id = newOrder();
         stub.answer(id, Answer.status("someone-else", "CHARGING"));
 
-        PullOutcome outcome = upstream(Map.of()).pull(id);
+        PullOutcome outcome = pull(upstream(Map.of()), id);
 
         assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(outcome.error()).contains("'someone-else' instead of '" + id + "'");
@@ -132,34 +136,72 @@ class ResilientUpstreamTest {
     }
 
     @Test
-    void theCircuitOpensAfterRepeatedFailuresAndThenFailsFastWithoutAskingUpstream() throws Exception {
-        ResilientUpstream upstream = upstream(Map.of("upstream.max-attempts", "1", "upstream.circuit-open", "1m"));
-        String id = newOrder();
-        stub.answer(id, Answer.of(503, ""));
+    void anOpenCircuitHoldsAPullUntilUpstreamAnswersAProbeInsteadOfFailingIt() throws Exception {
+        ResilientUpstream upstream = upstream(Map.of("upstream.max-attempts", "1", "upstream.circuit-open", "300ms"));
+        String failing = newOrder();
+        stub.answer(failing, Answer.of(503, ""));
         for (int i = 0; i < 10; i++) {
-            assertThat(upstream.pull(id).error()).isEqualTo("upstream answered 503 after 1 attempt");
+            assertThat(pull(upstream, failing).error()).isEqualTo("upstream answered 503 after 1 attempt");
         }
-        assertThat(upstream.isCircuitOpen()).isTrue();
+        assertThat(upstream.breaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
 
-        String healthy = newOrder();
-        PullOutcome outcome = upstream.pull(healthy);
+        String held = newOrder();
+        PullOutcome outcome = pull(upstream, held);
 
-        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
-        assertThat(outcome.error()).startsWith("circuit breaker open");
-        assertThat(stub.requests(healthy)).isZero();
-        assertThat(stub.requests(id)).isEqualTo(10);
+        assertThat(outcome.outcome()).isEqualTo(Outcome.OK);
+        assertThat(stub.requests(held)).isEqualTo(1);
+        assertThat(stub.requests(failing)).isEqualTo(10);
+        assertThat(upstream.breaker().getState()).isEqualTo(CircuitBreaker.State.HALF_OPEN);
     }
 
     @Test
-    void requestsBeyondTheRateLimitWaitForTheNextSecond() throws Exception {
-        long started = System.nanoTime();
+    void aPullThatMustBeAnsweredKeepsTryingAfterMaxAttemptsUntilUpstreamAnswers() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(503, ""), Answer.of(503, ""), Answer.of(503, ""), Answer.of(503, ""),
+                Answer.of(503, ""), Answer.status(id, "CHARGING"));
+
+        PullOutcome outcome = upstream(Map.of("upstream.max-attempts", "2")).pull(id, true);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.OK);
+        assertThat(stub.requests(id)).isEqualTo(6);
+    }
+
+    @Test
+    void aBodyOverTheCapFailsThePullWithoutRetry() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(200, "{\"orderId\":\"" + id + "\",\"status\":\"CHARGING\",\"note\":\""
+                + "x".repeat(2_000) + "\"}"));
+
+        PullOutcome outcome = pull(upstream(Map.of("upstream.max-body-bytes", "1024")), id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error()).isEqualTo("upstream answered 200 with a body over 1024 bytes (upstream.max-body-bytes)");
+        assertThat(stub.requests(id)).isEqualTo(1);
+    }
+
+    @Test
+    void a404IsNotFoundOnlyWhileTheProbePathIsServed() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(404, ""));
+
+        PullOutcome outcome = pull(upstream(Map.of("upstream.probe-path", "/not-served", "upstream.max-attempts", "2")), id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error()).isEqualTo("upstream answered 404, and so did GET " + stub.baseUrl()
+                + "/not-served: upstream.base-url looks wrong after 2 attempts");
+    }
+
+    @Test
+    void requestsAreSpacedEvenlyAtTheRateLimit() throws Exception {
         ResilientUpstream upstream = upstream(Map.of("upstream.rate-limit", "10"));
+        long started = System.nanoTime();
 
         for (int i = 0; i < 20; i++) {
-            assertThat(upstream.pull(newOrder()).outcome()).isEqualTo(Outcome.OK);
+            assertThat(pull(upstream, newOrder()).outcome()).isEqualTo(Outcome.OK);
         }
 
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        // one permit every 100 ms: the 20th request cannot start before 1.9 s
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(1_850));
     }
 
     @Test
@@ -167,7 +209,7 @@ class ResilientUpstreamTest {
         String id = "a/b c+d";
         stub.answer(id, Answer.of(404, ""));
 
-        upstream(Map.of()).pull(id);
+        pull(upstream(Map.of()), id);
 
         assertThat(stub.rawPaths()).contains("/orders/a%2Fb%20c%2Bd/status");
         assertThat(stub.requests(id)).isEqualTo(1);

@@ -5,11 +5,13 @@ import io.lapse.event.JsonCodec;
 import io.lapse.kafka.KafkaClients;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 
@@ -45,6 +47,17 @@ final class TopicReader<T> implements AutoCloseable {
             pollOnce();
             return read.stream().filter(match).toList();
         }, found -> found.size() >= count);
+    }
+
+    /** Every value that matches among all the topic holds now, read to its end. */
+    List<T> all(Predicate<T> match) {
+        await().atMost(PATIENCE).pollInSameThread().until(() -> {
+            pollOnce();
+            Set<TopicPartition> assigned = consumer.assignment();
+            return !assigned.isEmpty() && consumer.endOffsets(assigned).entrySet().stream()
+                    .allMatch(end -> consumer.position(end.getKey()) >= end.getValue());
+        });
+        return read.stream().filter(match).toList();
     }
 
     private void pollOnce() {

@@ -2,7 +2,10 @@ package io.lapse.puller;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -19,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The upstream API, played on 127.0.0.1: answers {@code GET /orders/{orderId}/status} as each test scripts it, and
- * counts what it was asked. An order nobody scripted is CHARGING.
+ * counts what it was asked. An order nobody scripted is CHARGING. {@code GET /} answers 200, other paths 404.
  */
 final class UpstreamStub implements AutoCloseable {
 
@@ -54,6 +57,12 @@ final class UpstreamStub implements AutoCloseable {
     private UpstreamStub(HttpServer server) {
         this.server = server;
         server.createContext(PREFIX, this::handle);
+        // the API root answers, so that the puller's probe finds upstream served here
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/") ? 200 : 404, -1);
+            }
+        });
         server.setExecutor(threads);
         server.start();
     }
@@ -66,8 +75,19 @@ final class UpstreamStub implements AutoCloseable {
         }
     }
 
+    /** The stub over https, presenting the certificate of this TLS context. */
+    static UpstreamStub startTls(SSLContext tls) {
+        try {
+            HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.setHttpsConfigurator(new HttpsConfigurator(tls));
+            return new UpstreamStub(server);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the upstream stub", e);
+        }
+    }
+
     String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:" + server.getAddress().getPort();
     }
 
     void answer(String orderId, Answer... answers) {

@@ -10,11 +10,11 @@ import java.time.Duration;
  * @param silentFraction share of the orders that go silent within about two minutes
  * @param finishFraction share of the orders that finish within about two minutes
  * @param apiPort        port of the HTTP API on 127.0.0.1, 0 for any free one
- * @param errorRate      share of API requests, 0 to 1, answered 503
- * @param latency        time added before every API answer
+ * @param faults         latency and faulty answers of the API
+ * @param outage         a window, counted from the start, in which the API answers 503 or nothing at all
  */
 public record SimulatorSettings(int orders, Duration pushInterval, double silentFraction, double finishFraction,
-                                int apiPort, double errorRate, Duration latency) {
+                                int apiPort, FaultSettings faults, Outage outage) {
 
     public SimulatorSettings {
         if (orders < 0) {
@@ -32,17 +32,31 @@ public record SimulatorSettings(int orders, Duration pushInterval, double silent
         if (apiPort < 0 || apiPort > 65_535) {
             throw new IllegalArgumentException("apiPort must be a TCP port, or 0 for any free one, got " + apiPort);
         }
-        new FaultSettings(errorRate, latency); // validates the faults as the API does when they change at run time
+        if (faults == null || outage == null) {
+            throw new IllegalArgumentException("faults and outage must be given (FaultSettings.none(), Outage.none())");
+        }
+    }
+
+    /** Settings whose only faults are an error rate (503) and a constant latency. */
+    public SimulatorSettings(int orders, Duration pushInterval, double silentFraction, double finishFraction,
+                             int apiPort, double errorRate, Duration latency) {
+        this(orders, pushInterval, silentFraction, finishFraction, apiPort,
+                FaultSettings.none().withLatency(latency).withErrorRate(errorRate), Outage.none());
     }
 
     /** The demo's churn: 1,000 orders pushing every 1.5 s; 5 % go silent and 2 % finish within two minutes. */
     public static SimulatorSettings demo() {
-        return new SimulatorSettings(1_000, Duration.ofMillis(1_500), 0.05, 0.02, 0, 0, Duration.ZERO);
+        return new SimulatorSettings(1_000, Duration.ofMillis(1_500), 0.05, 0.02, 0, FaultSettings.none(),
+                Outage.none());
     }
 
     /** No scenario and no faults: the caller starts, silences and finishes orders through the fleet. */
     public static SimulatorSettings manual(Duration pushInterval) {
-        return new SimulatorSettings(0, pushInterval, 0, 0, 0, 0, Duration.ZERO);
+        return new SimulatorSettings(0, pushInterval, 0, 0, 0, FaultSettings.none(), Outage.none());
+    }
+
+    public SimulatorSettings withFaults(FaultSettings faults, Outage outage) {
+        return new SimulatorSettings(orders, pushInterval, silentFraction, finishFraction, apiPort, faults, outage);
     }
 
     public boolean runsScenario() {

@@ -3,11 +3,14 @@ package io.lapse.simulator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.lapse.event.JsonCodec;
+import io.lapse.event.StatusPush;
+import io.lapse.simulator.FaultSettings.Fault;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -15,52 +18,107 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Answers {@code GET /orders/{orderId}/status} from the fleet, with the faults in force when a request arrives. */
+/**
+ * Answers {@code GET /orders/{orderId}/status} from the fleet, with the faults and the outage in force when a request
+ * arrives, and {@code GET /} with a short description (so that a client can tell this API is being served).
+ */
 final class StatusEndpoint implements HttpHandler {
 
     private static final Logger log = LoggerFactory.getLogger(StatusEndpoint.class);
     private static final Pattern STATUS_PATH = Pattern.compile("/orders/([^/]+)/status");
+    private static final String MALFORMED = "{\"orderId\":\"";
 
     private record Reply(int status, String body) {
     }
 
     private final Fleet fleet;
     private final Supplier<FaultSettings> faults;
+    private final OutageWindow outage;
+    private final Map<String, String> requiredHeaders;
+    private final RequestLog requests;
     private final ScheduledExecutorService delayer;
 
-    /** @param delayer holds delayed answers, so that latency does not tie up the server's few handler threads */
-    StatusEndpoint(Fleet fleet, Supplier<FaultSettings> faults, ScheduledExecutorService delayer) {
+    /**
+     * @param requiredHeaders headers every status request must carry, else it is answered 401
+     * @param delayer        holds delayed answers, so that latency does not tie up the server's few handler threads
+     */
+    StatusEndpoint(Fleet fleet, Supplier<FaultSettings> faults, OutageWindow outage,
+                   Map<String, String> requiredHeaders, RequestLog requests,
+                   ScheduledExecutorService delayer) {
         this.fleet = fleet;
         this.faults = faults;
+        this.outage = outage;
+        this.requiredHeaders = requiredHeaders;
+        this.requests = requests;
         this.delayer = delayer;
     }
 
     @Override
     public void handle(HttpExchange exchange) {
-        FaultSettings now = faults.get();
-        Reply reply = reply(exchange, now);
-        if (now.latency().isZero()) {
-            send(exchange, reply);
-        } else {
-            delayer.schedule(() -> send(exchange, reply), now.latency().toNanos(), TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private Reply reply(HttpExchange exchange, FaultSettings now) {
+        long now = System.nanoTime();
+        FaultSettings settings = faults.get();
         Matcher path = STATUS_PATH.matcher(exchange.getRequestURI().getPath());
         if (!path.matches()) {
-            return new Reply(404, "{\"error\":\"no such resource\"}");
+            send(exchange, exchange.getRequestURI().getPath().equals("/")
+                    ? new Reply(200, "{\"service\":\"simulated upstream\",\"status\":\"/orders/{orderId}/status\"}")
+                    : new Reply(404, "{\"error\":\"no such resource\"}"));
+            return;
         }
         if (!"GET".equals(exchange.getRequestMethod())) {
             exchange.getResponseHeaders().set("Allow", "GET");
-            return new Reply(405, "{\"error\":\"only GET is allowed\"}");
+            send(exchange, new Reply(405, "{\"error\":\"only GET is allowed\"}"));
+            return;
         }
-        if (ThreadLocalRandom.current().nextDouble() < now.errorRate()) {
-            return new Reply(503, "{\"error\":\"injected failure\"}");
+        for (Map.Entry<String, String> required : requiredHeaders.entrySet()) {
+            if (!required.getValue().equals(exchange.getRequestHeaders().getFirst(required.getKey()))) {
+                send(exchange, new Reply(401, "{\"error\":\"missing or wrong " + required.getKey() + " header\"}"));
+                return;
+            }
         }
-        return fleet.serve(path.group(1))
-                .map(status -> new Reply(200, new String(JsonCodec.STATUS_PUSH.encode(status), StandardCharsets.UTF_8)))
-                .orElseGet(() -> new Reply(404, "{\"error\":\"unknown order\"}"));
+        String orderId = path.group(1);
+        requests.record(orderId, now);
+        Outage.Kind down = outage.at(now);
+        if (down == Outage.Kind.STALL) {
+            later(exchange, () -> answer(orderId, Fault.NONE), outage.remainingNanos(now));
+            return;
+        }
+        Fault fault = down == Outage.Kind.ERRORS ? Fault.ERROR : settings.draw(ThreadLocalRandom.current());
+        long delay = (fault == Fault.STALL ? settings.stallTime() : settings.drawLatency(ThreadLocalRandom.current()))
+                .toNanos();
+        later(exchange, () -> answer(orderId, fault), delay);
+    }
+
+    private Reply answer(String orderId, Fault fault) {
+        return switch (fault) {
+            case ERROR -> new Reply(503, "{\"error\":\"injected failure\"}");
+            case NOT_FOUND -> notFound();
+            case MALFORMED -> new Reply(200, MALFORMED + orderId);
+            case OVERSIZED -> fleet.current(orderId).map(StatusEndpoint::oversized).orElseGet(StatusEndpoint::notFound);
+            case NONE, STALL -> fleet.serve(orderId).map(status -> new Reply(200, json(status)))
+                    .orElseGet(StatusEndpoint::notFound);
+        };
+    }
+
+    private static Reply notFound() {
+        return new Reply(404, "{\"error\":\"unknown order\"}");
+    }
+
+    /** A valid status whose payload carries padding up to the oversized length. */
+    private static Reply oversized(StatusPush status) {
+        String open = json(status).replaceFirst("}$", ",\"padding\":\"");
+        return new Reply(200, open + "x".repeat(FaultSettings.OVERSIZED_BYTES - open.length() - 2) + "\"}");
+    }
+
+    private static String json(StatusPush status) {
+        return new String(JsonCodec.STATUS_PUSH.encode(status), StandardCharsets.UTF_8);
+    }
+
+    private void later(HttpExchange exchange, Supplier<Reply> reply, long delayNanos) {
+        if (delayNanos <= 0) {
+            send(exchange, reply.get());
+        } else {
+            delayer.schedule(() -> send(exchange, reply.get()), delayNanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     private static void send(HttpExchange exchange, Reply reply) {

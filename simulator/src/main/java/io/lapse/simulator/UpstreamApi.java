@@ -9,13 +9,15 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The platform's HTTP API on 127.0.0.1, {@code GET /orders/{orderId}/status} answered from the {@link Fleet}; with an
- * error rate (503) and an added latency that tests and demos may change while it runs.
+ * The platform's HTTP API on 127.0.0.1, {@code GET /orders/{orderId}/status} answered from the {@link Fleet}, with
+ * the {@link FaultSettings} and an {@link Outage} that tests and demos may change while it runs.
  */
 public final class UpstreamApi implements AutoCloseable {
 
@@ -24,7 +26,11 @@ public final class UpstreamApi implements AutoCloseable {
 
     private final Fleet fleet;
     private final int port;
+    private final Outage initialOutage;
+    private final OutageWindow outage = new OutageWindow();
+    private final RequestLog requests = new RequestLog();
     private volatile FaultSettings faults;
+    private final Map<String, String> requiredHeaders = new ConcurrentHashMap<>();
     private HttpServer server;
     private ExecutorService handlers;
     private ScheduledExecutorService delayer;
@@ -32,9 +38,15 @@ public final class UpstreamApi implements AutoCloseable {
 
     /** @param port 0 for any free port */
     public UpstreamApi(Fleet fleet, int port, double errorRate, Duration latency) {
+        this(fleet, port, FaultSettings.none().withLatency(latency).withErrorRate(errorRate), Outage.none());
+    }
+
+    /** @param outage counted from start() */
+    public UpstreamApi(Fleet fleet, int port, FaultSettings faults, Outage outage) {
         this.fleet = fleet;
         this.port = port;
-        this.faults = new FaultSettings(errorRate, latency);
+        this.faults = faults;
+        this.initialOutage = outage;
     }
 
     /** Starts serving; starting again does nothing. */
@@ -52,7 +64,9 @@ public final class UpstreamApi implements AutoCloseable {
         }
         handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("lapse-upstream-http"));
         delayer = Executors.newSingleThreadScheduledExecutor(Threads.named("lapse-upstream-delay"));
-        server.createContext("/", new StatusEndpoint(fleet, () -> faults, delayer));
+        outage.schedule(initialOutage, System.nanoTime());
+        server.createContext("/", new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, requests,
+                delayer));
         server.setExecutor(handlers);
         server.start();
         log.info("simulated upstream API on {}", baseUrl());
@@ -68,12 +82,41 @@ public final class UpstreamApi implements AutoCloseable {
 
     /** Share of requests, 0 to 1, answered 503 instead of the status. */
     public synchronized void errorRate(double rate) {
-        faults = new FaultSettings(rate, faults.latency());
+        faults = faults.withErrorRate(rate);
     }
 
     /** Time added before every answer. */
     public synchronized void latency(Duration latency) {
-        faults = new FaultSettings(faults.errorRate(), latency);
+        faults = faults.withLatency(latency);
+    }
+
+    public synchronized void faults(FaultSettings faults) {
+        this.faults = faults;
+    }
+
+    /** Replaces any outage with this one, counted from now. */
+    public void outage(Outage outage) {
+        this.outage.schedule(outage, System.nanoTime());
+    }
+
+    /** From now on a status request without this header value is answered 401. */
+    public void requireHeader(String name, String value) {
+        requiredHeaders.put(name, value);
+    }
+
+    /** Status requests for this order, whatever they were answered. */
+    public long requests(String orderId) {
+        return requests.requests(orderId);
+    }
+
+    /** Status requests for any order. */
+    public long totalRequests() {
+        return requests.total();
+    }
+
+    /** The most status requests that arrived within any one second. */
+    public int peakRequestsPerSecond() {
+        return requests.peakPerSecond();
     }
 
     @Override

@@ -23,7 +23,7 @@ public final class UpstreamSimulator implements Service {
 
     public UpstreamSimulator(SimulatorSettings settings, KafkaClients clients, String pushTopic, Clock clock) {
         this.fleet = new Fleet(clock);
-        this.api = new UpstreamApi(fleet, settings.apiPort(), settings.errorRate(), settings.latency());
+        this.api = new UpstreamApi(fleet, settings.apiPort(), settings.faults(), settings.outage());
         Runnable eachRound = settings.runsScenario()
                 ? new Scenario(fleet, settings, new SplittableRandom())::step : () -> { };
         this.pushes = new PushGenerator(fleet, clients, pushTopic, settings.pushInterval(), eachRound);

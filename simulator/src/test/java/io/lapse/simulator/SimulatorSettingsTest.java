@@ -40,6 +40,8 @@ class SimulatorSettingsTest {
                 "errorRate must be between 0 and 1, got -0.1");
         assertRejected(() -> new SimulatorSettings(1, second, 0, 0, 0, 0, null),
                 "latency must be zero or positive, got null");
+        assertRejected(() -> new SimulatorSettings(1, second, 0, 0, 0, null, Outage.none()),
+                "faults and outage must be given (FaultSettings.none(), Outage.none())");
     }
 
     private static void assertRejected(Runnable construction, String message) {

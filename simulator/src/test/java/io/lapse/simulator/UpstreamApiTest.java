@@ -18,6 +18,7 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class UpstreamApiTest {
 
@@ -120,6 +121,70 @@ class UpstreamApiTest {
                 .hasMessage("errorRate must be between 0 and 1, got 1.5");
         assertThatThrownBy(() -> api.latency(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("latency must be zero or positive");
+    }
+
+    @Test
+    void theRootAnswersSoThatAClientCanTellTheApiIsServedThere() throws Exception {
+        assertThat(get("/").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void injectedFaultsAnswerUnknownOrdersMalformedAndOversizedBodies() throws Exception {
+        fleet.start("o-1");
+
+        api.faults(FaultSettings.none().withNotFoundRate(1));
+        assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(404);
+        api.faults(FaultSettings.none().withMalformedRate(1));
+        HttpResponse<byte[]> malformed = get("/orders/o-1/status");
+        assertThat(malformed.statusCode()).isEqualTo(200);
+        assertThatThrownBy(() -> JsonCodec.STATUS_PUSH.decode(malformed.body())).hasMessageStartingWith("not a valid StatusPush");
+        api.faults(FaultSettings.none().withOversizedRate(1));
+        HttpResponse<byte[]> oversized = get("/orders/o-1/status");
+        assertThat(oversized.body()).hasSize(FaultSettings.OVERSIZED_BYTES);
+        assertThat(JsonCodec.STATUS_PUSH.decode(oversized.body()).orderId()).isEqualTo("o-1");
+        assertThat(api.requests("o-1")).isEqualTo(3);
+        assertThat(fleet.pullsServed("o-1")).isZero();
+    }
+
+    @Test
+    void anErrorOutageAnswers503UntilItEnds() throws Exception {
+        fleet.start("o-1");
+        api.outage(Outage.of(Duration.ofMillis(500), Outage.Kind.ERRORS));
+
+        assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(503);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> get("/orders/o-1/status").statusCode() == 200);
+    }
+
+    @Test
+    void aStallOutageHoldsEveryAnswerUntilItEnds() throws Exception {
+        fleet.start("o-1");
+        long started = System.nanoTime();
+        api.outage(Outage.of(Duration.ofMillis(700), Outage.Kind.STALL));
+
+        assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(200);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(650));
+    }
+
+    @Test
+    void aRequiredHeaderIsCheckedOnEveryStatusRequest() throws Exception {
+        fleet.start("o-1");
+        api.requireHeader("Authorization", "Bearer t");
+
+        assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(401);
+        assertThat(send(HttpRequest.newBuilder(uri("/orders/o-1/status")).header("Authorization", "Bearer t").build())
+                .statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theMostRequestsWithinOneSecondAreCounted() throws Exception {
+        fleet.start("o-1");
+        for (int i = 0; i < 5; i++) {
+            get("/orders/o-1/status");
+        }
+
+        assertThat(api.peakRequestsPerSecond()).isEqualTo(5);
+        assertThat(api.totalRequests()).isEqualTo(5);
     }
 
     private HttpResponse<byte[]> get(String path) throws Exception {

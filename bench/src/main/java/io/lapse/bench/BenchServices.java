@@ -1,0 +1,43 @@
+package io.lapse.bench;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
+import io.micrometer.core.instrument.Gauge;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+
+/** Lapse services in the benchmark's process, started through the runtime exactly as the launcher starts them. */
+final class BenchServices {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private BenchServices() {
+    }
+
+    /** Returns once every service is ready and, with the timer, it serves every shard. */
+    static LapseRuntime start(LapseConfig config, Set<ServiceName> names) throws InterruptedException {
+        LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC());
+        try {
+            lapse.start(names);
+            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+            while (!lapse.health().isReady() || (names.contains(ServiceName.TIMER) && !servesEveryShard(lapse, config))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(names + " not ready within " + READY_TIMEOUT);
+                }
+                Thread.sleep(50);
+            }
+            return lapse;
+        } catch (RuntimeException | InterruptedException e) {
+            lapse.close();
+            throw e;
+        }
+    }
+
+    private static boolean servesEveryShard(LapseRuntime lapse, LapseConfig config) {
+        Gauge owned = lapse.registry().find("lapse.timer.shards.owned").gauge();
+        return owned != null && owned.value() == config.timer().shards();
+    }
+}

@@ -1,0 +1,93 @@
+package io.lapse.puller;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The backlog of the expired topic per partition: expiries not answered yet (from the first unanswered one to the end
+ * of the partition, read or not) and the age of the oldest one read. Refreshed every few seconds on the consumer's
+ * thread; while the partitions are paused this is where an outage shows.
+ */
+final class BacklogGauges {
+
+    private static final Logger log = LoggerFactory.getLogger(BacklogGauges.class);
+    private static final long REFRESH_NANOS = Duration.ofSeconds(2).toNanos();
+    private static final Duration ASK_TIMEOUT = Duration.ofSeconds(1);
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final InOrderCommits commits;
+    private final Clock clock;
+    private final MultiGauge size;
+    private final MultiGauge age;
+    private long nextRefresh = System.nanoTime();
+
+    BacklogGauges(Consumer<byte[], byte[]> consumer, InOrderCommits commits, Clock clock, MeterRegistry registry) {
+        this.consumer = consumer;
+        this.commits = commits;
+        this.clock = clock;
+        this.size = MultiGauge.builder("lapse.puller.backlog")
+                .description("Expiries of the partition not answered yet, read or not").register(registry);
+        this.age = MultiGauge.builder("lapse.puller.backlog.age").baseUnit("seconds")
+                .description("Age of the oldest expiry of the partition read and not answered yet").register(registry);
+    }
+
+    void refreshWhenDue() {
+        long now = System.nanoTime();
+        if (now - nextRefresh < 0) {
+            return;
+        }
+        nextRefresh = now + REFRESH_NANOS;
+        Set<TopicPartition> assigned = consumer.assignment();
+        Map<TopicPartition, Long> ends;
+        try {
+            ends = consumer.endOffsets(assigned, ASK_TIMEOUT);
+        } catch (WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            log.debug("end offsets of {} unknown for now: {}", assigned, e.toString());
+            return;
+        }
+        List<MultiGauge.Row<?>> sizes = new ArrayList<>();
+        List<MultiGauge.Row<?>> ages = new ArrayList<>();
+        long millis = clock.millis();
+        for (TopicPartition partition : assigned) {
+            OptionalLong from = commits.firstUnanswered(partition);
+            long start = from.isPresent() ? from.getAsLong() : position(partition);
+            Long end = ends.get(partition);
+            if (start < 0 || end == null) {
+                continue;
+            }
+            Tags tags = Tags.of("partition", Integer.toString(partition.partition()));
+            sizes.add(MultiGauge.Row.of(tags, Math.max(0, end - start)));
+            OptionalLong oldest = commits.oldestUnansweredTimestamp(partition);
+            ages.add(MultiGauge.Row.of(tags, oldest.isPresent() ? Math.max(0, millis - oldest.getAsLong()) / 1000.0 : 0));
+        }
+        size.register(sizes, true);
+        age.register(ages, true);
+    }
+
+    private long position(TopicPartition partition) {
+        try {
+            return consumer.position(partition, ASK_TIMEOUT);
+        } catch (WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.lapse.puller;
+
+import io.lapse.event.JsonCodec;
+import io.lapse.kafka.KafkaSend;
+import io.lapse.event.PullResult;
+import io.lapse.kafka.DeadLetterSink;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Publishes an expiry's PullResult to the pulled topic keyed by orderId, sending again until Kafka acknowledges it.
+ * A FAILED result also goes to the dead-letter topic with its reason; a result too large for Kafka becomes FAILED,
+ * so that it can neither be lost nor hold its partition's commits back for ever.
+ */
+final class ResultPublisher {
+
+    private final Producer<byte[], byte[]> producer;
+    private final String topic;
+    private final DeadLetterSink deadLetters;
+    private final Clock clock;
+    private final PullerMetrics metrics;
+    private final BooleanSupplier running;
+
+    ResultPublisher(Producer<byte[], byte[]> producer, String topic, DeadLetterSink deadLetters, Clock clock,
+                    PullerMetrics metrics, BooleanSupplier running) {
+        this.producer = producer;
+        this.topic = topic;
+        this.deadLetters = deadLetters;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.running = running;
+    }
+
+    /** @return completes once Kafka acknowledged the result (and the dead letter of a FAILED one) */
+    CompletableFuture<Void> publish(ConsumerRecord<byte[], byte[]> expiry, PullResult result) {
+        byte[] value = JsonCodec.PULL_RESULT.encode(result);
+        CompletableFuture<Void> sent = untilAcked(() -> send(new ProducerRecord<>(topic,
+                result.orderId().getBytes(StandardCharsets.UTF_8), value)), "the pull result of order " + result.orderId())
+                .thenRun(() -> metrics.pulled(result.outcome()));
+        CompletableFuture<Void> answered = sent.exceptionallyCompose(error -> unwrap(error) instanceof RecordTooLargeException
+                ? publish(expiry, tooLarge(result, value.length, unwrap(error)))
+                : CompletableFuture.failedFuture(error));
+        if (result.outcome() != PullResult.Outcome.FAILED) {
+            return answered;
+        }
+        return CompletableFuture.allOf(answered, untilAcked(() -> deadLetters.send(expiry, "pull FAILED: "
+                + result.error()), "the dead letter of the failed pull of order " + result.orderId()));
+    }
+
+    private PullResult tooLarge(PullResult result, int bytes, Throwable error) {
+        return new PullResult(result.orderId(), PullResult.Outcome.FAILED, null, clock.millis(), result.expiry(),
+                "the pull result of " + bytes + " bytes is too large to publish: " + error.getMessage());
+    }
+
+    private CompletableFuture<Void> send(ProducerRecord<byte[], byte[]> record) {
+        return KafkaSend.send(producer, record).thenApply(meta -> null);
+    }
+
+    private CompletableFuture<Void> untilAcked(Supplier<CompletableFuture<Void>> send, String what) {
+        return Redelivery.untilAcked(send, what, running);
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+}

@@ -1,0 +1,161 @@
+package io.lapse.puller;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.DevStackExtension;
+import io.lapse.devstack.TopicRecorder;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.PullResult;
+import io.lapse.event.TimerExpired;
+import io.lapse.ingest.IngestService;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.lifecycle.Service;
+import io.lapse.simulator.SimulatorSettings;
+import io.lapse.simulator.UpstreamSimulator;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import io.lapse.store.Watermarks;
+import io.lapse.timer.TimerService;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The puller on the devstack with its own topics, groups and Redis prefix against the simulated upstream, and, when
+ * asked, ingest and the timer beside it as the app wires them; recorders of the expired, pulled and dead-letter topics
+ * for the test's eyes.
+ */
+final class Pipeline implements AutoCloseable {
+
+    /** The services besides the puller. */
+    enum With {
+        NOTHING_ELSE, INGEST, INGEST_AND_TIMER,
+        /** Not even the puller: the test starts it, in this process or another. */
+        NO_PULLER
+    }
+
+    private static final AtomicInteger RUN = new AtomicInteger();
+
+    /** Every setting of this run, as key=value, for a puller in another process. */
+    final Map<String, String> settings;
+    final LapseConfig config;
+    final UpstreamSimulator simulator;
+    final TimerStore store;
+    final TopicRecorder expired;
+    final TopicRecorder pulled;
+    final TopicRecorder deadLetters;
+    private final RedisConnection redis;
+    private final List<Service> others = new ArrayList<>();
+    private MeterRegistry pullerRegistry;
+    private PullerService puller;
+
+    /**
+     * Starts the simulated upstream and the services on a fresh run's names.
+     *
+     * @param basePath appended to the simulator's URL in upstream.base-url
+     */
+    static Pipeline start(DevStackExtension stack, Duration pushInterval, Map<String, String> given, With with,
+                          String basePath) {
+        String run = "pipeline-" + RUN.incrementAndGet();
+        Map<String, String> settings = new HashMap<>(Map.ofEntries(
+                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
+                Map.entry("redis.key-prefix", run), Map.entry("topics.partitions", "3"),
+                Map.entry("topics.push", run + "-push"), Map.entry("topics.expired", run + "-expired"),
+                Map.entry("topics.pulled", run + "-pulled"), Map.entry("topics.dlq", run + "-dlq"),
+                Map.entry("topics.timer-shards", run + "-shards"), Map.entry("timer.shards", "4"),
+                Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
+                Map.entry("puller.group-id", run + "-puller"), Map.entry("management.port", "0")));
+        settings.putAll(given);
+        LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
+        UpstreamSimulator simulator = new UpstreamSimulator(SimulatorSettings.manual(pushInterval),
+                new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC());
+        simulator.start();
+        settings.put("upstream.base-url", simulator.baseUrl() + basePath);
+        return new Pipeline(stack, settings, simulator, with);
+    }
+
+    private Pipeline(DevStackExtension stack, Map<String, String> settings, UpstreamSimulator simulator, With with) {
+        this.settings = Map.copyOf(settings);
+        this.simulator = simulator;
+        this.config = LapseConfig.load(null, Map.of()).with(settings);
+        this.redis = RedisConnection.open(config.redis());
+        this.store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
+                config.timer());
+        KafkaClients clients = new KafkaClients(config.kafka());
+        Watermarks watermarks = new Watermarks(redis, store.keys());
+        if (with == With.INGEST || with == With.INGEST_AND_TIMER) {
+            others.add(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
+                    Clock.systemUTC()));
+        }
+        if (with == With.INGEST_AND_TIMER) {
+            others.add(new TimerService(config, clients, store, watermarks,
+                    new SimpleMeterRegistry(), Clock.systemUTC()));
+        }
+        others.forEach(Service::start);
+        if (with != With.NO_PULLER) {
+            startPuller();
+        }
+        others.stream().filter(s -> s instanceof TimerService).map(TimerService.class::cast).forEach(timer ->
+                await().atMost(Duration.ofSeconds(60)).until(() -> timer.ownedShards().size() == config.timer().shards()));
+        this.expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
+        this.pulled = TopicRecorder.start(stack.bootstrapServers(), config.topics().pulled());
+        this.deadLetters = TopicRecorder.start(stack.bootstrapServers(), config.topics().dlq());
+    }
+
+    void startPuller() {
+        pullerRegistry = new SimpleMeterRegistry();
+        puller = new PullerService(config, new KafkaClients(config.kafka()), store, pullerRegistry, Clock.systemUTC());
+        puller.start();
+    }
+
+    PullerService puller() {
+        return puller;
+    }
+
+    MeterRegistry pullerMetrics() {
+        return pullerRegistry;
+    }
+
+    List<PullResult> results() {
+        return pulled.values(JsonCodec.PULL_RESULT::decode);
+    }
+
+    List<TimerExpired> expiries() {
+        return expired.values(JsonCodec.TIMER_EXPIRED::decode);
+    }
+
+    /** Writes these records, keyed by their orderId, as an outside producer would. */
+    void send(String topic, Map<String, byte[]> byKey) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(config.kafka()).producer("test", Map.of())) {
+            byKey.forEach((key, value) -> producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
+                    value)));
+        }
+    }
+
+    @Override
+    public void close() {
+        if (puller != null) {
+            puller.close();
+        }
+        for (int i = others.size() - 1; i >= 0; i--) {
+            others.get(i).close();
+        }
+        expired.close();
+        pulled.close();
+        deadLetters.close();
+        redis.close();
+        simulator.close();
+    }
+}

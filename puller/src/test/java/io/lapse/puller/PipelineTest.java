@@ -1,0 +1,34 @@
+package io.lapse.puller;
+
+import io.lapse.devstack.DevStackExtension;
+import io.lapse.puller.Pipeline.With;
+import io.lapse.simulator.UpstreamSimulator;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.AfterEach;
+
+import java.time.Duration;
+import java.util.Map;
+
+/** Tests of a {@link Pipeline} each: one devstack for the class, a fresh pipeline and simulator for each test. */
+abstract class PipelineTest {
+
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+
+    Pipeline lapse;
+    UpstreamSimulator simulator;
+
+
+
+    @AfterEach
+    void stopPipeline() {
+        if (lapse != null) {
+            lapse.close();
+        }
+    }
+
+    void start(Duration pushInterval, Map<String, String> settings, With with, String basePath) {
+        lapse = Pipeline.start(stack, pushInterval, settings, with, basePath);
+        simulator = lapse.simulator;
+    }
+}

@@ -1,0 +1,46 @@
+package io.lapse.puller;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A puller in a process of its own, so that a test can kill it with SIGKILL; settings come as key=value arguments. */
+final class PullerProcess {
+
+    private PullerProcess() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Map<String, String> settings = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            settings.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
+        RedisConnection redis = RedisConnection.open(config.redis());
+        TimerStore store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
+                config.timer());
+        new PullerService(config, new KafkaClients(config.kafka()), store, new SimpleMeterRegistry(), Clock.systemUTC())
+                .start();
+        Thread.currentThread().join(); // until killed
+    }
+
+    /** Starts it with this JVM's class path; its output goes to the log file. */
+    static Process launch(Map<String, String> settings, Path log) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), PullerProcess.class.getName()));
+        settings.forEach((key, value) -> command.add(key + "=" + value));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+}

@@ -93,6 +93,18 @@ public final class CompensatorService implements Service {
         return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
     }
 
+    /** Dead once Kafka Streams has given up (ERROR) or stopped by itself: no stream thread will process again. */
+    @Override
+    public boolean isAlive() {
+        KafkaStreams streams = this.streams;
+        if (streams == null || closed) {
+            return true;
+        }
+        KafkaStreams.State state = streams.state();
+        return state != KafkaStreams.State.ERROR && state != KafkaStreams.State.PENDING_ERROR
+                && state != KafkaStreams.State.NOT_RUNNING && state != KafkaStreams.State.PENDING_SHUTDOWN;
+    }
+
     private double approximateOrders() {
         KafkaStreams streams = this.streams;
         if (streams == null || closed || streams.state() != KafkaStreams.State.RUNNING) {

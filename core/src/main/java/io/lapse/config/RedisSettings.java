@@ -31,7 +31,7 @@ public record RedisSettings(String uri, boolean cluster, String keyPrefix, Redis
 
     /** The URI with its user information masked, for logs and messages. */
     public String displayUri() {
-        return Secrets.scrub(uri);
+        return Secrets.display(ConfigKeys.REDIS_URI.name(), uri);
     }
 
     @Override

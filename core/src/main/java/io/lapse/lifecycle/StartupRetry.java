@@ -86,8 +86,9 @@ public final class StartupRetry implements AutoCloseable {
             root = root.getCause();
         }
         String text = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        if (root != failure) {
-            text += ": " + (root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage());
+        String rootText = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (!text.contains(rootText)) {
+            text += ": " + rootText;
         }
         return Secrets.scrub(text.replaceAll("\\s+", " "));
     }

@@ -31,6 +31,7 @@ public final class StartupRetry implements AutoCloseable {
 
     private final Map<String, String> waiting = new ConcurrentSkipListMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile boolean finished;
 
     /**
      * Runs the attempt until it succeeds or throws what {@code retryable} refuses (which then propagates).
@@ -93,9 +94,17 @@ public final class StartupRetry implements AutoCloseable {
         return Secrets.scrub(text.replaceAll("\\s+", " "));
     }
 
-    /** What the process waits for now; empty when it waits for nothing. */
+    /** Says that every start-up step has succeeded; until then {@link #problem()} reports that start-up goes on. */
+    public void finished() {
+        finished = true;
+    }
+
+    /** What the process waits for now, or that it is still starting; empty once start-up has finished. */
     public Optional<String> problem() {
-        return waiting.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", waiting.values()));
+        if (!waiting.isEmpty()) {
+            return Optional.of(String.join("; ", waiting.values()));
+        }
+        return finished ? Optional.empty() : Optional.of("starting");
     }
 
     /** Ends every wait, now and later: the waiting start-up step fails with "stopped while waiting". */

@@ -93,16 +93,11 @@ public final class CompensatorService implements Service {
         return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
     }
 
-    /** Dead once Kafka Streams has given up (ERROR) or stopped by itself: no stream thread will process again. */
+    /** Dead once Kafka Streams has given up (ERROR) or is shutting down by itself: no stream thread will process again. */
     @Override
     public boolean isAlive() {
         KafkaStreams streams = this.streams;
-        if (streams == null || closed) {
-            return true;
-        }
-        KafkaStreams.State state = streams.state();
-        return state != KafkaStreams.State.ERROR && state != KafkaStreams.State.PENDING_ERROR
-                && state != KafkaStreams.State.NOT_RUNNING && state != KafkaStreams.State.PENDING_SHUTDOWN;
+        return streams == null || closed || !streams.state().hasStartedOrFinishedShuttingDown();
     }
 
     private double approximateOrders() {

@@ -2,6 +2,9 @@ package io.lapse.app;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.status.StatusUtil;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -9,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +26,8 @@ class LogFormatTest {
         JsonNode event = new ObjectMapper().readTree(line);
         assertThat(event.get("level").asText()).isEqualTo("WARN");
         assertThat(event.get("loggerName").asText()).isEqualTo("lapse.test");
-        assertThat(event.get("message").asText()).isEqualTo("waiting for Redis at redis://redis:6379");
+        assertThat(event.get("formattedMessage").asText()).isEqualTo("waiting for Redis at redis://redis:6379");
+        assertThat(event.has("timestamp")).isTrue();
     }
 
     @Test
@@ -36,6 +41,7 @@ class LogFormatTest {
         PrintStream stderr = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(new LogbackMDCAdapter());
         if (format != null) {
             context.putProperty("LAPSE_LOG_FORMAT", format);
         }
@@ -44,13 +50,16 @@ class LogFormatTest {
             JoranConfigurator configurator = new JoranConfigurator();
             configurator.setContext(context);
             configurator.doConfigure(LogFormatTest.class.getResource("/logback.xml"));
+            assertThat(new StatusUtil(context).getHighestLevel(0)).as("logback found nothing to warn about")
+                    .isLessThan(Status.WARN);
             context.getLogger("lapse.test").warn("waiting for Redis at {}", "redis://redis:6379");
         } finally {
             context.stop();
             System.setErr(stderr);
         }
-        String[] lines = captured.toString(StandardCharsets.UTF_8).strip().split("\n");
+        // logback reports its own configuration only when something is wrong with it
+        List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines).hasSize(1);
-        return lines[0];
+        return lines.get(0);
     }
 }

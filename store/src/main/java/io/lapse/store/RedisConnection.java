@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RedisConnection implements AutoCloseable {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /** A client that never connected has nothing in flight to wait for. */
+    private static final Duration FAILED_SHUTDOWN = Duration.ofSeconds(2);
 
     private final RedisURI uri;
     private final RedisClient standalone;
@@ -73,13 +75,13 @@ public final class RedisConnection implements AutoCloseable {
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
                     .build());
-            return connected(client::shutdown, () -> new RedisConnection(uri, null, null, client,
-                    startup.until(what, () -> client.connect(StringCodec.UTF8), retryable)));
+            return connected(() -> client.shutdown(Duration.ZERO, FAILED_SHUTDOWN), () -> new RedisConnection(uri,
+                    null, null, client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable)));
         }
         RedisClient client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl).build());
-        return connected(client::shutdown, () -> new RedisConnection(uri, client,
-                startup.until(what, () -> client.connect(StringCodec.UTF8), retryable), null, null));
+        return connected(() -> client.shutdown(Duration.ZERO, FAILED_SHUTDOWN), () -> new RedisConnection(uri,
+                client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable), null, null));
     }
 
     /** Shuts the client (and its threads) down when connecting fails for good. */

@@ -39,6 +39,10 @@ public final class StartupRetry implements AutoCloseable {
      * @param what what is waited for, as an operator would name it: "Redis at redis://redis:6379"
      */
     public <T> T until(String what, Attempt<T> attempt, Predicate<Exception> retryable) {
+        return untilShown(Secrets.scrub(what), attempt, retryable);
+    }
+
+    private <T> T untilShown(String what, Attempt<T> attempt, Predicate<Exception> retryable) {
         for (int attempts = 1; ; attempts++) {
             try {
                 T result = attempt.run();

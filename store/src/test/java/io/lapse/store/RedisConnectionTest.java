@@ -33,11 +33,8 @@ class RedisConnectionTest {
     @Test
     void aConnectionOpenedBeforeRedisStartsWaitsForItAndSaysSo() throws Exception {
         try (RedisServer server = RedisServer.start(); StartupRetry startup = new StartupRetry()) {
-            server.stop();
-            CompletableFuture<RedisConnection> opening = CompletableFuture.supplyAsync(() ->
-                    RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"), startup));
+            CompletableFuture<RedisConnection> opening = openWhileStopped(server, startup);
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> startup.problem().orElse("").startsWith("waiting for"));
             assertThat(startup.problem().get()).contains("waiting for Redis at " + server.uri(), "attempt 1 failed");
             assertThat(opening).isNotDone();
 
@@ -52,10 +49,7 @@ class RedisConnectionTest {
     @Test
     void closingTheStartUpEndsTheWait() throws Exception {
         try (RedisServer server = RedisServer.start(); StartupRetry startup = new StartupRetry()) {
-            server.stop();
-            CompletableFuture<RedisConnection> opening = CompletableFuture.supplyAsync(() ->
-                    RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"), startup));
-            await().atMost(Duration.ofSeconds(10)).until(() -> startup.problem().orElse("").startsWith("waiting for"));
+            CompletableFuture<RedisConnection> opening = openWhileStopped(server, startup);
 
             startup.close();
 
@@ -112,6 +106,15 @@ class RedisConnectionTest {
         assertThatThrownBy(() -> RedisConnection.open(new RedisSettings("redis://u:pw secret@host:6379", false, "x")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("redis.uri")
                 .hasMessageNotContaining("secret");
+    }
+
+    /** Stops the server, then opens a connection to it in the background, which is soon waiting for it. */
+    private static CompletableFuture<RedisConnection> openWhileStopped(RedisServer server, StartupRetry startup) {
+        server.stop();
+        CompletableFuture<RedisConnection> opening = CompletableFuture.supplyAsync(() ->
+                RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"), startup));
+        await().atMost(Duration.ofSeconds(10)).until(() -> startup.problem().orElse("").startsWith("waiting for"));
+        return opening;
     }
 
     /** TLS beside the plain port (which the devstack pings), and an ACL user beside the default one. */

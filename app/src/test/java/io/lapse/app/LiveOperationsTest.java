@@ -108,11 +108,16 @@ class LiveOperationsTest {
     @Test
     void theStatusPageShowsTheFiguresInAHeadlessBrowser() throws Exception {
         Assumptions.assumeTrue(ToolInstall.ensure("chromium"), ToolInstall.skipMessage("chromium"));
+        Path dump = Files.createTempFile("status-page", ".html");
         Process chromium = new ProcessBuilder("chromium", "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-dev-shm-usage", "--virtual-time-budget=10000", "--dump-dom", management.url("/"))
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String dom = new String(chromium.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(chromium.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(dump.toFile()).start();
+        boolean finished = chromium.waitFor(120, TimeUnit.SECONDS);
+        if (!finished) {
+            chromium.destroyForcibly();
+        }
+        assertThat(finished).as("chromium dumped the page within 2 minutes").isTrue();
+        String dom = Files.readString(dump);
 
         assertThat(figure(dom, "ready")).isEqualTo("UP");
         assertThat(figure(dom, "live")).isEqualTo("UP");

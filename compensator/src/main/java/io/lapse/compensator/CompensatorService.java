@@ -93,6 +93,13 @@ public final class CompensatorService implements Service {
         return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
     }
 
+    /** Dead once Kafka Streams has given up (ERROR) or is shutting down by itself: no stream thread will process again. */
+    @Override
+    public boolean isAlive() {
+        KafkaStreams streams = this.streams;
+        return streams == null || closed || !streams.state().hasStartedOrFinishedShuttingDown();
+    }
+
     private double approximateOrders() {
         KafkaStreams streams = this.streams;
         if (streams == null || closed || streams.state() != KafkaStreams.State.RUNNING) {

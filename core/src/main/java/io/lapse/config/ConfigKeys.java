@@ -34,7 +34,15 @@ public final class ConfigKeys {
     public static final ConfigKey REDIS_CLUSTER = key("redis.cluster", "false",
             "`true` when `redis.uri` names a node of a Redis Cluster.");
     public static final ConfigKey REDIS_KEY_PREFIX = key("redis.key-prefix", "lapse",
-            "Prefix of every Redis key.");
+            "Prefix of every Redis key Lapse writes.");
+    public static final ConfigKey REDIS_TLS_TRUSTSTORE = key("redis.tls.truststore", "",
+            "Truststore (PKCS12 or JKS) with the CA of Redis's certificate, for rediss:// URIs; empty trusts the JVM's CAs.");
+    public static final ConfigKey REDIS_TLS_TRUSTSTORE_PASSWORD = key("redis.tls.truststore-password", "",
+            "Password of redis.tls.truststore.");
+    public static final ConfigKey REDIS_TLS_KEYSTORE = key("redis.tls.keystore", "",
+            "Keystore with a client certificate, for Redis servers that require one (tls-auth-clients yes).");
+    public static final ConfigKey REDIS_TLS_KEYSTORE_PASSWORD = key("redis.tls.keystore-password", "",
+            "Password of redis.tls.keystore.");
 
     public static final ConfigKey TIMER_TTL = key("timer.ttl", "90s",
             "Silence after the newest status before an order expires.");
@@ -106,7 +114,9 @@ public final class ConfigKeys {
             "Kafka Streams state; put it on a persistent disk in production.");
 
     public static final ConfigKey MANAGEMENT_PORT = key("management.port", "8080",
-            "`/metrics` (Prometheus), `/health/live`, `/health/ready`; 0 picks a free port.");
+            "Port of the status page (/), /status.json, /metrics, /health/live and /health/ready; 0 picks a free port.");
+    public static final ConfigKey MANAGEMENT_ADDRESS = key("management.address", "0.0.0.0",
+            "Address the management port binds to; 0.0.0.0 (every interface) lets Prometheus and probes reach it, 127.0.0.1 keeps it local.");
 
     private ConfigKeys() {
     }

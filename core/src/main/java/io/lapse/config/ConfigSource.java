@@ -169,23 +169,15 @@ public final class ConfigSource {
     public ConfigException invalid(ConfigKey key, String problem) {
         Value value = values.get(key.name());
         return new ConfigException(key.name() + " (" + value.origin() + (value.origin().equals("environment")
-                ? " " + key.envName() : "") + "): " + problem);
+                ? " " + key.envName() : "") + "): " + Secrets.scrub(problem, key.name(), value.text()));
     }
 
     /** One line per key that differs from its default, with where the value came from; for the start-up log. */
     public String describeOverrides() {
         return values.entrySet().stream()
                 .filter(e -> !e.getValue().origin().equals("default"))
-                .map(e -> e.getKey() + "=" + redact(e.getKey(), e.getValue().text()) + "  (" + e.getValue().origin() + ")")
+                .map(e -> e.getKey() + "=" + Secrets.display(e.getKey(), e.getValue().text())
+                        + "  (" + e.getValue().origin() + ")")
                 .collect(Collectors.joining("\n  ", "  ", ""));
-    }
-
-    private static String redact(String key, String text) {
-        String lower = key.toLowerCase(Locale.ROOT);
-        if (lower.contains("password") || lower.contains("secret") || lower.contains("jaas")
-                || lower.startsWith(ConfigKeys.UPSTREAM_HEADERS_PREFIX)) {
-            return "****";
-        }
-        return text.replaceAll("(redis[s]?://)[^@/]*@", "$1****@");
     }
 }

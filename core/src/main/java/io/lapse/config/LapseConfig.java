@@ -5,17 +5,17 @@ import java.util.Map;
 
 /** The whole, validated configuration of a Lapse process. */
 public record LapseConfig(KafkaSettings kafka, RedisSettings redis, TimerSettings timer, IngestSettings ingest,
-                          UpstreamSettings upstream, CompensatorSettings compensator, int managementPort,
-                          ConfigSource source) {
+                          UpstreamSettings upstream, CompensatorSettings compensator,
+                          ManagementSettings management, ConfigSource source) {
 
     public static LapseConfig from(ConfigSource source) {
-        int port = source.integer(ConfigKeys.MANAGEMENT_PORT);
-        if (port < 0 || port > 65_535) {
-            throw source.invalid(ConfigKeys.MANAGEMENT_PORT, "must be a TCP port, or 0 for any free one");
-        }
         return new LapseConfig(KafkaSettings.from(source), RedisSettings.from(source), TimerSettings.from(source),
-                IngestSettings.from(source), UpstreamSettings.from(source), CompensatorSettings.from(source), port,
-                source);
+                IngestSettings.from(source), UpstreamSettings.from(source), CompensatorSettings.from(source),
+                ManagementSettings.from(source), source);
+    }
+
+    public int managementPort() {
+        return management.port();
     }
 
     /** Defaults, then the file (when not null), then the environment. */

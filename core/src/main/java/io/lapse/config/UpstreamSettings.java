@@ -1,6 +1,7 @@
 package io.lapse.config;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 
 /**
@@ -17,9 +18,11 @@ public record UpstreamSettings(URI baseUrl, Duration timeout, int maxAttempts, D
     public static UpstreamSettings from(ConfigSource source) {
         URI base;
         try {
-            base = URI.create(source.string(ConfigKeys.UPSTREAM_BASE_URL).replaceAll("/+$", ""));
-        } catch (IllegalArgumentException e) {
-            throw source.invalid(ConfigKeys.UPSTREAM_BASE_URL, e.getMessage());
+            base = new URI(source.string(ConfigKeys.UPSTREAM_BASE_URL).replaceAll("/+$", ""));
+        } catch (URISyntaxException e) {
+            // the reason only: the exception's message repeats the URL, credentials included
+            throw source.invalid(ConfigKeys.UPSTREAM_BASE_URL, "is not a URL: " + e.getReason() + " at index "
+                    + e.getIndex());
         }
         if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
             throw source.invalid(ConfigKeys.UPSTREAM_BASE_URL, "must be an http or https URL");

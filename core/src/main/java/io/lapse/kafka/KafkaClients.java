@@ -1,6 +1,7 @@
 package io.lapse.kafka;
 
 import io.lapse.config.KafkaSettings;
+import io.lapse.lifecycle.StartupRetry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -15,18 +16,30 @@ import java.util.Map;
 
 /**
  * Builds Kafka clients with Lapse's defaults: consumers commit by hand, producers are idempotent with acks=all.
- * The operator's kafka.* properties win over the defaults; the caller's overrides win over both.
+ * The operator's kafka.* properties (security.protocol, sasl.*, ssl.* …) win over the defaults; the caller's overrides
+ * win over both. Start-up steps that need the cluster wait for it through {@link #startup()}.
  */
 public final class KafkaClients {
 
     private final KafkaSettings settings;
+    private final StartupRetry startup;
 
     public KafkaClients(KafkaSettings settings) {
+        this(settings, new StartupRetry());
+    }
+
+    /** @param startup the process's start-up waits, which its readiness reports and its close() ends */
+    public KafkaClients(KafkaSettings settings, StartupRetry startup) {
         this.settings = settings;
+        this.startup = startup;
     }
 
     public KafkaSettings settings() {
         return settings;
+    }
+
+    public StartupRetry startup() {
+        return startup;
     }
 
     public KafkaConsumer<byte[], byte[]> consumer(String groupId, String clientId, Map<String, Object> overrides) {

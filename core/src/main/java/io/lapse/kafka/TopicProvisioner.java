@@ -2,12 +2,14 @@ package io.lapse.kafka;
 
 import io.lapse.config.KafkaSettings;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,11 +17,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Creates the topics a service needs when they are missing (unless topics.create=false) and checks the ones it relies on. */
+/**
+ * Creates the topics a service needs when they are missing (unless topics.create=false) and checks the ones it relies on.
+ * While the cluster does not answer (not started yet, unresolvable, refusing the credentials) it waits and retries.
+ */
 public final class TopicProvisioner {
 
     private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
     private static final long TIMEOUT_SECONDS = 30;
+    /** Short, so that an operator watching the log sees each attempt soon after starting Kafka. */
+    private static final int ATTEMPT_TIMEOUT_MS = 10_000;
 
     private final KafkaClients clients;
 
@@ -30,7 +37,7 @@ public final class TopicProvisioner {
     /** Makes sure each topic exists, creating it with the configured partition count. */
     public void ensure(Set<String> topics) {
         KafkaSettings settings = clients.settings();
-        try (Admin admin = clients.admin()) {
+        try (Admin admin = reachableAdmin()) {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             for (String topic : topics) {
                 if (!existing.contains(topic)) {
@@ -47,7 +54,7 @@ public final class TopicProvisioner {
 
     /** Makes sure the topic exists with exactly this many partitions, which other parts of Lapse depend on. */
     public void ensureExactly(String topic, int partitions) {
-        try (Admin admin = clients.admin()) {
+        try (Admin admin = reachableAdmin()) {
             Map<String, TopicDescription> found = admin.describeTopics(Set.of(topic)).allTopicNames()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             int actual = found.get(topic).partitions().size();
@@ -69,6 +76,21 @@ public final class TopicProvisioner {
         } catch (TimeoutException e) {
             throw new IllegalStateException("Kafka did not describe topic " + topic + " in time", e);
         }
+    }
+
+    /** An admin client whose cluster has answered; waits for the cluster as long as it does not. */
+    private Admin reachableAdmin() {
+        return clients.startup().until("Kafka at " + clients.settings().bootstrapServers(), () -> {
+            Admin admin = clients.admin();
+            try {
+                admin.describeCluster(new DescribeClusterOptions().timeoutMs(ATTEMPT_TIMEOUT_MS)).nodes()
+                        .get(ATTEMPT_TIMEOUT_MS + 1_000L, TimeUnit.MILLISECONDS);
+                return admin;
+            } catch (Exception e) {
+                admin.close(Duration.ZERO);
+                throw e;
+            }
+        }, e -> true);
     }
 
     /**

@@ -10,6 +10,15 @@ public interface Service extends AutoCloseable {
     /** Whether the service is doing its work now: connected, assigned, not stuck in failures. */
     boolean isReady();
 
+    /**
+     * False when the service cannot recover by itself (a thread it needs has died or is stuck) and the process should
+     * be restarted. Its {@link ServiceLoop}s answer for themselves; a service with other threads (Kafka Streams)
+     * says here whether they live.
+     */
+    default boolean isAlive() {
+        return true;
+    }
+
     @Override
     void close();
 }

@@ -1,28 +1,94 @@
 package io.lapse.ops;
 
+import io.lapse.lifecycle.ServiceLoop;
+
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 
-/** Readiness of a process: ready when every registered check says so. */
+/**
+ * Readiness and liveness of a process. Ready when every readiness check passes (and at least one is registered);
+ * alive when every liveness check passes, among them that no {@link ServiceLoop} of the process is dead or stuck.
+ */
 public final class Health {
 
-    private final Map<String, BooleanSupplier> checks = new ConcurrentSkipListMap<>();
+    /** One check: empty while it passes, else what is wrong, in words an operator can act on. */
+    @FunctionalInterface
+    public interface Probe {
+        Optional<String> problem();
+    }
+
+    /** What one evaluation of the checks found; {@code failing} names each failing check with its problem. */
+    public record Report(String status, Map<String, String> checks, Map<String, String> failing) {
+
+        public boolean isUp() {
+            return status.equals("UP");
+        }
+    }
+
+    private final Map<String, Probe> readiness = new ConcurrentSkipListMap<>();
+    private final Map<String, Probe> liveness = new ConcurrentSkipListMap<>();
+
+    public Health() {
+        registerLiveness("loops", () -> joined(ServiceLoop.livenessProblems()));
+    }
 
     public void register(String name, BooleanSupplier ready) {
-        checks.put(name, ready);
+        registerReadiness(name, () -> ready.getAsBoolean() ? Optional.empty() : Optional.of("not ready"));
+    }
+
+    public void registerReadiness(String name, Probe probe) {
+        readiness.put(name, probe);
+    }
+
+    public void registerLiveness(String name, BooleanSupplier alive) {
+        registerLiveness(name, () -> alive.getAsBoolean() ? Optional.empty() : Optional.of("dead or stuck"));
+    }
+
+    public void registerLiveness(String name, Probe probe) {
+        liveness.put(name, probe);
     }
 
     public boolean isReady() {
-        return !checks.isEmpty() && checks.values().stream().allMatch(BooleanSupplier::getAsBoolean);
+        return readiness().isUp();
     }
 
-    /** {@code {"status":"UP","checks":{"ingest":"UP"}}}, for the health endpoint. */
-    public String toJson() {
-        String each = checks.entrySet().stream()
-                .map(e -> "\"" + e.getKey() + "\":\"" + (e.getValue().getAsBoolean() ? "UP" : "DOWN") + "\"")
-                .collect(Collectors.joining(","));
-        return "{\"status\":\"" + (isReady() ? "UP" : "DOWN") + "\",\"checks\":{" + each + "}}";
+    public boolean isAlive() {
+        return liveness().isUp();
+    }
+
+    public Report readiness() {
+        return evaluate(readiness, !readiness.isEmpty());
+    }
+
+    public Report liveness() {
+        return evaluate(liveness, true);
+    }
+
+    private static Report evaluate(Map<String, Probe> probes, boolean upWhenAllPass) {
+        Map<String, String> checks = new LinkedHashMap<>();
+        Map<String, String> failing = new TreeMap<>();
+        probes.forEach((name, probe) -> {
+            Optional<String> problem = problemOf(probe);
+            checks.put(name, problem.isPresent() ? "DOWN" : "UP");
+            problem.ifPresent(p -> failing.put(name, p));
+        });
+        return new Report(upWhenAllPass && failing.isEmpty() ? "UP" : "DOWN", checks, failing);
+    }
+
+    private static Optional<String> problemOf(Probe probe) {
+        try {
+            return probe.problem();
+        } catch (RuntimeException e) {
+            return Optional.of("the check failed: " + e);
+        }
+    }
+
+    private static Optional<String> joined(List<String> problems) {
+        return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
     }
 }

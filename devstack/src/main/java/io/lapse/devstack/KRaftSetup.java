@@ -63,6 +63,20 @@ final class KRaftSetup {
         return props;
     }
 
+    /** A SASL_PLAINTEXT listener with the PLAIN mechanism beside the PLAINTEXT one, for these users. */
+    static void addSaslPlainListener(Properties props, int port, Map<String, String> passwordsByUser) {
+        String listener = "SASL_PLAINTEXT://127.0.0.1:" + port;
+        props.put("listeners", props.getProperty("listeners") + "," + listener);
+        props.put("advertised.listeners", props.getProperty("advertised.listeners") + "," + listener);
+        props.put("listener.security.protocol.map",
+                props.getProperty("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
+        props.put("sasl.enabled.mechanisms", "PLAIN");
+        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+        passwordsByUser.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"")
+                .append(password).append('"'));
+        props.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.append(';').toString());
+    }
+
     /**
      * Writes the config next to the log dir (StorageTool reads a file, not Properties) and formats
      * the log dir with a random cluster id, as {@code kafka-storage.sh format} would.

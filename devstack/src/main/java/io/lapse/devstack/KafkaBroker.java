@@ -30,13 +30,16 @@ public final class KafkaBroker implements AutoCloseable {
 
     private final Path dir;
     private final String bootstrapServers;
+    private final String saslBootstrapServers;
     private final KafkaRaftServer server;
     private final Admin admin;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private KafkaBroker(Path dir, String bootstrapServers, KafkaRaftServer server, Admin admin) {
+    private KafkaBroker(Path dir, String bootstrapServers, String saslBootstrapServers, KafkaRaftServer server,
+                        Admin admin) {
         this.dir = dir;
         this.bootstrapServers = bootstrapServers;
+        this.saslBootstrapServers = saslBootstrapServers;
         this.server = server;
         this.admin = admin;
     }
@@ -46,12 +49,24 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     public static KafkaBroker start(Map<String, String> extraBrokerProps) {
+        return start(extraBrokerProps, Map.of());
+    }
+
+    /**
+     * A broker with a second listener, SASL_PLAINTEXT with the PLAIN mechanism, that accepts these users and
+     * passwords; see {@link #saslBootstrapServers()}. The PLAINTEXT listener stays for the devstack's own admin.
+     */
+    public static KafkaBroker startWithSaslPlain(Map<String, String> passwordsByUser) {
+        return start(Map.of(), passwordsByUser);
+    }
+
+    private static KafkaBroker start(Map<String, String> extraBrokerProps, Map<String, String> saslUsers) {
         // Another process can take a picked port before the broker binds it; retry with fresh ports,
         // unless the caller fixed the listeners, where a retry would fail the same way.
         boolean ownPorts = !extraBrokerProps.containsKey("listeners");
         for (int attempt = 1; ; attempt++) {
             try {
-                return startOnce(extraBrokerProps);
+                return startOnce(extraBrokerProps, saslUsers);
             } catch (RuntimeException e) {
                 if (!ownPorts || attempt == START_ATTEMPTS || !causedByBindFailure(e)) {
                     throw e;
@@ -61,20 +76,25 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static KafkaBroker startOnce(Map<String, String> extraBrokerProps) {
+    private static KafkaBroker startOnce(Map<String, String> extraBrokerProps, Map<String, String> saslUsers) {
         long started = System.nanoTime();
         Path dir = TempDirs.create("lapse-kafka-");
         KafkaRaftServer server = null;
         KafkaBroker broker = null;
         try {
             // the controller port is part of the quorum config, which formatting records: pick both now
-            int[] ports = Ports.reserve(2, false);
+            int[] ports = Ports.reserve(saslUsers.isEmpty() ? 2 : 3, false);
             Properties props = KRaftSetup.singleNode(ports[0], ports[1], dir.resolve("logs"), extraBrokerProps);
+            String sasl = null;
+            if (!saslUsers.isEmpty()) {
+                KRaftSetup.addSaslPlainListener(props, ports[2], saslUsers);
+                sasl = "127.0.0.1:" + ports[2];
+            }
             KRaftSetup.format(props, dir);
             server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + ports[0];
-            broker = new KafkaBroker(dir, bootstrap, server, Admin.create(Map.of(
+            broker = new KafkaBroker(dir, bootstrap, sasl, server, Admin.create(Map.of(
                     AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)));
             JvmExitCleanup.register(broker);
             broker.awaitReady();
@@ -96,6 +116,14 @@ public final class KafkaBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The SASL_PLAINTEXT listener of a broker from {@link #startWithSaslPlain}. */
+    public String saslBootstrapServers() {
+        if (saslBootstrapServers == null) {
+            throw new IllegalStateException("this broker has no SASL listener; start it with startWithSaslPlain");
+        }
+        return saslBootstrapServers;
     }
 
     /** The broker's working directory (config and log dirs); deleted by close(). */

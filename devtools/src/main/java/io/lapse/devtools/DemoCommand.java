@@ -71,8 +71,8 @@ final class DemoCommand implements Callable<Integer> {
                 simulator.start();
                 config = config.with(Map.of("upstream.base-url", simulator.baseUrl()));
                 try (LapseRuntime runtime = new LapseRuntime(config, clock).start(ServiceName.ALL)) {
-                    out.printf("lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; metrics at "
-                                    + "http://localhost:%d/metrics — Ctrl-C stops%n", orders, pushInterval, ttl,
+                    out.printf("lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; status page at "
+                                    + "http://localhost:%d/ — Ctrl-C stops%n", orders, pushInterval, ttl,
                             silent * 100, runtime.managementPort());
                     StatusLine status = new StatusLine(new MetricsView(runtime.registry()), runtime.store(),
                             simulator.fleet(), clock, config.topics().push());

@@ -6,10 +6,15 @@ import io.lapse.config.LapseConfig;
 import io.lapse.ingest.IngestService;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.Service;
+import io.lapse.lifecycle.StartupRetry;
+import io.lapse.ops.ConsumerLag;
 import io.lapse.ops.Health;
 import io.lapse.ops.ManagementServer;
+import io.lapse.ops.ProcessStatus;
+import io.lapse.ops.TimerWatch;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerCensus;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
@@ -32,8 +37,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One Lapse process: the shared Redis connection, Kafka client factory, metrics registry and management endpoints,
- * and the services it was asked to run. Closing stops the services in reverse order of their start. Every launcher
- * (the production one, the demo, the benchmark) and every test of the whole pipeline builds its services here.
+ * and the services it was asked to run. The management endpoints come first, so that while start-up waits for Redis
+ * or Kafka readiness says so. Closing stops the services in reverse order of their start. Every launcher (the
+ * production one, the demo, the benchmark) and every test of the whole pipeline builds its services here.
  */
 public final class LapseRuntime implements AutoCloseable {
 
@@ -43,26 +49,26 @@ public final class LapseRuntime implements AutoCloseable {
     private final Clock clock;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Health health = new Health();
-    private final RedisConnection redis;
-    private final TimerStore store;
-    private final Watermarks watermarks;
-    private final KafkaClients clients;
+    private final StartupRetry startup = new StartupRetry();
+    private final ManagementServer management;
     private final List<Service> services = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private RedisConnection redis;
+    private TimerStore store;
+    private Watermarks watermarks;
+    private KafkaClients clients;
     private JvmGcMetrics gcMetrics;
-    private ManagementServer management;
+    private TimerWatch timerWatch;
+    private ConsumerLag consumerLag;
 
     public LapseRuntime(LapseConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
-        this.redis = RedisConnection.open(config.redis());
-        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
-        this.store = TimerStore.of(redis, keys, config.timer());
-        this.watermarks = new Watermarks(redis, keys);
-        this.clients = new KafkaClients(config.kafka());
+        this.management = ManagementServer.start(config.management(), registry, health);
+        health.registerReadiness("startup", startup::problem);
     }
 
-    /** Starts the named services and then the management endpoints. */
+    /** Connects to Redis and Kafka, waiting for them as long as they do not answer, and starts the named services. */
     public LapseRuntime start(Set<ServiceName> names) {
         logEffectiveConfig(names);
         new JvmMemoryMetrics().bindTo(registry);
@@ -70,14 +76,24 @@ public final class LapseRuntime implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(registry);
+        redis = RedisConnection.open(config.redis(), startup);
+        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        store = TimerStore.of(redis, keys, config.timer());
+        watermarks = new Watermarks(redis, keys);
+        clients = new KafkaClients(config.kafka(), startup);
         health.register("redis", redis::isOpen);
         for (ServiceName name : names) {
             Service service = create(name);
             services.add(service);
             health.register(service.name(), service::isReady);
+            health.registerLiveness(service.name(), service::isAlive);
             service.start();
         }
-        management = ManagementServer.start(config.managementPort(), registry, health);
+        timerWatch = new TimerWatch(new TimerCensus(store, watermarks), registry, clock).start();
+        consumerLag = new ConsumerLag(clients, ConsumerLag.groupsOf(config,
+                names.stream().map(name -> name.name().toLowerCase()).toList()), registry).start();
+        management.showStatus(new ProcessStatus(timerWatch, registry, clock));
+        startup.finished();
         return this;
     }
 
@@ -92,7 +108,7 @@ public final class LapseRuntime implements AutoCloseable {
 
     private void logEffectiveConfig(Set<ServiceName> names) {
         log.info("starting {} with kafka={} redis={}{} ttl={} repeat={} max-attempts={} mode={} shards={}",
-                names, config.kafka().bootstrapServers(), config.redis().uri().replaceAll("//[^@/]*@", "//****@"),
+                names, config.kafka().bootstrapServers(), config.redis().displayUri(),
                 config.redis().cluster() ? " (cluster)" : "", Durations.format(config.timer().ttl()),
                 Durations.format(config.timer().repeat()), config.timer().maxAttempts(),
                 config.timer().mode().name().toLowerCase(), config.timer().shards());
@@ -123,6 +139,7 @@ public final class LapseRuntime implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        startup.close();
         for (int i = services.size() - 1; i >= 0; i--) {
             try {
                 services.get(i).close();
@@ -130,13 +147,19 @@ public final class LapseRuntime implements AutoCloseable {
                 log.warn("{} did not close cleanly", services.get(i).name(), e);
             }
         }
-        if (management != null) {
-            management.close();
+        if (timerWatch != null) {
+            timerWatch.close();
         }
+        if (consumerLag != null) {
+            consumerLag.close();
+        }
+        management.close();
         if (gcMetrics != null) {
             gcMetrics.close();
         }
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
         registry.close();
     }
 }

@@ -1,9 +1,15 @@
 package io.lapse.store;
 
+import io.lapse.config.ConfigException;
 import io.lapse.config.RedisSettings;
+import io.lapse.config.RedisTls;
+import io.lapse.config.Secrets;
+import io.lapse.lifecycle.StartupRetry;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -17,42 +23,92 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** One connection to standalone Redis or a Redis Cluster; every Lapse command goes through the same async API. */
+/**
+ * One connection to standalone Redis or a Redis Cluster; every Lapse command goes through the same async API. The URI
+ * carries an ACL user and password ({@code redis://user:password@host:6379}); {@code rediss://} connects with TLS,
+ * trusting the configured truststore.
+ */
 public final class RedisConnection implements AutoCloseable {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /** A client that never connected has nothing in flight to wait for. */
+    private static final Duration FAILED_SHUTDOWN = Duration.ofSeconds(2);
 
-    private final String uri;
+    private final RedisURI uri;
     private final RedisClient standalone;
     private final RedisClusterClient cluster;
     private final StatefulRedisConnection<String, String> standaloneConnection;
     private final StatefulRedisClusterConnection<String, String> clusterConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RedisConnection(String uri, RedisClient standalone, RedisClusterClient cluster) {
+    private RedisConnection(RedisURI uri, RedisClient standalone, StatefulRedisConnection<String, String> standaloneConnection,
+                            RedisClusterClient cluster, StatefulRedisClusterConnection<String, String> clusterConnection) {
         this.uri = uri;
         this.standalone = standalone;
         this.cluster = cluster;
-        this.standaloneConnection = standalone == null ? null : standalone.connect(StringCodec.UTF8);
-        this.clusterConnection = cluster == null ? null : cluster.connect(StringCodec.UTF8);
+        this.standaloneConnection = standaloneConnection;
+        this.clusterConnection = clusterConnection;
     }
 
+    /** Connects once; fails at once when Redis does not answer. */
     public static RedisConnection open(RedisSettings settings) {
-        RedisURI uri = RedisURI.create(settings.uri());
+        return open(settings, new StartupRetry(), e -> false);
+    }
+
+    /** Connects, waiting for Redis while it does not answer or refuses the credentials (start order does not matter). */
+    public static RedisConnection open(RedisSettings settings, StartupRetry startup) {
+        return open(settings, startup, e -> e instanceof RedisException);
+    }
+
+    private static RedisConnection open(RedisSettings settings, StartupRetry startup, Predicate<Exception> retryable) {
+        RedisURI uri = parse(settings);
         TimeoutOptions timeouts = TimeoutOptions.enabled(COMMAND_TIMEOUT);
+        SslOptions ssl = sslOptions(settings.tls());
+        String what = "Redis at " + settings.displayUri();
         if (settings.cluster()) {
             RedisClusterClient client = RedisClusterClient.create(uri);
-            client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts)
+            client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
                     .build());
-            return new RedisConnection(settings.uri(), null, client);
+            return connected(() -> client.shutdown(Duration.ZERO, FAILED_SHUTDOWN), () -> new RedisConnection(uri,
+                    null, null, client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable)));
         }
         RedisClient client = RedisClient.create(uri);
-        client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).build());
-        return new RedisConnection(settings.uri(), client, null);
+        client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl).build());
+        return connected(() -> client.shutdown(Duration.ZERO, FAILED_SHUTDOWN), () -> new RedisConnection(uri,
+                client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable), null, null));
+    }
+
+    /** Shuts the client (and its threads) down when connecting fails for good. */
+    private static RedisConnection connected(Runnable shutdown, Supplier<RedisConnection> connect) {
+        try {
+            return connect.get();
+        } catch (RuntimeException e) {
+            shutdown.run();
+            throw e;
+        }
+    }
+
+    /** Lettuce's own parse errors repeat the URI, password included: name the key and mask instead. */
+    private static RedisURI parse(RedisSettings settings) {
+        try {
+            return RedisURI.create(settings.uri());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("redis.uri '" + settings.displayUri() + "' is not a Redis URI Lettuce accepts: "
+                    + Secrets.scrub(String.valueOf(e.getMessage()).replace(settings.uri(), settings.displayUri())));
+        }
+    }
+
+    private static SslOptions sslOptions(RedisTls tls) {
+        SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider();
+        tls.truststore().ifPresent(file -> ssl.truststore(file.toFile(), tls.truststorePassword()));
+        tls.keystore().ifPresent(file -> ssl.keystore(file.toFile(), tls.keystorePassword().toCharArray()));
+        return ssl.build();
     }
 
     public boolean isCluster() {
@@ -87,7 +143,7 @@ public final class RedisConnection implements AutoCloseable {
 
     /** The database index the URI selects (always 0 in a cluster). */
     public int database() {
-        return cluster == null ? RedisURI.create(uri).getDatabase() : 0;
+        return cluster == null ? uri.getDatabase() : 0;
     }
 
     public boolean isOpen() {

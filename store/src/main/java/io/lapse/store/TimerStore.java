@@ -5,6 +5,7 @@ import io.lapse.config.TimerSettings;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 
@@ -56,6 +57,12 @@ public interface TimerStore {
 
     /** Orders watched now, over all shards. */
     CompletableFuture<Long> watchedCount();
+
+    /**
+     * Watched orders whose deadline passed before {@code dueBefore} without firing (a claimed order counts by its
+     * lease, not its deadline); empty where the mode cannot tell: in ttl mode only Redis knows which keys are past due.
+     */
+    CompletableFuture<Optional<Overdue>> overdue(long dueBefore);
 
     /** Forgets up to {@code limit} orders of the shard that ended or were given up longer than the retention ago. */
     CompletableFuture<Long> prune(int shard, int limit);

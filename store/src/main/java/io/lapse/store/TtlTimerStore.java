@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 
@@ -67,5 +68,10 @@ public final class TtlTimerStore extends LuaTimerStore {
                     .thenApply(kept -> kept ? -1L : 0L));
         }
         return sum(counts);
+    }
+
+    @Override
+    public CompletableFuture<Optional<Overdue>> overdue(long dueBefore) {
+        return CompletableFuture.completedFuture(Optional.empty());
     }
 }

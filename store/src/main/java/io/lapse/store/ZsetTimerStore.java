@@ -4,9 +4,13 @@ import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.internal.LuaTimerStore;
 import io.lapse.store.internal.WakeSubscription;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 
@@ -37,5 +41,22 @@ public final class ZsetTimerStore extends LuaTimerStore {
             counts.add(redis.zcard(keys.due(shard)).toCompletableFuture());
         }
         return sum(counts);
+    }
+
+    @Override
+    public CompletableFuture<Optional<Overdue>> overdue(long dueBefore) {
+        List<CompletableFuture<Long>> counts = new ArrayList<>();
+        List<CompletableFuture<List<ScoredValue<String>>>> earliest = new ArrayList<>();
+        for (int shard = 0; shard < keys.shards(); shard++) {
+            counts.add(redis.zcount(keys.due(shard), Range.create(Double.NEGATIVE_INFINITY, (double) dueBefore))
+                    .toCompletableFuture());
+            earliest.add(redis.zrangeWithScores(keys.due(shard), 0, 0).toCompletableFuture());
+        }
+        CompletableFuture<Long> count = sum(counts);
+        return CompletableFuture.allOf(earliest.toArray(CompletableFuture[]::new)).thenCombine(count, (done, late) -> {
+            OptionalLong oldest = late == 0 ? OptionalLong.empty() : OptionalLong.of((long) earliest.stream()
+                    .flatMap(f -> f.join().stream()).mapToDouble(ScoredValue::getScore).min().orElseThrow());
+            return Optional.of(new Overdue(late, oldest));
+        });
     }
 }

@@ -1,0 +1,181 @@
+package io.lapse.app;
+
+import io.lapse.config.ConfigKey;
+import io.lapse.config.ConfigKeys;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What can be checked of docker/ without Docker: the compose file names real images, real configuration keys, health
+ * checks and the production jar; Prometheus scrapes every service and its rules are valid.
+ */
+class DeploymentFilesTest {
+
+    private static final Path ROOT = Path.of("..");
+    private static final Path DOCKER = ROOT.resolve("docker");
+    private static final List<String> SERVICES = List.of("ingest", "timer", "puller", "compensator");
+    /** Read by logback, not by Lapse's configuration: see the README. */
+    private static final Set<String> LOGGING_VARIABLES = Set.of("LAPSE_LOG_FORMAT", "LAPSE_LOG_LEVEL");
+
+    @Test
+    void composeRunsEachServiceAsItsOwnContainerOfTheProductionImageWithAHealthCheck() throws IOException {
+        Map<String, Map<String, Object>> services = composeServices();
+
+        for (String name : SERVICES) {
+            Map<String, Object> service = services.get(name);
+            assertThat(service).as("service %s", name).isNotNull();
+            assertThat(service.get("image")).isEqualTo("lapse:latest");
+            assertThat(map(service.get("build")).get("target")).isEqualTo("lapse");
+            assertThat(service.get("command")).isEqualTo(List.of(name));
+            assertThat(list(map(service.get("healthcheck")).get("test")))
+                    .containsExactly("CMD", "/opt/lapse/healthcheck", "ready");
+            assertThat(service).doesNotContainKey("profiles");
+        }
+        assertThat(Files.isExecutable(DOCKER.resolve("healthcheck"))).as("docker/healthcheck is executable").isTrue();
+    }
+
+    @Test
+    void composeRunsKafkaInKRaftModeAndRedisWithAppendOnlyFile() throws IOException {
+        Map<String, Map<String, Object>> services = composeServices();
+
+        assertThat((String) services.get("kafka").get("image")).startsWith("apache/kafka:");
+        assertThat(map(services.get("kafka").get("environment")))
+                .containsEntry("KAFKA_PROCESS_ROLES", "broker,controller");
+        assertThat((String) services.get("redis").get("image")).startsWith("redis:");
+        assertThat(list(services.get("redis").get("command"))).containsSequence("--appendonly", "yes");
+        for (String infrastructure : List.of("kafka", "redis", "prometheus", "grafana")) {
+            assertThat(services.get(infrastructure)).as(infrastructure).containsKey("healthcheck");
+        }
+        assertThat(services.get("simulator").get("profiles")).isEqualTo(List.of("demo"));
+        assertThat(map(services.get("simulator").get("build")).get("target")).isEqualTo("lapse-dev");
+    }
+
+    @Test
+    void everyLapseVariableInComposeIsAConfigurationKey() throws IOException {
+        Set<String> known = ConfigKeys.all().stream().map(ConfigKey::envName).collect(Collectors.toSet());
+        List<String> variables = new ArrayList<>();
+        composeServices().values().forEach(service -> map(service.getOrDefault("environment", Map.of())).keySet()
+                .stream().filter(name -> name.startsWith("LAPSE_")).forEach(variables::add));
+
+        assertThat(variables).isNotEmpty().allSatisfy(name -> assertThat(known.contains(name)
+                || name.startsWith("LAPSE_KAFKA_") || LOGGING_VARIABLES.contains(name))
+                .as("%s is a configuration key, a kafka.* property or a logging variable", name).isTrue());
+    }
+
+    @Test
+    void theImageRunsTheJarOfTheModuleThatBuildsTheProductionLauncher() throws IOException {
+        String module = moduleBuilding("<finalName>lapse</finalName>");
+        Map<String, String> stages = dockerfileStages();
+
+        assertThat(stages.get("lapse")).contains("COPY --from=build /src/" + module + "/target/lapse.jar ");
+        assertThat(stages.get("build")).contains("-pl " + module + " ");
+        assertThat(stages.get("lapse")).contains("ENTRYPOINT [\"java\", \"-XX:MaxRAMPercentage=75\", \"-jar\", "
+                + "\"/opt/lapse/lapse.jar\"]");
+        assertThat(new ArrayList<>(stages.keySet())).as("the production image is the default (last) target")
+                .last().isEqualTo("lapse");
+        String devModule = moduleBuildingOrNull("<finalName>lapse-dev</finalName>");
+        Assumptions.assumeTrue(devModule != null, "no module builds lapse-dev.jar yet (the devtools module): "
+                + "the lapse-dev target cannot be checked");
+        assertThat(stages.get("lapse-dev")).contains("/src/" + devModule + "/target/lapse-dev.jar");
+    }
+
+    @Test
+    void prometheusScrapesEveryServiceAndGrafanaIsProvisioned() throws IOException {
+        Map<String, Object> prometheus = yaml(DOCKER.resolve("prometheus/prometheus.yml"));
+        List<String> targets = new ArrayList<>();
+        for (Object job : list(prometheus.get("scrape_configs"))) {
+            for (Object config : list(map(job).get("static_configs"))) {
+                list(map(config).get("targets")).forEach(t -> targets.add((String) t));
+            }
+        }
+        assertThat(targets).containsExactlyInAnyOrderElementsOf(SERVICES.stream().map(s -> s + ":8080").toList());
+        assertThat(list(prometheus.get("rule_files"))).containsExactly("/etc/prometheus/alerts.yml");
+
+        Map<String, Object> datasources = yaml(DOCKER.resolve("grafana/provisioning/datasources/prometheus.yml"));
+        assertThat(map(list(datasources.get("datasources")).get(0))).containsEntry("uid", "prometheus")
+                .containsEntry("url", "http://prometheus:9090");
+        assertThat(DOCKER.resolve("grafana/dashboards/lapse.json")).exists();
+    }
+
+    @Test
+    void promtoolAcceptsTheAlertRules() throws Exception {
+        Assumptions.assumeTrue(ToolInstall.ensure("promtool"), ToolInstall.skipMessage("promtool"));
+        Process check = new ProcessBuilder("promtool", "check", "rules", DOCKER.resolve("prometheus/alerts.yml")
+                .toString()).redirectErrorStream(true).start();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(check.exitValue()).as(output).isZero();
+        assertThat(output).contains("SUCCESS");
+    }
+
+    static Map<String, Map<String, Object>> composeServices() throws IOException {
+        Map<String, Map<String, Object>> services = new LinkedHashMap<>();
+        map(yaml(DOCKER.resolve("compose.yaml")).get("services")).forEach((name, service) ->
+                services.put(name, map(service)));
+        return services;
+    }
+
+    private static Map<String, Object> yaml(Path file) throws IOException {
+        return new Yaml().load(Files.readString(file));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return (Map<String, Object>) value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object value) {
+        return (List<Object>) value;
+    }
+
+    /** Stage name → its lines, in the Dockerfile's order. */
+    private static Map<String, String> dockerfileStages() throws IOException {
+        Map<String, String> stages = new LinkedHashMap<>();
+        String current = null;
+        for (String line : Files.readAllLines(DOCKER.resolve("Dockerfile"))) {
+            if (line.startsWith("FROM ")) {
+                current = line.substring(line.lastIndexOf(' ') + 1);
+                stages.put(current, "");
+            }
+            if (current != null) {
+                stages.merge(current, line + "\n", String::concat);
+            }
+        }
+        return stages;
+    }
+
+    private static String moduleBuilding(String marker) throws IOException {
+        String module = moduleBuildingOrNull(marker);
+        assertThat(module).as("a module whose pom says %s", marker).isNotNull();
+        return module;
+    }
+
+    private static String moduleBuildingOrNull(String marker) throws IOException {
+        try (Stream<Path> poms = Files.list(ROOT).map(dir -> dir.resolve("pom.xml")).filter(Files::isRegularFile)) {
+            for (Path pom : poms.toList()) {
+                if (Files.readString(pom).contains(marker)) {
+                    return pom.getParent().getFileName().toString();
+                }
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,109 @@
+package io.lapse.ops;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.lifecycle.ServiceLoop;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Records each consumer group has yet to read, from the broker's view (end offsets minus committed offsets), so that
+ * lag shows even while a consumer is stuck or gone: {@code lapse.consumer.lag{group,topic}}, summed over partitions.
+ * A group appears once it has committed an offset.
+ */
+public final class ConsumerLag implements AutoCloseable {
+
+    static final Duration INTERVAL = Duration.ofSeconds(10);
+    private static final long TIMEOUT_MS = 10_000;
+
+    private final KafkaClients clients;
+    private final List<String> groups;
+    private final MeterRegistry registry;
+    private final Map<List<String>, AtomicLong> lagByGroupAndTopic = new ConcurrentHashMap<>();
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private final ServiceLoop loop;
+    private Admin admin; // on the loop's thread only
+
+    public ConsumerLag(KafkaClients clients, Collection<String> groups, MeterRegistry registry) {
+        this.clients = clients;
+        this.groups = List.copyOf(groups);
+        this.registry = registry;
+        this.loop = new ServiceLoop("lapse-consumer-lag", this::measureThenPause, closing::countDown, () -> {
+            if (admin != null) {
+                admin.close(Duration.ofSeconds(5));
+            }
+        });
+    }
+
+    /** The consumer groups of the services Lapse runs under these names; the timer's shard group reads no records. */
+    public static List<String> groupsOf(LapseConfig config, Collection<String> serviceNames) {
+        Map<String, String> groupByService = Map.of("ingest", config.ingest().groupId(),
+                "puller", config.upstream().pullerGroupId(), "compensator", config.compensator().applicationId());
+        return serviceNames.stream().map(groupByService::get).filter(Objects::nonNull).sorted().toList();
+    }
+
+    public ConsumerLag start() {
+        if (!groups.isEmpty()) {
+            loop.start();
+        }
+        return this;
+    }
+
+    private void measureThenPause() throws Exception {
+        if (admin == null) {
+            admin = clients.admin();
+        }
+        for (String group : groups) {
+            measure(group);
+        }
+        closing.await(INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void measure(String group) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResultInfo> ends = admin.listOffsets(latest).all()
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        Map<String, Long> lagByTopic = new HashMap<>();
+        committed.forEach((partition, offset) -> {
+            if (offset != null && ends.containsKey(partition)) {
+                long lag = Math.max(0, ends.get(partition).offset() - offset.offset());
+                lagByTopic.merge(partition.topic(), lag, Long::sum);
+            }
+        });
+        lagByTopic.forEach((topic, lag) -> gauge(group, topic).set(lag));
+    }
+
+    private AtomicLong gauge(String group, String topic) {
+        return lagByGroupAndTopic.computeIfAbsent(List.of(group, topic), key -> {
+            AtomicLong lag = new AtomicLong();
+            Gauge.builder("lapse.consumer.lag", lag, AtomicLong::get).tag("group", group).tag("topic", topic)
+                    .baseUnit("records").description("Records of the topic the consumer group has not committed yet")
+                    .register(registry);
+            return lag;
+        });
+    }
+
+    @Override
+    public void close() {
+        loop.close();
+    }
+}

@@ -1,0 +1,36 @@
+package io.lapse.ops;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** The status of one process: the timer store as its {@link TimerWatch} last saw it, and its own meters. */
+public final class ProcessStatus implements StatusSource {
+
+    private final TimerWatch timers;
+    private final RegistryFigures meters;
+    private final Clock clock;
+
+    public ProcessStatus(TimerWatch timers, MeterRegistry registry, Clock clock) {
+        this.timers = timers;
+        this.meters = new RegistryFigures(registry);
+        this.clock = clock;
+    }
+
+    @Override
+    public StatusReport report() {
+        TimerWatch.Look look = timers.latest();
+        long now = clock.millis();
+        List<StatusReport.Watermark> marks = new ArrayList<>();
+        look.watermarks().forEach((partition, mark) ->
+                marks.add(new StatusReport.Watermark(partition, mark, Math.max(0, now - mark))));
+        marks.sort(Comparator.comparing(StatusReport.Watermark::partition));
+        return new StatusReport(now, look.counts(), timers.oldestOverdueMs(), marks,
+                meters.lateness("lapse.timer.fire.lateness"), meters.countsBy("lapse.ingest.records", "topic"),
+                meters.countsBy("lapse.timer.expiries", "source"), meters.countsBy("lapse.puller.pulls", "outcome"),
+                meters.total("lapse.dlq.records"), look.problem().stream().toList());
+    }
+}

@@ -1,0 +1,8 @@
+package io.lapse.ops;
+
+/** What the status page shows of a process, read fresh on every call; the process wiring provides it. */
+@FunctionalInterface
+public interface StatusSource {
+
+    StatusReport report();
+}

@@ -1,0 +1,69 @@
+package io.lapse.store;
+
+import io.lapse.config.ConfigSource;
+import io.lapse.config.RedisSettings;
+import io.lapse.config.TimerSettings;
+import io.lapse.devstack.DevStackExtension;
+import io.lapse.ops.TimerCounts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TimerCensusTest {
+
+    private static final long TTL = 10_000;
+    private static final long NOW = 1_800_000_000_000L;
+
+    @RegisterExtension
+    static final DevStackExtension server = DevStackExtension.redisOnly();
+    private static RedisConnection connection;
+
+    @BeforeAll
+    static void startRedis() {
+        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        connection.close();
+    }
+
+    @Test
+    void countsWatchedOrdersAndThoseMoreThanTheGracePastTheirDeadline() {
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
+                "timer.shards", "4")));
+        TimerKeys keys = new TimerKeys("census", settings.shards());
+        ZsetTimerStore store = new ZsetTimerStore(connection, keys, settings);
+        TimerCensus census = new TimerCensus(store, new Watermarks(connection, keys));
+        store.apply(List.of(
+                OrderUpdate.active("late-a", NOW - TTL - 60_000),
+                OrderUpdate.active("late-b", NOW - TTL - 5_000),
+                OrderUpdate.active("firing-now", NOW - TTL - 200),
+                OrderUpdate.active("on-time", NOW),
+                OrderUpdate.terminal("ended", NOW - TTL - 60_000))).join();
+
+        TimerCounts counts = census.counts(NOW).join();
+
+        assertThat(counts.watched()).isEqualTo(4);
+        assertThat(counts.overdue()).as("within the grace is not overdue").isEqualTo(2);
+        assertThat(counts.oldestDeadline()).isEqualTo(NOW - 60_000);
+    }
+
+    @Test
+    void noOverdueOrderMeansNoOldestDeadline() {
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms")));
+        TimerKeys keys = new TimerKeys("census-none", settings.shards());
+        ZsetTimerStore store = new ZsetTimerStore(connection, keys, settings);
+        store.apply(List.of(OrderUpdate.active("on-time", NOW))).join();
+
+        TimerCounts counts = new TimerCensus(store, new Watermarks(connection, keys)).counts(NOW).join();
+
+        assertThat(counts).isEqualTo(new TimerCounts(1, 0L, null));
+    }
+}

@@ -34,7 +34,7 @@ public final class ConfigKeys {
     public static final ConfigKey REDIS_CLUSTER = key("redis.cluster", "false",
             "`true` when `redis.uri` names a node of a Redis Cluster.");
     public static final ConfigKey REDIS_KEY_PREFIX = key("redis.key-prefix", "lapse",
-            "Prefix of every Redis key Lapse writes.");
+            "Prefix of every Redis key.");
     public static final ConfigKey REDIS_TLS_TRUSTSTORE = key("redis.tls.truststore", "",
             "Truststore (PKCS12 or JKS) with the CA of Redis's certificate, for rediss:// URIs; empty trusts the JVM's CAs.");
     public static final ConfigKey REDIS_TLS_TRUSTSTORE_PASSWORD = key("redis.tls.truststore-password", "",
@@ -83,7 +83,7 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_RATE_LIMIT = key("upstream.rate-limit", "200",
             "Most requests per second from one puller, spaced evenly (one every 1/rate s).");
     public static final ConfigKey UPSTREAM_CONCURRENCY = key("upstream.concurrency", "16",
-            "Pulls in flight at once in one puller.");
+            "Pulls in flight in one puller.");
     public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key("upstream.circuit-open", "2s",
             "How long pulls wait once most recent requests failed, before a few of them probe upstream again.");
     public static final ConfigKey UPSTREAM_MAX_BODY_BYTES = key("upstream.max-body-bytes", "65536",
@@ -114,7 +114,7 @@ public final class ConfigKeys {
             "Kafka Streams state; put it on a persistent disk in production.");
 
     public static final ConfigKey MANAGEMENT_PORT = key("management.port", "8080",
-            "Port of the status page (/), /status.json, /metrics, /health/live and /health/ready; 0 picks a free port.");
+            "Port of the status page (`/`), `/status.json`, `/metrics` (Prometheus), `/health/live` and `/health/ready`; 0 picks a free port.");
     public static final ConfigKey MANAGEMENT_ADDRESS = key("management.address", "0.0.0.0",
             "Address the management port binds to; 0.0.0.0 (every interface) lets Prometheus and probes reach it, 127.0.0.1 keeps it local.");
 

@@ -6,9 +6,6 @@ import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.DeadLetterSink;
-import io.lapse.store.ApplyResult;
-import io.lapse.store.Claim;
-import io.lapse.store.ClaimBatch;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
@@ -33,7 +30,8 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -77,7 +75,7 @@ class IngestBatchesTest {
         watermarks = new Watermarks(redis, keys);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         consumer = new MockConsumer<>("earliest");
-        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer()), store,
+        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer()), store.store(),
                 watermarks, new DeadLetterSink(new MockProducer<>(true, null,
                 new ByteArraySerializer(), new ByteArraySerializer()), "dlq", Clock.systemUTC(), registry, "ingest"),
                 new IngestMetrics(registry), Clock.systemUTC());
@@ -102,7 +100,7 @@ class IngestBatchesTest {
 
     private boolean watched(int fromOrder, int toOrder) {
         List<String> ids = IntStream.range(fromOrder, toOrder).mapToObj(i -> "order-" + i).toList();
-        return store.inspect(ids).join().values().stream().allMatch(OrderView::isWatched);
+        return store.real.inspect(ids).join().values().stream().allMatch(OrderView::isWatched);
     }
 
     @Test
@@ -166,7 +164,7 @@ class IngestBatchesTest {
     }
 
     /** The real store, except that the test may hold back its next apply and then let it through or fail it. */
-    private static final class HeldStore implements TimerStore {
+    private static final class HeldStore {
 
         private final TimerStore real;
         private CompletableFuture<Void> held;
@@ -181,51 +179,23 @@ class IngestBatchesTest {
             return held;
         }
 
-        @Override
-        public CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates) {
-            CompletableFuture<Void> gate = held;
-            held = null;
-            return gate == null ? real.apply(updates) : gate.thenCompose(v -> real.apply(updates));
-        }
-
-        @Override
-        public TimerKeys keys() {
-            return real.keys();
-        }
-
-        @Override
-        public CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds) {
-            return real.inspect(orderIds);
-        }
-
-        @Override
-        public CompletableFuture<List<String>> recover(Map<String, Long> lastSeenByOrder) {
-            return real.recover(lastSeenByOrder);
-        }
-
-        @Override
-        public CompletableFuture<Long> watchedCount() {
-            return real.watchedCount();
-        }
-
-        @Override
-        public CompletableFuture<Long> prune(int shard, int limit) {
-            return real.prune(shard, limit);
-        }
-
-        @Override
-        public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
-            return real.claim(shard, watermark);
-        }
-
-        @Override
-        public CompletableFuture<Long> acknowledge(int shard, List<Claim> claims) {
-            return real.acknowledge(shard, claims);
-        }
-
-        @Override
-        public AutoCloseable listen(IntConsumer shardMayBeDue) {
-            return real.listen(shardMayBeDue);
+        /** The store to hand to ingest: every call goes to the real one, an apply through the gate. */
+        TimerStore store() {
+            return (TimerStore) Proxy.newProxyInstance(TimerStore.class.getClassLoader(),
+                    new Class<?>[]{TimerStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("apply")) {
+                            CompletableFuture<Void> gate = held;
+                            held = null;
+                            if (gate != null) {
+                                return gate.thenCompose(v -> real.apply((Collection<OrderUpdate>) args[0]));
+                            }
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
         }
     }
 }

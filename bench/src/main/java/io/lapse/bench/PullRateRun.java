@@ -11,6 +11,7 @@ import io.lapse.simulator.Outage;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +77,9 @@ final class PullRateRun {
 
     private static void writeExpiries(RunSandbox sandbox, List<String> orders) {
         long lastSeen = System.currentTimeMillis() - 60_000;
-        try (KafkaProducer<byte[], byte[]> producer = sandbox.clients.producer("bench-expiries", Map.of())) {
+        // one request in flight: Kafka before 4.5 may drop the first batch sent to a new partition (KAFKA-15591)
+        try (KafkaProducer<byte[], byte[]> producer = sandbox.clients.producer("bench-expiries",
+                Map.of(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1))) {
             for (String id : orders) {
                 TimerExpired expiry = new TimerExpired(id, lastSeen + 30_000, lastSeen, 1, System.currentTimeMillis(),
                         TimerExpired.Source.TIMER, false);

@@ -18,6 +18,7 @@ import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -138,7 +139,9 @@ final class Pipeline implements AutoCloseable {
 
     /** Writes these records, keyed by their orderId, as an outside producer would. */
     void send(String topic, Map<String, byte[]> byKey) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(config.kafka()).producer("test", Map.of())) {
+        // one request in flight: Kafka before 4.5 may drop the first batch sent to a new partition (KAFKA-15591)
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(config.kafka()).producer("test",
+                Map.of(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1))) {
             byKey.forEach((key, value) -> producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
                     value)));
         }

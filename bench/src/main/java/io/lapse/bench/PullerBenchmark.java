@@ -72,7 +72,9 @@ public final class PullerBenchmark {
                     String.format(Locale.ROOT, "%.1f ms", r.permitWaitMs()));
         }
         out.append(table).append("\npulls/s: PullResults per second by their pulledAt, over the middle 90 % of the run;"
-                + " all expiries were waiting in the topic when the puller started.\n");
+                + " all expiries were waiting in the topic when the puller started. Upstream peak: the most requests the"
+                + " simulator's handler threads took in within one second; requests the puller starts evenly can reach"
+                + " them bunched when the machine is busy. Request mean: as the puller timed it, latency included.\n");
         if (recovery != null) {
             out.append("\n## Recovery after an outage (goal: backlog ÷ rate limit + 5 s)\n\n");
             out.append(new MarkdownTable("silent orders", "outage", "rate limit", "backlog at recovery",

@@ -34,6 +34,8 @@ final class LapseProcess implements AutoCloseable {
     private final int managementPort;
     private final LogFile logFile;
     private Process process; // guarded by this
+    private volatile long launchedAt;
+    private volatile long readyAt;
 
     private LapseProcess(String name, List<String> command, Map<String, String> environment, int managementPort,
                          LogFile logFile) {
@@ -84,6 +86,8 @@ final class LapseProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot run " + command, e);
         }
+        launchedAt = System.currentTimeMillis();
+        readyAt = 0;
         log.info("{} started as process {}", name, process.pid());
     }
 
@@ -100,6 +104,24 @@ final class LapseProcess implements AutoCloseable {
 
     synchronized void thaw() {
         Signals.resume(process.pid());
+    }
+
+    /** Notes the first time the process answers ready after its start; call it often to know when that was. */
+    void watchReadiness() {
+        if (readyAt == 0 && answers("/health/ready")) {
+            readyAt = System.currentTimeMillis();
+        }
+    }
+
+    /** When it was last started, epoch ms. */
+    long launchedAt() {
+        return launchedAt;
+    }
+
+    /** How long after its last start it first answered ready, as far as {@link #watchReadiness()} saw. */
+    String startup() {
+        return readyAt == 0 ? name + " did not answer ready after its start"
+                : String.format("%s answered ready %.1f s after its start", name, (readyAt - launchedAt) / 1000.0);
     }
 
     /** Whether the management endpoint answers 200 on {@code path}, e.g. /health/ready, within two seconds. */

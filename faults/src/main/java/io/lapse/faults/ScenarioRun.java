@@ -42,7 +42,8 @@ final class ScenarioRun {
             long firingDue = Math.max(silencedAt + settings.ttl().toMillis(), fault.recoveredAt())
                     + settings.grace().toMillis();
             long answeredBy = Math.max(firingDue, System.currentTimeMillis());
-            Waiting.untilTime(answeredBy + settings.settle().toMillis());
+            Waiting.untilTime(answeredBy + settings.settle().toMillis(),
+                    () -> generation.services().all().forEach(LapseProcess::watchReadiness));
             Timeline timeline = new Timeline(startedAt, fault.recoveredAt(), answeredBy, System.currentTimeMillis());
             return tally(scenario, lab, generation, workload, timeline, fault, otherPoison);
         } finally {
@@ -57,6 +58,8 @@ final class ScenarioRun {
             notes.add("incomplete: the topics could not be read to their end within " + CATCH_UP_TIMEOUT.toSeconds()
                     + " s");
         }
+        generation.services().all().stream().filter(process -> process.launchedAt() >= timeline.startedAt())
+                .forEach(process -> notes.add(process.startup()));
         if (fault.poisonRefused() > 0) {
             notes.add(fault.poisonRefused() + " poison records were refused by Kafka and are not counted");
         }

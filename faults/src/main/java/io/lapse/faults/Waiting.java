@@ -32,9 +32,14 @@ final class Waiting {
 
     /** Sleeps until the wall clock reads {@code epochMillis}; a fault's duration is part of the scenario. */
     static void untilTime(long epochMillis) {
-        long left = epochMillis - System.currentTimeMillis();
-        if (left > 0) {
-            sleep(Duration.ofMillis(left));
+        untilTime(epochMillis, () -> { });
+    }
+
+    /** Sleeps until the wall clock reads {@code epochMillis}, doing {@code meanwhile} every 100 ms. */
+    static void untilTime(long epochMillis, Runnable meanwhile) {
+        for (long left = epochMillis - System.currentTimeMillis(); left > 0; left = epochMillis - System.currentTimeMillis()) {
+            meanwhile.run();
+            sleep(Duration.ofMillis(Math.min(left, POLL_MILLIS)));
         }
     }
 

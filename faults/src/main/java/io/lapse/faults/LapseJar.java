@@ -3,14 +3,23 @@ package io.lapse.faults;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The production jar the suite runs as separate processes: {@code -Dlapse.jar=FILE}, else {@code app/target/lapse.jar}
- * of the checkout around the working directory, built first when it is missing.
+ * of the checkout around the working directory, built first when it is missing or older than a main source (the rule
+ * of the {@code lapse} launcher): verdicts about yesterday's code would be worthless.
  */
 final class LapseJar {
 
@@ -31,10 +40,39 @@ final class LapseJar {
         }
         Path root = checkoutRoot();
         Path jar = root.resolve(JAR);
-        if (!Files.isRegularFile(jar)) {
+        if (!Files.isRegularFile(jar) || olderThanASource(root, jar)) {
             build(root);
         }
         return jar;
+    }
+
+    /** Whether a main source of the checkout (not of this module, which the jar does not hold) is newer. */
+    static boolean olderThanASource(Path root, Path jar) {
+        Set<Path> skipped = Set.of(root.resolve(".git"), root.resolve("faults"));
+        try {
+            FileTime built = Files.getLastModifiedTime(jar);
+            AtomicBoolean newer = new AtomicBoolean();
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+                    return skipped.contains(dir) || dir.endsWith("target") ? FileVisitResult.SKIP_SUBTREE
+                            : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    if (root.relativize(file).toString().contains("src" + File.separator + "main" + File.separator)
+                            && attributes.lastModifiedTime().compareTo(built) > 0) {
+                        newer.set(true);
+                        return FileVisitResult.TERMINATE;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+            return newer.get();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot compare " + jar + " with the sources under " + root, e);
+        }
     }
 
     /** The nearest directory upwards from the working directory that holds the Maven wrapper and the app module. */

@@ -11,10 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single JVM shutdown hook that closes every server still open when the JVM exits, so a test
- * run that forgets close() (or dies on an exception) leaves no redis-server processes and no temp
+ * run that forgets close() (or dies on an exception) leaves no child processes and no temp
  * directories behind. Servers register when they start and unregister in close().
  */
-final class JvmExitCleanup {
+public final class JvmExitCleanup {
 
     private static final Logger log = LoggerFactory.getLogger(JvmExitCleanup.class);
 
@@ -27,14 +27,14 @@ final class JvmExitCleanup {
     private JvmExitCleanup() {
     }
 
-    static void register(AutoCloseable resource) {
+    public static void register(AutoCloseable resource) {
         if (installed.compareAndSet(false, true)) {
             Runtime.getRuntime().addShutdownHook(new Thread(JvmExitCleanup::closeAll, "lapse-devstack-cleanup"));
         }
         open.add(resource);
     }
 
-    static void unregister(AutoCloseable resource) {
+    public static void unregister(AutoCloseable resource) {
         open.remove(resource);
     }
 

@@ -14,7 +14,7 @@ import java.util.List;
  * every other process on the machine between {@link #reserve} returning and its server binding.
  * The window is milliseconds; callers that can cheaply retry (Redis) do so.
  */
-final class Ports {
+public final class Ports {
 
     /** Redis Cluster nodes talk to each other on their client port plus this offset. */
     static final int CLUSTER_BUS_OFFSET = 10_000;
@@ -25,7 +25,8 @@ final class Ports {
     private Ports() {
     }
 
-    static int free() {
+    /** A port that was free a moment ago on 127.0.0.1, for a server that takes its port from configuration. */
+    public static int free() {
         return reserve(1, false)[0];
     }
 

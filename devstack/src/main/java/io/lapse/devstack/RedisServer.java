@@ -25,14 +25,14 @@ public final class RedisServer implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final List<String> command;
-    private final RedisLogFile logFile;
+    private final LogFile logFile;
     private Process process; // guarded by this
     private boolean closed; // guarded by this
 
     private RedisServer(Path binary, int port, Path dir, List<String> extraArgs) {
         this.port = port;
         this.dir = dir;
-        this.logFile = new RedisLogFile(dir);
+        this.logFile = new LogFile(dir.resolve("redis.log"));
         this.command = new ArrayList<>(List.of(binary.toString(),
                 "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(),
                 "--daemonize", "no", "--save", "", "--appendonly", "no"));

@@ -15,12 +15,13 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * from the metadata log a moment later. Until then producers see UNKNOWN_TOPIC_OR_PARTITION and
  * consumers get no assignment, which makes tests flaky, so we wait for the broker's view.
  */
-final class TopicReadiness {
+public final class TopicReadiness {
 
     private TopicReadiness() {
     }
 
-    static void createAndAwait(Admin admin, NewTopic topic, Duration timeout) {
+    /** Creates the topic and returns once the broker knows a leader for each of its partitions. */
+    public static void createAndAwait(Admin admin, NewTopic topic, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             admin.createTopics(List.of(topic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -8,29 +8,34 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * redis-server's stdout and stderr, appended across restarts. Writing to a file rather than a pipe
+ * A child process's stdout and stderr, appended across restarts. Writing to a file rather than a pipe
  * means nobody has to drain it, and its tail explains a failed start.
  */
-final class RedisLogFile {
+public final class LogFile {
 
     private static final int TAIL_LINES = 20;
 
     private final Path path;
 
-    RedisLogFile(Path dir) {
-        this.path = dir.resolve("redis.log");
+    public LogFile(Path path) {
+        this.path = path;
     }
 
-    File file() {
+    public File file() {
         return path.toFile();
     }
 
-    String tail() {
+    public Path path() {
+        return path;
+    }
+
+    /** The last lines, for an error message. */
+    public String tail() {
         try {
             List<String> lines = Files.readAllLines(path, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
         } catch (IOException e) {
-            return "(no redis log: " + e + ")";
+            return "(no log at " + path + ": " + e + ")";
         }
     }
 

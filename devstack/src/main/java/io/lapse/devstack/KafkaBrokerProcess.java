@@ -1,0 +1,193 @@
+package io.lapse.devstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kafka broker (KRaft, combined broker and controller) in a JVM of its own, for tests of what clients do when
+ * the broker goes away: {@link #stop()} and {@link #kill()} end the process, {@link #start()} runs it again on the same
+ * ports and log directory, so topics and committed offsets survive. close() ends it and removes the directory.
+ */
+public final class KafkaBrokerProcess implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaBrokerProcess.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** The broker's own lines go to broker.log, warnings and worse only; INFO would cost CPU the test needs. */
+    private static final String LOGGING = """
+            <configuration>
+              <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+                <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
+              </appender>
+              <root level="WARN"><appender-ref ref="OUT"/></root>
+            </configuration>
+            """;
+
+    private final Path dir;
+    private final String bootstrapServers;
+    private final List<String> command;
+    private final LogFile logFile;
+    private Process process; // guarded by this
+    private boolean closed; // guarded by this
+
+    private KafkaBrokerProcess(Path dir, String bootstrapServers, List<String> command) {
+        this.dir = dir;
+        this.bootstrapServers = bootstrapServers;
+        this.command = command;
+        this.logFile = new LogFile(dir.resolve("broker.log"));
+    }
+
+    /**
+     * Formats a fresh log directory for fresh ports and starts the broker; returns once it serves requests.
+     *
+     * @param classpath a classpath holding the broker (kafka_2.13 and its dependencies), e.g. this JVM's
+     */
+    public static KafkaBrokerProcess start(String classpath) {
+        Path dir = TempDirs.create("lapse-kafka-process-");
+        int[] ports = Ports.reserve(2, false);
+        Properties props = KRaftSetup.singleNode(ports[0], ports[1], dir.resolve("logs"), Map.of());
+        KRaftSetup.format(props, dir);
+        Path logging = dir.resolve("logback.xml");
+        try {
+            Files.writeString(logging, LOGGING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + logging, e);
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = List.of(java, "-Xmx1g", "-Dlogback.configurationFile=" + logging, "-cp", classpath,
+                "kafka.Kafka", dir.resolve("server.properties").toString());
+        KafkaBrokerProcess broker = new KafkaBrokerProcess(dir, "127.0.0.1:" + ports[0], command);
+        JvmExitCleanup.register(broker);
+        try {
+            broker.start();
+            return broker;
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** Config, log dirs and broker.log; deleted by close(). */
+    public Path dir() {
+        return dir;
+    }
+
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Starts the broker if it is not running, on its ports and log directory; returns once it serves requests. */
+    public synchronized void start() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        if (isRunning()) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(logFile.file())).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot run " + command.get(0), e);
+        }
+        awaitReady();
+        log.info("Kafka broker process {} ready at {} in {} ms", process.pid(), bootstrapServers,
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** SIGTERM and wait: the broker's controlled shutdown, as an operator's restart does it. */
+    public synchronized void stop() {
+        if (isRunning()) {
+            process.destroy();
+            if (!awaitExit()) {
+                log.warn("Kafka broker at {} ignored SIGTERM for {}, killing it", bootstrapServers, STOP_TIMEOUT);
+                kill();
+            }
+        }
+    }
+
+    /** SIGKILL, like a crash or a lost machine: no controlled shutdown. */
+    public synchronized void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            awaitExit();
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        try {
+            stop();
+        } finally {
+            TempDirs.deleteRecursively(dir);
+            JvmExitCleanup.unregister(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaBrokerProcess[" + bootstrapServers + "]";
+    }
+
+    /** The process answering describeCluster proves the broker serves requests; a dead process ends the wait. */
+    private void awaitReady() {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        int timeoutMs = (int) READY_PROBE_TIMEOUT.toMillis();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs))) {
+            while (true) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("Kafka broker at " + bootstrapServers + " exited with code "
+                            + process.exitValue() + "; log tail:\n" + logFile.tail());
+                }
+                try {
+                    admin.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS);
+                    return;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("Interrupted while waiting for the Kafka broker", e);
+                } catch (Exception notYet) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("Kafka broker at " + bootstrapServers
+                                + " not ready within " + READY_TIMEOUT + "; log tail:\n" + logFile.tail(), notYet);
+                    }
+                    Sleep.briefly(Duration.ofMillis(100));
+                }
+            }
+        }
+    }
+
+    private boolean awaitExit() {
+        try {
+            return process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the Kafka broker to exit", e);
+        }
+    }
+}

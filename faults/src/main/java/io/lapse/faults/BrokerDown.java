@@ -1,0 +1,18 @@
+package io.lapse.faults;
+
+import java.time.Duration;
+
+/** The Kafka broker stopped (controlled shutdown) for a while and started again with its data. */
+record BrokerDown(Duration down) implements Fault {
+
+    @Override
+    public FaultReport inject(Lab lab, Workload workload) {
+        lab.broker().stop();
+        try {
+            Waiting.sleep(down);
+        } finally {
+            lab.broker().start();
+        }
+        return FaultReport.recoveredAt(System.currentTimeMillis());
+    }
+}

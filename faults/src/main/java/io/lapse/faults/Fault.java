@@ -1,0 +1,12 @@
+package io.lapse.faults;
+
+/** A fault the suite injects into the running pipeline, a second after the scenario's orders went silent. */
+interface Fault {
+
+    /** Runs before the scenario's orders start pushing, e.g. to start more instances; by default nothing. */
+    default void prepare(Lab lab) {
+    }
+
+    /** Injects the fault and returns once it is over. */
+    FaultReport inject(Lab lab, Workload workload) throws Exception;
+}

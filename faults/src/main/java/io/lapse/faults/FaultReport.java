@@ -1,0 +1,18 @@
+package io.lapse.faults;
+
+import java.util.List;
+
+/**
+ * What a fault did.
+ *
+ * @param recoveredAt   from when on firing may be expected again (epoch ms): the end of an outage (process restarted or
+ *                      thawed, broker or Redis back), the start of a fault firing must not notice (poison, upstream)
+ * @param poison        where Kafka put the poison it acknowledged: exactly these must become dead letters
+ * @param poisonRefused poison records Kafka refused, which nobody can be expected to dead-letter
+ */
+record FaultReport(long recoveredAt, List<RecordRef> poison, int poisonRefused) {
+
+    static FaultReport recoveredAt(long epochMillis) {
+        return new FaultReport(epochMillis, List.of(), 0);
+    }
+}

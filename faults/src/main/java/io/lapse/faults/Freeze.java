@@ -1,0 +1,19 @@
+package io.lapse.faults;
+
+import java.time.Duration;
+
+/** SIGSTOP of a service's process for a while, then SIGCONT: a long GC pause, a VM steal, a throttled container. */
+record Freeze(Service service, Duration frozen) implements Fault {
+
+    @Override
+    public FaultReport inject(Lab lab, Workload workload) {
+        LapseProcess process = lab.generation().services().first(service);
+        process.freeze();
+        try {
+            Waiting.sleep(frozen);
+        } finally {
+            process.thaw();
+        }
+        return FaultReport.recoveredAt(System.currentTimeMillis());
+    }
+}

@@ -1,0 +1,16 @@
+package io.lapse.faults;
+
+import java.time.Duration;
+
+/** kill -9 of a service's process, and the same process started again a little later, as a supervisor would. */
+record KillAndRestart(Service service, Duration down) implements Fault {
+
+    @Override
+    public FaultReport inject(Lab lab, Workload workload) {
+        LapseProcess process = lab.generation().services().first(service);
+        process.kill();
+        Waiting.sleep(down);
+        process.launch();
+        return FaultReport.recoveredAt(System.currentTimeMillis());
+    }
+}

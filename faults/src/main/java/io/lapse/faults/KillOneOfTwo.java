@@ -1,0 +1,27 @@
+package io.lapse.faults;
+
+import java.time.Duration;
+
+/**
+ * Two instances of every service, as a user who outgrew one machine runs them; then kill -9 of the older instance of
+ * each, for good: the survivors must take over all of their work.
+ */
+record KillOneOfTwo(Duration startTimeout) implements Fault {
+
+    @Override
+    public void prepare(Lab lab) {
+        for (Service service : Service.values()) {
+            lab.generation().services().add(service);
+        }
+        lab.generation().requireAlive(lab, startTimeout);
+    }
+
+    @Override
+    public FaultReport inject(Lab lab, Workload workload) {
+        LapseServices services = lab.generation().services();
+        for (Service service : Service.values()) {
+            services.killForGood(services.first(service));
+        }
+        return FaultReport.recoveredAt(System.currentTimeMillis());
+    }
+}

@@ -1,0 +1,92 @@
+package io.lapse.faults;
+
+import io.lapse.config.ConfigKeys;
+import io.lapse.devstack.Ports;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Lapse processes of one generation, by service. Instances are named {@code <service>-<n>}; each has its own
+ * management port and, for the compensator, its own state directory, which a restart of the same instance keeps.
+ */
+final class LapseServices implements AutoCloseable {
+
+    private final Path jar;
+    private final Map<String, String> environment;
+    private final Path dir;
+    private final Map<Service, List<LapseProcess>> running = new EnumMap<>(Service.class);
+    private final Map<Service, Integer> started = new EnumMap<>(Service.class);
+
+    /**
+     * @param environment the LAPSE_* settings every instance shares
+     * @param dir         for the instances' logs and state
+     */
+    LapseServices(Path jar, Map<String, String> environment, Path dir) {
+        this.jar = jar;
+        this.environment = Map.copyOf(environment);
+        this.dir = dir;
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+        for (Service service : Service.values()) {
+            running.put(service, new ArrayList<>());
+            started.put(service, 0);
+        }
+    }
+
+    /** Starts one more instance of the service; returns without waiting for it to be ready. */
+    synchronized LapseProcess add(Service service) {
+        int number = started.merge(service, 1, Integer::sum);
+        String name = service.command + "-" + number;
+        int port = Ports.free();
+        Map<String, String> own = new HashMap<>(environment);
+        own.put(ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port));
+        if (service == Service.COMPENSATOR) {
+            own.put(ConfigKeys.COMPENSATOR_STATE_DIR.envName(), dir.resolve(name + "-state").toString());
+        }
+        LapseProcess process = LapseProcess.start(jar, service, name, own, port, dir);
+        running.get(service).add(process);
+        return process;
+    }
+
+    /** The longest-running instance of the service. */
+    synchronized LapseProcess first(Service service) {
+        List<LapseProcess> instances = running.get(service);
+        if (instances.isEmpty()) {
+            throw new IllegalStateException("no " + service.command + " is running");
+        }
+        return instances.get(0);
+    }
+
+    /** Kills the instance for good: the others of its service are to take over its work. */
+    synchronized void killForGood(LapseProcess process) {
+        process.kill();
+        running.values().forEach(instances -> instances.remove(process));
+    }
+
+    synchronized int instances(Service service) {
+        return running.get(service).size();
+    }
+
+    synchronized List<LapseProcess> all() {
+        return running.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** Kills every instance: a generation is closed only to be replaced, so nothing of it needs to stop cleanly. */
+    @Override
+    public synchronized void close() {
+        all().forEach(LapseProcess::kill);
+        all().forEach(LapseProcess::close);
+        running.values().forEach(List::clear);
+    }
+}

@@ -1,0 +1,71 @@
+package io.lapse.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** Every scenario of the suite, in the order it runs them, and how a command line selects some. */
+final class Scenarios {
+
+    /** As the issue had it: a supervisor restarting a killed process after two seconds. */
+    private static final Duration RESTART_AFTER = Duration.ofSeconds(2);
+    private static final Duration SECOND_INSTANCES_START = Duration.ofSeconds(180);
+    private static final Duration BROKER_DOWN = Duration.ofSeconds(30);
+    private static final Duration UPSTREAM_ERRORS = Duration.ofSeconds(30);
+    private static final Duration UPSTREAM_STALL = Duration.ofSeconds(10);
+    private static final Duration POISON = Duration.ofSeconds(10);
+
+    private Scenarios() {
+    }
+
+    static List<Scenario> all(SuiteSettings settings) {
+        List<Scenario> all = new ArrayList<>();
+        // first: if the suite cannot pass without a fault, no other verdict means anything
+        all.add(new Scenario("baseline", true, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
+        for (Service service : Service.values()) {
+            all.add(new Scenario("kill-" + service.command, true, new KillAndRestart(service, RESTART_AFTER)));
+        }
+        for (Service service : List.of(Service.INGEST, Service.TIMER, Service.PULLER)) {
+            all.add(new Scenario("freeze-" + service.command, true, new Freeze(service, settings.ttl().multipliedBy(3))));
+        }
+        all.add(new Scenario("redis-restart", true, new RedisLoss(true)));
+        all.add(new Scenario("redis-flushall", true, new RedisLoss(false)));
+        all.add(new Scenario("two-instances", false, new KillOneOfTwo(SECOND_INSTANCES_START)));
+        all.add(new Scenario("broker-down", false, new BrokerDown(BROKER_DOWN)));
+        all.add(new Scenario("upstream-5xx", false, UpstreamOutage.errors(UPSTREAM_ERRORS)));
+        all.add(new Scenario("upstream-stall", false, UpstreamOutage.stalls(UPSTREAM_STALL)));
+        // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
+        all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
+        return all;
+    }
+
+    /**
+     * @param names scenario names, or {@code all}, or {@code ci}; the result keeps the suite's order
+     * @throws IllegalArgumentException naming the scenarios there are, for a name there is not
+     */
+    static List<Scenario> select(List<String> names, SuiteSettings settings) {
+        List<Scenario> all = all(settings);
+        Map<String, Scenario> byName = all.stream().collect(Collectors.toMap(Scenario::name, Function.identity()));
+        Set<Scenario> chosen = new LinkedHashSet<>();
+        for (String name : names) {
+            switch (name) {
+                case "all" -> chosen.addAll(all);
+                case "ci" -> all.stream().filter(Scenario::inCi).forEach(chosen::add);
+                default -> {
+                    Scenario scenario = byName.get(name);
+                    if (scenario == null) {
+                        throw new IllegalArgumentException("no scenario '" + name + "'; there are: all, ci, "
+                                + all.stream().map(Scenario::name).collect(Collectors.joining(", ")));
+                    }
+                    chosen.add(scenario);
+                }
+            }
+        }
+        return all.stream().filter(chosen::contains).toList();
+    }
+}

@@ -1,0 +1,54 @@
+package io.lapse.faults;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** Waiting for a condition with a timeout, and for the moments of a scenario's timeline. */
+final class Waiting {
+
+    private static final long POLL_MILLIS = 100;
+
+    private Waiting() {
+    }
+
+    /** @return whether the condition held before the timeout */
+    static boolean until(BooleanSupplier condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            sleep(Duration.ofMillis(POLL_MILLIS));
+        }
+        return true;
+    }
+
+    /** @throws IllegalStateException naming {@code what} when the condition did not hold in time */
+    static void require(BooleanSupplier condition, Duration timeout, String what) {
+        if (!until(condition, timeout)) {
+            throw new IllegalStateException(what + " did not happen within " + timeout.toSeconds() + " s");
+        }
+    }
+
+    /** Sleeps until the wall clock reads {@code epochMillis}; a fault's duration is part of the scenario. */
+    static void untilTime(long epochMillis) {
+        untilTime(epochMillis, () -> { });
+    }
+
+    /** Sleeps until the wall clock reads {@code epochMillis}, doing {@code meanwhile} every 100 ms. */
+    static void untilTime(long epochMillis, Runnable meanwhile) {
+        for (long left = epochMillis - System.currentTimeMillis(); left > 0; left = epochMillis - System.currentTimeMillis()) {
+            meanwhile.run();
+            sleep(Duration.ofMillis(Math.min(left, POLL_MILLIS)));
+        }
+    }
+
+    static void sleep(Duration pause) {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting", e);
+        }
+    }
+}

@@ -16,17 +16,7 @@ import java.util.Locale;
  */
 public final class PullerBenchmark {
 
-    private static final String LOGGING = "io/lapse/bench/logback-bench.xml";
-
     private PullerBenchmark() {
-    }
-
-    /** Runs the default puller benchmark; progress goes to stderr, the report to stdout. */
-    public static void main(String[] args) {
-        if (System.getProperty("logback.configurationFile") == null) {
-            System.setProperty("logback.configurationFile", LOGGING);
-        }
-        System.exit(run(PullerBenchOptions.defaults(), System.out));
     }
 
     /** @return 0 when every run completed, 1 when one did not (its row says so) */

@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "bench", description = "Measure ingest throughput, fire lateness and Redis memory per order on an "
-        + "embedded Kafka and Redis, and print the figures as Markdown tables (the defaults take about 8 minutes).")
+@Command(name = "bench", subcommands = PullerBenchCommand.class,
+        description = "Measure ingest throughput, fire lateness and Redis memory per order on an embedded Kafka and "
+                + "Redis, and print the figures as Markdown tables (the defaults take about 8 minutes). "
+                + "`lapse bench puller` measures the puller.")
 final class BenchCommand implements Callable<Integer> {
 
     private static final BenchOptions DEFAULTS = BenchOptions.defaults();

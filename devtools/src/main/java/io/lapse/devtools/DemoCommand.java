@@ -9,6 +9,7 @@ import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
 
@@ -41,8 +42,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--finish", defaultValue = "0.02", description = "Share of orders finishing (${DEFAULT-VALUE}).")
     double finish;
 
-    @Option(names = "--error-rate", defaultValue = "0", description = "Share of upstream API answers that are 503.")
-    double errorRate;
+    @Mixin
+    UpstreamFaultOptions upstream;
 
     @Option(names = "--mode", defaultValue = "zset", description = "timer.mode: zset or ttl (${DEFAULT-VALUE}).")
     String mode;
@@ -65,7 +66,7 @@ final class DemoCommand implements Callable<Integer> {
         try (DevStack stack = DevStack.start()) {
             LapseConfig config = LapseConfig.load(null, Map.of()).with(settings(stack));
             SimulatorSettings simulation = new SimulatorSettings(orders, Durations.parse(pushInterval), silent, finish, 0,
-                    errorRate, Duration.ZERO);
+                    upstream.faults(), upstream.outage());
             try (UpstreamSimulator simulator = new UpstreamSimulator(simulation, new KafkaClients(config.kafka()),
                     config.topics().push(), clock)) {
                 simulator.start();

@@ -1,9 +1,13 @@
 package io.lapse.devtools;
 
 import io.lapse.app.Main;
+import io.lapse.faults.FaultSuite;
 import picocli.CommandLine;
 
-/** The {@code lapse} launcher of the development jar: every production command, plus the demo and the benchmark. */
+/**
+ * The {@code lapse} launcher of the development jar: every production command, plus the demo, the benchmark and the
+ * fault suite.
+ */
 public final class DevMain {
 
     private DevMain() {
@@ -14,6 +18,7 @@ public final class DevMain {
     }
 
     static CommandLine commandLine() {
-        return Main.commandLine().addSubcommand(new DemoCommand()).addSubcommand(new BenchCommand());
+        return Main.commandLine().addSubcommand(new DemoCommand()).addSubcommand(new BenchCommand())
+                .addSubcommand(new FaultSuite());
     }
 }

@@ -16,7 +16,6 @@ import sun.misc.Signal;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;

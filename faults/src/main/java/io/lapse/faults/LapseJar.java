@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The production jar the suite runs as separate processes: {@code -Dlapse.jar=FILE}, else {@code app/target/lapse.jar}
- * of the checkout around the working directory, built first when it is missing or older than a main source (the rule
- * of the {@code lapse} launcher): verdicts about yesterday's code would be worthless.
+ * of the checkout around the working directory, built first when it is missing or older than a main source or a pom
+ * (the rule of the {@code lapse} launcher): verdicts about yesterday's code would be worthless.
  */
 final class LapseJar {
 
@@ -46,7 +46,7 @@ final class LapseJar {
         return jar;
     }
 
-    /** Whether a main source of the checkout (not of this module, which the jar does not hold) is newer. */
+    /** Whether a main source or a pom of the checkout (not of this module, which the jar does not hold) is newer. */
     static boolean olderThanASource(Path root, Path jar) {
         Set<Path> skipped = Set.of(root.resolve(".git"), root.resolve("faults"));
         try {
@@ -61,8 +61,9 @@ final class LapseJar {
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                    if (root.relativize(file).toString().contains("src" + File.separator + "main" + File.separator)
-                            && attributes.lastModifiedTime().compareTo(built) > 0) {
+                    boolean source = file.endsWith("pom.xml")
+                            || root.relativize(file).toString().contains("src" + File.separator + "main" + File.separator);
+                    if (source && attributes.lastModifiedTime().compareTo(built) > 0) {
                         newer.set(true);
                         return FileVisitResult.TERMINATE;
                     }

@@ -118,9 +118,11 @@ final class LapseProcess implements AutoCloseable {
         return launchedAt;
     }
 
-    /** How long after its last start it first answered ready, as far as {@link #watchReadiness()} saw. */
-    String startup() {
-        return readyAt == 0 ? name + " did not answer ready after its start"
+    /** How long after its last start it first answered ready, as far as {@link #watchReadiness()} saw until then. */
+    String startup(long until) {
+        return readyAt == 0
+                ? String.format("%s did not answer ready in the %.1f s from its start to the end of the observation",
+                        name, (until - launchedAt) / 1000.0)
                 : String.format("%s answered ready %.1f s after its start", name, (readyAt - launchedAt) / 1000.0);
     }
 

@@ -59,7 +59,7 @@ final class ScenarioRun {
                     + " s");
         }
         generation.services().all().stream().filter(process -> process.launchedAt() >= timeline.startedAt())
-                .forEach(process -> notes.add(process.startup()));
+                .forEach(process -> notes.add(process.startup(timeline.endedAt())));
         if (fault.poisonRefused() > 0) {
             notes.add(fault.poisonRefused() + " poison records were refused by Kafka and are not counted");
         }

@@ -30,6 +30,14 @@ class LapseJarTest {
     }
 
     @Test
+    void aJarOlderThanAPomIsStale() throws IOException {
+        Path jar = file("app/target/lapse.jar", BUILT);
+        file("pom.xml", LATER);
+
+        assertThat(LapseJar.olderThanASource(root, jar)).isTrue();
+    }
+
+    @Test
     void testsBuildOutputAndTheSuiteItselfDoNotMakeItStale() throws IOException {
         Path jar = file("app/target/lapse.jar", BUILT);
         file("timer/src/test/java/io/lapse/timer/TimerServiceTest.java", LATER);

@@ -4,6 +4,7 @@ import io.lapse.config.RedisSettings;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -18,6 +19,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /** One connection to standalone Redis or a Redis Cluster; every Lapse command goes through the same async API. */
 public final class RedisConnection implements AutoCloseable {
@@ -40,19 +42,38 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     public static RedisConnection open(RedisSettings settings) {
+        return open(settings, COMMAND_TIMEOUT);
+    }
+
+    /**
+     * @param timeout how long connecting and each command may take; on-call commands give up sooner than services
+     * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached
+     */
+    public static RedisConnection open(RedisSettings settings, Duration timeout) {
         RedisURI uri = RedisURI.create(settings.uri());
-        TimeoutOptions timeouts = TimeoutOptions.enabled(COMMAND_TIMEOUT);
+        TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
+        SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).build();
         if (settings.cluster()) {
             RedisClusterClient client = RedisClusterClient.create(uri);
-            client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts)
+            client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts).socketOptions(socket)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
                     .build());
-            return new RedisConnection(settings.uri(), null, client);
+            return connected(() -> new RedisConnection(settings.uri(), null, client), client::shutdown);
         }
         RedisClient client = RedisClient.create(uri);
-        client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).build());
-        return new RedisConnection(settings.uri(), client, null);
+        client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).socketOptions(socket).build());
+        return connected(() -> new RedisConnection(settings.uri(), client, null), client::shutdown);
+    }
+
+    /** A client whose first connection failed would keep its threads: shut it down before passing the failure on. */
+    private static RedisConnection connected(Supplier<RedisConnection> connect, Runnable shutdown) {
+        try {
+            return connect.get();
+        } catch (RuntimeException e) {
+            shutdown.run();
+            throw e;
+        }
     }
 
     public boolean isCluster() {

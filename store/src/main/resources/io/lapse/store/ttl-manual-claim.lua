@@ -1,0 +1,41 @@
+-- timer.mode=ttl: lapse fire (see manual-claim.lua). The trigger is set to the lease, so that an expiry Kafka never
+-- acknowledged fires again, still as 'm', through ttl-fire.lua; ttl-ack.lua acknowledges it.
+-- KEYS[1] state; ARGV[1] trigger key prefix, ARGV[2] orderId, ARGV[3] lease ms, ARGV[4] max attempts
+-- Returns {now, outcome[, lastSeen, attempt]} as manual-claim.lua.
+
+-- the prelude's helpers once the store seam lands; until then defined here
+local function parse_state(st)
+  local phase, seen, attempt, deadline, source = string.match(st, '^(%a)|(%d+)|(%d+)|(%d+)|(%a)$')
+  if not phase then
+    return nil
+  end
+  return phase, tonumber(seen), tonumber(attempt), tonumber(deadline), source
+end
+
+local function format_state(phase, seen, attempt, deadline, source)
+  return phase .. '|' .. fmt(seen) .. '|' .. fmt(attempt) .. '|' .. fmt(deadline) .. '|' .. source
+end
+
+local state, trigger = KEYS[1], ARGV[1]
+keep_hash_table(state)
+local id, lease, max_attempts = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local now = now_ms()
+local st = redis.call('HGET', state, id)
+if not st then
+  return {fmt(now), 'unknown'}
+elseif st == 'T' then
+  return {fmt(now), 'finished'}
+end
+local phase, seen, attempt = parse_state(st)
+if phase == 'L' then
+  return {fmt(now), 'leased'}
+elseif phase == 'A' then
+  attempt = attempt + 1
+elseif phase ~= 'G' then
+  attempt = 1
+end
+-- a given-up order (or one whose attempts a lowered timer.max-attempts has used up) gets its final attempt again
+attempt = math.min(attempt, max_attempts)
+redis.call('HSET', state, id, format_state('L', seen, attempt, now, 'm'))
+redis.call('SET', trigger .. id, '1', 'PX', lease)
+return {fmt(now), 'claimed', fmt(seen), fmt(attempt)}

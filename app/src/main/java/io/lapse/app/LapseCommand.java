@@ -1,5 +1,12 @@
 package io.lapse.app;
 
+import io.lapse.operations.CancelCommand;
+import io.lapse.operations.DlqCommand;
+import io.lapse.operations.FireCommand;
+import io.lapse.operations.InspectCommand;
+import io.lapse.operations.ReplayCommand;
+import io.lapse.operations.StatusCommand;
+import io.lapse.operations.WatermarksCommand;
 import picocli.CommandLine.Command;
 
 @Command(name = "lapse", mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -7,6 +14,7 @@ import picocli.CommandLine.Command;
                 + "when an order stays silent.",
         subcommands = {DemoCommand.class, ServeCommand.All.class, ServeCommand.Ingest.class,
                 ServeCommand.Timer.class, ServeCommand.Puller.class, ServeCommand.Compensator.class,
-                BenchCommand.class})
+                BenchCommand.class, StatusCommand.class, InspectCommand.class, FireCommand.class,
+                CancelCommand.class, ReplayCommand.class, DlqCommand.class, WatermarksCommand.class})
 final class LapseCommand {
 }

@@ -1,13 +1,11 @@
 package io.lapse.operations;
 
 import io.lapse.config.Durations;
-import io.lapse.store.AuditLog;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerStore;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 import java.util.List;
 
@@ -21,39 +19,24 @@ import java.util.List;
         footer = {"%nExample:", "  lapse cancel 123456 --reason 'closed by support; upstream keeps it open'"})
 public final class CancelCommand extends OnCallCommand {
 
-    @Parameters(paramLabel = "ORDER", description = "The orderId.")
-    String orderId;
-
-    @Option(names = "--reason", description = "Why, for the audit that lapse inspect shows.")
-    String reason;
-
-    @Option(names = "--json", description = "Print the outcome as JSON.")
-    boolean json;
+    @Mixin
+    ManualAction action;
 
     /** What lapse cancel did, for --json. */
     record Cancelled(String orderId, String before, boolean changed) {
     }
 
-    public CancelCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    CancelCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
-        String order = Arguments.orderId(orderId);
+        String order = action.order();
         TimerStore store = TimerStore.of(connections.redis(), connections.keys(), connections.config().timer());
         OrderView before = store.inspect(List.of(order)).join().get(order);
         boolean changed = before.phase() != OrderView.Phase.ENDED;
         if (changed) {
             store.apply(List.of(OrderUpdate.terminal(order, now()))).join();
-            new AuditLog(connections.redis(), connections.keys())
-                    .record(new AuditLog.Entry(0, "cancel", order, reason, System.getProperty("user.name"))).join();
+            action.audit(connections, "cancel");
         }
-        if (json) {
+        if (action.json) {
             Json.print(out(), new Cancelled(order, before.phase().name(), changed));
         } else if (changed) {
             out().printf("cancelled %s (was %s): no longer watched; its statuses are ignored for %s%n", order,

@@ -25,14 +25,6 @@ public final class DlqListCommand extends OnCallCommand {
     record Listed(String at, long written, String reason, String source, String key, String value) {
     }
 
-    public DlqListCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    DlqListCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
         long now = now();

@@ -40,14 +40,6 @@ public final class DlqRedriveCommand extends OnCallCommand {
                     long published, long failed, String firstError, List<String> wouldPublish) {
     }
 
-    public DlqRedriveCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    DlqRedriveCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
         long now = now();

@@ -1,14 +1,12 @@
 package io.lapse.operations;
 
 import io.lapse.event.JsonCodec;
-import io.lapse.store.AuditLog;
 import io.lapse.store.Claim;
 import io.lapse.store.ManualFiring;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -26,31 +24,17 @@ import java.util.concurrent.TimeoutException;
         footer = {"%nExample:", "  lapse fire 123456 --reason 'customer reports the charger stuck'"})
 public final class FireCommand extends OnCallCommand {
 
-    @Parameters(paramLabel = "ORDER", description = "The orderId.")
-    String orderId;
-
-    @Option(names = "--reason", description = "Why, for the audit that lapse inspect shows.")
-    String reason;
-
-    @Option(names = "--json", description = "Print the outcome as JSON.")
-    boolean json;
+    @Mixin
+    ManualAction action;
 
     /** What lapse fire did, for --json. */
     record Fired(String orderId, String outcome, Integer attempt, Long lastSeen, Long deadline, String source,
                  String published, Boolean acknowledged) {
     }
 
-    public FireCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    FireCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
-        String order = Arguments.orderId(orderId);
+        String order = action.order();
         ManualFiring firing = new ManualFiring(connections.redis(), connections.keys(), connections.config().timer());
         ManualFiring.Result result = firing.claim(order).join();
         if (result.outcome() != ManualFiring.Outcome.CLAIMED) {
@@ -59,10 +43,9 @@ public final class FireCommand extends OnCallCommand {
         Claim claim = result.claim();
         RecordMetadata published = publish(connections, claim);
         boolean acknowledged = firing.acknowledge(claim).join();
-        new AuditLog(connections.redis(), connections.keys())
-                .record(new AuditLog.Entry(0, "fire", order, reason, System.getProperty("user.name"))).join();
+        action.audit(connections, "fire");
         Coordinate at = new Coordinate(published.topic(), published.partition(), published.offset());
-        if (json) {
+        if (action.json) {
             Json.print(out(), new Fired(order, "fired", claim.attempt(), claim.lastSeen(), claim.deadline(), "manual",
                     at.toString(), acknowledged));
         } else {
@@ -92,12 +75,12 @@ public final class FireCommand extends OnCallCommand {
 
     private int refused(String order, ManualFiring.Outcome outcome) {
         String why = switch (outcome) {
-            case UNKNOWN -> "Redis does not watch it (lapse inspect " + order + " shows what the topics know)";
+            case UNKNOWN -> "Redis knows nothing of it (lapse inspect " + order + " shows what the topics know)";
             case FINISHED -> "it is finished: a terminal status ended its watch";
             case LEASED -> "an expiry of it is being published right now; try again in a moment";
             case CLAIMED -> throw new IllegalArgumentException("claimed is no refusal");
         };
-        if (json) {
+        if (action.json) {
             Json.print(out(), new Fired(order, outcome.name().toLowerCase(Locale.ROOT), null, null, null,
                     null, null, null));
         } else {

@@ -37,14 +37,6 @@ public final class InspectCommand extends OnCallCommand {
     @Option(names = "--json", description = "Print the findings as JSON.")
     boolean json;
 
-    public InspectCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    InspectCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
         String order = Arguments.orderId(orderId);

@@ -34,11 +34,8 @@ abstract class OnCallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    final OnCallEnvironment environment;
-
-    OnCallCommand(OnCallEnvironment environment) {
-        this.environment = environment;
-    }
+    /** The process's environment; tests hand a command their own before it runs. */
+    OnCallEnvironment environment = OnCallEnvironment.system();
 
     /** @return the exit code (see {@link Exit}) */
     abstract int run(Connections connections);

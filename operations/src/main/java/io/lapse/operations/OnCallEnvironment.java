@@ -9,13 +9,13 @@ import java.util.Map;
  * @param env         where LAPSE_* settings come from
  * @param interactive whether a person watches stdout: progress bars are drawn only then
  */
-public record OnCallEnvironment(Map<String, String> env, Clock clock, boolean interactive) {
+record OnCallEnvironment(Map<String, String> env, Clock clock, boolean interactive) {
 
-    public OnCallEnvironment {
+    OnCallEnvironment {
         env = Map.copyOf(env);
     }
 
-    public static OnCallEnvironment system() {
+    static OnCallEnvironment system() {
         return new OnCallEnvironment(System.getenv(), Clock.systemUTC(), System.console() != null);
     }
 }

@@ -49,14 +49,6 @@ public final class ReplayCommand extends OnCallCommand {
     @Option(names = "--json", description = "Print the outcome as JSON.")
     boolean json;
 
-    public ReplayCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    ReplayCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
         long started = now();

@@ -43,14 +43,6 @@ public final class StatusCommand extends OnCallCommand {
     @Option(names = "--json", description = "Print the status as JSON.")
     boolean json;
 
-    public StatusCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    StatusCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
         long maxAge = Arguments.duration("--max-watermark-age", maxWatermarkAge).toMillis();

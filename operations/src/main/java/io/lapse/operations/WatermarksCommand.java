@@ -23,14 +23,6 @@ public final class WatermarksCommand extends OnCallCommand {
     record Listing(List<PartitionMarks.Mark> marks, List<String> unreported, PartitionMarks.Mark lowest) {
     }
 
-    public WatermarksCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    WatermarksCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
         long now = now();

@@ -17,14 +17,6 @@ public final class WatermarksForgetCommand extends OnCallCommand {
     @Parameters(paramLabel = "PARTITION", arity = "1..*", description = "topic/partition, as lapse watermarks lists it.")
     List<String> partitions;
 
-    public WatermarksForgetCommand() {
-        this(OnCallEnvironment.system());
-    }
-
-    WatermarksForgetCommand(OnCallEnvironment environment) {
-        super(environment);
-    }
-
     @Override
     int run(Connections connections) {
         PartitionMarks marks = new PartitionMarks(connections);

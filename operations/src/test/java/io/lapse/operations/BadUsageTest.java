@@ -1,7 +1,5 @@
 package io.lapse.operations;
 
-import io.lapse.devstack.DevStack;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -9,24 +7,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A mistake or an unreachable Kafka or Redis: one line naming it on stderr, exit code 2, nothing done. */
-@ExtendWith(SharedDevStack.class)
+@ExtendWith(RigPerClass.class)
 class BadUsageTest {
 
     private static OnCallRig rig;
 
     @BeforeAll
-    static void start(DevStack stack) {
-        rig = new OnCallRig(stack, Map.of());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        rig.close();
+    static void start(OnCallRig given) {
+        rig = given;
     }
 
     private static void assertRefused(Lapse.Outcome outcome, String... message) {
@@ -62,7 +56,7 @@ class BadUsageTest {
         Path config = rig.configFile(Map.of("kafka.bootstrap.servers", "127.0.0.1:" + closedPort()));
 
         long started = System.nanoTime();
-        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), java.time.Clock.systemUTC(), false),
+        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
                 "replay", "--config", config.toString(), "--timeout", "1s", "--topic", "t", "--from", "-1h");
 
         assertRefused(outcome, "lapse replay: cannot reach Kafka at 127.0.0.1:", " within 1s");
@@ -74,7 +68,7 @@ class BadUsageTest {
         int port = closedPort();
         Path config = rig.configFile(Map.of("redis.uri", "redis://127.0.0.1:" + port));
 
-        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), java.time.Clock.systemUTC(), false),
+        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
                 "inspect", "o-1", "--config", config.toString(), "--timeout", "1s");
 
         assertRefused(outcome, "lapse inspect: cannot reach Redis at 127.0.0.1:" + port + " within 1s");

@@ -1,8 +1,6 @@
 package io.lapse.operations;
 
-import io.lapse.devstack.DevStack;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -10,31 +8,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** lapse dlq list and redrive, on dead letters that a running ingest wrote. */
-@ExtendWith(SharedDevStack.class)
+@ExtendWith(RigPerClass.class)
 class DlqCommandTest {
 
     private static OnCallRig rig;
 
     @BeforeAll
-    static void poisonIngest(DevStack stack) {
-        rig = new OnCallRig(stack, Map.of());
+    static void poisonIngest(OnCallRig given) {
+        rig = given;
         rig.startIngest();
         long now = System.currentTimeMillis();
         rig.send(rig.config.topics().push(), "bad-1", utf8("{\"orderId\":"), now);
         rig.send(rig.config.topics().push(), "bad-2", utf8("not json at all"), now);
         rig.send(rig.config.topics().push(), "wrong-key", utf8("{\"orderId\":\"other\",\"status\":\"CHARGING\"}"), now);
         await().atMost(Duration.ofSeconds(30)).until(() -> rig.records(rig.config.topics().dlq()).size() == 3);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        rig.close();
     }
 
     private static byte[] utf8(String text) {

@@ -1,34 +1,26 @@
 package io.lapse.operations;
 
-import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** lapse fire and lapse cancel take effect in Redis and on the expired topic. */
-@ExtendWith(SharedDevStack.class)
+@ExtendWith(RigPerClass.class)
 class FireAndCancelTest {
 
     private static OnCallRig rig;
 
     @BeforeAll
-    static void start(DevStack stack) {
-        rig = new OnCallRig(stack, Map.of());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        rig.close();
+    static void start(OnCallRig given) {
+        rig = given;
     }
 
     private static OrderView view(String orderId) {
@@ -69,7 +61,7 @@ class FireAndCancelTest {
         assertThat(finished.exit()).isEqualTo(1);
         assertThat(finished.out()).isEqualTo("not fired f-done: it is finished: a terminal status ended its watch\n");
         assertThat(unknown.exit()).isEqualTo(1);
-        assertThat(unknown.out()).startsWith("not fired f-unknown: Redis does not watch it");
+        assertThat(unknown.out()).startsWith("not fired f-unknown: Redis knows nothing of it");
     }
 
     @Test

@@ -1,30 +1,27 @@
 package io.lapse.operations;
 
-import io.lapse.devstack.DevStack;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** lapse inspect of a silent, a finished and an unknown order, with ingest, timer and puller running. */
-@ExtendWith(SharedDevStack.class)
+@ExtendWith(RigPerClass.class)
 class InspectCommandTest {
 
     private static OnCallRig rig;
 
     @BeforeAll
-    static void runAWhile(DevStack stack) {
-        rig = new OnCallRig(stack, Map.of("timer.ttl", "2s"));
+    static void runAWhile(OnCallRig given) {
+        rig = given;
         UpstreamSimulator upstream = rig.startUpstream(Duration.ofMillis(400));
         rig.startIngest();
         rig.startTimer();
@@ -40,11 +37,6 @@ class InspectCommandTest {
                 .anyMatch(r -> new String(r.key()).equals("i-silent")));
         await().atMost(Duration.ofSeconds(30)).until(() -> rig.store.inspect(List.of("i-done")).join().get("i-done")
                 .phase() == OrderView.Phase.ENDED);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        rig.close();
     }
 
     @Test

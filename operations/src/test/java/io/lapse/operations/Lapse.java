@@ -5,7 +5,6 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.lang.reflect.Constructor;
 
 /** The on-call commands as the lapse launcher registers them, run in this JVM with a test's environment. */
 @Command(name = "lapse", subcommands = {StatusCommand.class, InspectCommand.class, FireCommand.class,
@@ -28,12 +27,11 @@ final class Lapse {
     private record EnvironmentFactory(OnCallEnvironment environment) implements CommandLine.IFactory {
         @Override
         public <K> K create(Class<K> type) throws Exception {
-            try {
-                Constructor<K> constructor = type.getDeclaredConstructor(OnCallEnvironment.class);
-                return constructor.newInstance(environment);
-            } catch (NoSuchMethodException e) {
-                return CommandLine.defaultFactory().create(type);
+            K created = CommandLine.defaultFactory().create(type);
+            if (created instanceof OnCallCommand command) {
+                command.environment = environment;
             }
+            return created;
         }
     }
 }

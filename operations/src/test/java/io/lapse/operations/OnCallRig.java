@@ -45,14 +45,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One test class's Lapse on the shared devstack: its own topics, consumer groups and Redis keys, the services it
- * starts, a producer, and the on-call commands run against it with the settings in LAPSE_* variables.
+ * One test class's Lapse on the shared devstack: its own topics, consumer groups and Redis keys, timer.ttl 2 s, the
+ * services it starts, a producer, and the on-call commands run against it with the settings in LAPSE_* variables.
  */
 final class OnCallRig implements AutoCloseable {
 
     private static final AtomicInteger RUN = new AtomicInteger();
 
-    final DevStack stack;
     final LapseConfig config;
     final Map<String, String> settings;
     final KafkaClients clients;
@@ -65,10 +64,9 @@ final class OnCallRig implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private ManagementServer management;
 
-    OnCallRig(DevStack stack, Map<String, String> overrides) {
-        this.stack = stack;
+    OnCallRig(DevStack stack) {
         String run = "oncall" + RUN.incrementAndGet();
-        Map<String, String> all = new HashMap<>(Map.ofEntries(
+        this.settings = Map.ofEntries(
                 Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
                 Map.entry("redis.key-prefix", run), Map.entry("topics.push", run + ".push"),
                 Map.entry("topics.pulled", run + ".pulled"), Map.entry("topics.expired", run + ".expired"),
@@ -76,9 +74,7 @@ final class OnCallRig implements AutoCloseable {
                 Map.entry("topics.partitions", "3"), Map.entry("timer.shards", "4"),
                 Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
                 Map.entry("puller.group-id", run + "-puller"), Map.entry("compensator.application-id", run + "-comp"),
-                Map.entry("management.port", "0")));
-        all.putAll(overrides);
-        this.settings = Map.copyOf(all);
+                Map.entry("timer.ttl", "2s"), Map.entry("management.port", "0"));
         this.config = LapseConfig.load(null, Map.of()).with(settings);
         this.clients = new KafkaClients(config.kafka());
         this.redis = RedisConnection.open(config.redis());

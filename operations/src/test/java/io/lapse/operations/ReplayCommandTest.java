@@ -1,24 +1,21 @@
 package io.lapse.operations;
 
-import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** lapse replay on a real broker and Redis: what a range re-publishes, once. */
-@ExtendWith(SharedDevStack.class)
+@ExtendWith(RigPerClass.class)
 class ReplayCommandTest {
 
     private static final long HOUR = 3_600_000;
@@ -27,8 +24,8 @@ class ReplayCommandTest {
     private static long now;
 
     @BeforeAll
-    static void writeAnOutage(DevStack stack) {
-        rig = new OnCallRig(stack, Map.of());
+    static void writeAnOutage(OnCallRig given) {
+        rig = given;
         now = System.currentTimeMillis();
         long silentSince = now - 300_000;
         // o-silent stayed silent through the outage: three repeats; o-back pushed again since; o-done finished
@@ -42,11 +39,6 @@ class ReplayCommandTest {
         expire("o-lost", silentSince, 1, now - 40_000);
         rig.send(rig.config.topics().expired(), "junk", "not an expiry".getBytes(StandardCharsets.UTF_8), now - 40_000);
         expire("o-before", silentSince, 1, now - 2 * HOUR);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        rig.close();
     }
 
     private static void expire(String orderId, long lastSeen, int attempt, long firedAt) {

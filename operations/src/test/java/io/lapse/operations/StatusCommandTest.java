@@ -1,24 +1,21 @@
 package io.lapse.operations;
 
-import io.lapse.devstack.DevStack;
 import io.lapse.ingest.IngestService;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** lapse status after a run: the right counts while all is well, and exit code 1 once ingest stops. */
-@ExtendWith(SharedDevStack.class)
+@ExtendWith(RigPerClass.class)
 class StatusCommandTest {
 
     private static OnCallRig rig;
@@ -26,8 +23,8 @@ class StatusCommandTest {
     private static List<String> orders;
 
     @BeforeAll
-    static void run(DevStack stack) {
-        rig = new OnCallRig(stack, Map.of("timer.ttl", "2s"));
+    static void run(OnCallRig given) {
+        rig = given;
         UpstreamSimulator upstream = rig.startUpstream(Duration.ofMillis(400));
         ingest = rig.startIngest();
         rig.startTimer();
@@ -38,11 +35,6 @@ class StatusCommandTest {
                 .allMatch(OrderView::isWatched));
         orders.subList(0, 3).forEach(fleet::silence);
         await().atMost(Duration.ofSeconds(30)).until(() -> rig.records(rig.config.topics().pulled()).size() >= 3);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        rig.close();
     }
 
     @Test

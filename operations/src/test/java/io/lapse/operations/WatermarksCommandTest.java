@@ -1,7 +1,5 @@
 package io.lapse.operations;
 
-import io.lapse.devstack.DevStack;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -12,21 +10,16 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** lapse watermarks lists ingest's marks against the topics' metadata and forgets only partitions that are gone. */
-@ExtendWith(SharedDevStack.class)
+@ExtendWith(RigPerClass.class)
 class WatermarksCommandTest {
 
     private static OnCallRig rig;
     private static String push;
 
     @BeforeAll
-    static void start(DevStack stack) {
-        rig = new OnCallRig(stack, Map.of());
+    static void start(OnCallRig given) {
+        rig = given;
         push = rig.config.topics().push();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        rig.close();
     }
 
     private static void reportEveryPartitionAnd(String... gone) {

@@ -8,16 +8,20 @@ import io.lapse.event.TimerExpired;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** lapse fire's claim and acknowledgement, in both timer modes, on a real Redis. */
-class ManualFiringTest {
+/** What the on-call commands need of the store, in both timer modes, on a real Redis. */
+class OnCallStoreTest {
+
+    private static final long TTL = 60_000;
 
     private static RedisServer server;
     private static RedisConnection connection;
@@ -40,8 +44,8 @@ class ManualFiringTest {
     }
 
     private static TimerSettings settings(String mode) {
-        return TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", "60s", "timer.max-attempts", "2",
-                "timer.shards", "4", "timer.mode", mode)));
+        return TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms", "timer.max-attempts",
+                "2", "timer.shards", "4", "timer.mode", mode)));
     }
 
     @ParameterizedTest
@@ -62,7 +66,7 @@ class ManualFiringTest {
         assertThat(claim.lastSeen()).isEqualTo(lastSeen);
         assertThat(claim.attempt()).isEqualTo(1);
         assertThat(claim.deadline()).as("due now, not at lastSeen + ttl").isEqualTo(claim.firedAt())
-                .isLessThan(lastSeen + 60_000);
+                .isLessThan(lastSeen + TTL);
         assertThat(firing.claim("o-1").join().outcome()).as("while its publish is in flight")
                 .isEqualTo(ManualFiring.Outcome.LEASED);
 
@@ -95,5 +99,41 @@ class ManualFiringTest {
 
         assertThat(firing.claim("done").join().outcome()).isEqualTo(ManualFiring.Outcome.FINISHED);
         assertThat(firing.claim("never-seen").join().outcome()).isEqualTo(ManualFiring.Outcome.UNKNOWN);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"zset", "ttl"})
+    void countsWatchedAndOverdueTimersPerShardAndNamesTheOldest(String mode) {
+        TimerSettings settings = settings(mode);
+        TimerKeys keys = new TimerKeys("lapse", 4);
+        TimerStore store = TimerStore.of(connection, keys, settings);
+        long now = System.currentTimeMillis();
+        store.apply(List.of(OrderUpdate.active("live-1", now), OrderUpdate.active("live-2", now),
+                OrderUpdate.active("late-1", now - TTL - 30_000), OrderUpdate.active("late-2", now - TTL - 90_000),
+                OrderUpdate.terminal("done", now))).join();
+        TimerCensus census = new TimerCensus(connection, keys, settings);
+
+        List<TimerCensus.ShardCount> shards = census.count(census.redisNow().join(), Duration.ofSeconds(5)).join();
+
+        assertThat(shards).hasSize(4);
+        assertThat(shards.stream().mapToLong(TimerCensus.ShardCount::watched).sum()).isEqualTo(4);
+        assertThat(shards.stream().mapToLong(TimerCensus.ShardCount::overdue).sum()).isEqualTo(2);
+        TimerCensus.ShardCount oldestShard = shards.get(keys.shardOf("late-2"));
+        assertThat(oldestShard.oldest()).isEqualTo(new TimerCensus.Overdue("late-2", now - 90_000));
+        assertThat(shards).allSatisfy(s -> assertThat(s.epoch()).isNull());
+    }
+
+    @Test
+    void theAuditLogKeepsWhoDidWhatToWhichOrderNewestFirst() {
+        AuditLog audit = new AuditLog(connection, new TimerKeys("lapse", 4));
+        audit.record(new AuditLog.Entry(0, "fire", "o-1", "", "alice")).join();
+        audit.record(new AuditLog.Entry(0, "cancel", "o-2", "customer called", "bob")).join();
+        audit.record(new AuditLog.Entry(0, "cancel", "o-1", "stuck", "alice")).join();
+
+        List<AuditLog.Entry> entries = audit.of("o-1").join();
+
+        assertThat(entries).extracting(AuditLog.Entry::action).containsExactly("cancel", "fire");
+        assertThat(entries.get(0).reason()).isEqualTo("stuck");
+        assertThat(entries.get(0).at()).isCloseTo(System.currentTimeMillis(), org.assertj.core.data.Offset.offset(5_000L));
     }
 }

@@ -34,6 +34,10 @@ public final class InspectCommand extends OnCallCommand {
             description = "How far back to read the expired and pulled topics (${DEFAULT-VALUE}).")
     String lookback;
 
+    @Option(names = "--last", defaultValue = "10", paramLabel = "N",
+            description = "Show the newest N expiries and pulls (${DEFAULT-VALUE}).")
+    int last;
+
     @Option(names = "--json", description = "Print the findings as JSON.")
     boolean json;
 
@@ -54,7 +58,8 @@ public final class InspectCommand extends OnCallCommand {
                     boxed(view.lastSeen()), boxed(view.dueAt()), boxed(endedAt),
                     endedAt.isPresent() && view.phase() == OrderView.Phase.ENDED
                             ? endedAt.getAsLong() + connections.config().timer().tombstoneRetention().toMillis() : null,
-                    lastStatus(history, view, endedAt, pulls), expiries, pulls, audit, Show.time(since));
+                    lastStatus(history, view, endedAt, pulls), newest(expiries), expiries.size(), newest(pulls),
+                    pulls.size(), audit, Show.time(since));
         }
         if (json) {
             Json.print(out(), report);
@@ -85,6 +90,10 @@ public final class InspectCommand extends OnCallCommand {
                     before.get(0).event().status(), before.get(0).event().ts());
         }
         return null;
+    }
+
+    private <T> List<T> newest(List<T> newestFirst) {
+        return newestFirst.subList(0, Math.min(Math.max(last, 0), newestFirst.size()));
     }
 
     private static Long boxed(OptionalLong value) {

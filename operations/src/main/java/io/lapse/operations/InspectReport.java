@@ -17,15 +17,17 @@ import java.util.Locale;
  * @param endedAt        when the order finished or was given up
  * @param tombstoneUntil when its tombstone is pruned, for a finished order
  * @param lastStatus     the status at lastSeen (or the one that finished the order), when found on the topics
+ * @param expiries       the newest of the expiries found, newest first; {@code expiriesFound} counts them all
  * @param since          the start of the look-back over the expired and pulled topics
  */
 record InspectReport(String orderId, int shard, String phase, int attempt, Long lastSeen, Long dueAt, Long endedAt,
                      Long tombstoneUntil, OrderHistory.Status lastStatus,
-                     List<OrderHistory.Entry<TimerExpired>> expiries, List<OrderHistory.Entry<PullResult>> pulls,
-                     List<AuditLog.Entry> byHand, String since) {
+                     List<OrderHistory.Entry<TimerExpired>> expiries, int expiriesFound,
+                     List<OrderHistory.Entry<PullResult>> pulls, int pullsFound, List<AuditLog.Entry> byHand,
+                     String since) {
 
     boolean isKnown() {
-        return !phase.equals("UNKNOWN") || !expiries.isEmpty() || !pulls.isEmpty() || lastStatus != null;
+        return !phase.equals("UNKNOWN") || expiriesFound > 0 || pullsFound > 0 || lastStatus != null;
     }
 
     void print(PrintWriter out, long now) {
@@ -34,7 +36,7 @@ record InspectReport(String orderId, int shard, String phase, int attempt, Long 
         out.println("  last status  " + status(now));
         out.println("  tombstone    " + (tombstoneUntil == null ? "none"
                 : "since " + Show.time(endedAt) + ", pruned at " + Show.time(tombstoneUntil)));
-        out.printf("  expiries     %d since %s%n", expiries.size(), since);
+        out.printf("  expiries     %d since %s%n", expiriesFound, since);
         for (OrderHistory.Entry<TimerExpired> entry : expiries) {
             TimerExpired e = entry.event();
             out.printf("    %s  attempt %d%s  deadline %s  source %s  silent since %s  at %s%s%n",
@@ -42,7 +44,8 @@ record InspectReport(String orderId, int shard, String phase, int attempt, Long 
                     e.source().name().toLowerCase(Locale.ROOT), Show.time(e.lastSeen()), entry.at(),
                     copy(entry));
         }
-        out.printf("  pulls        %d since %s%n", pulls.size(), since);
+        older(out, expiriesFound - expiries.size());
+        out.printf("  pulls        %d since %s%n", pullsFound, since);
         for (OrderHistory.Entry<PullResult> entry : pulls) {
             PullResult p = entry.event();
             String detail = p.status() != null ? " " + p.status().status() + " ts " + Show.time(p.status().ts())
@@ -50,10 +53,17 @@ record InspectReport(String orderId, int shard, String phase, int attempt, Long 
             out.printf("    %s  %s%s  for attempt %d  at %s%s%n", Show.time(p.pulledAt()), p.outcome(), detail,
                     p.expiry() == null ? 0 : p.expiry().attempt(), entry.at(), copy(entry));
         }
+        older(out, pullsFound - pulls.size());
         if (!byHand.isEmpty()) {
             out.println("  by hand");
             byHand.forEach(a -> out.printf("    %s  %s by %s%s%n", Show.time(a.at()), a.action(), a.user(),
                     a.reason().isEmpty() ? "" : ": " + a.reason()));
+        }
+    }
+
+    private static void older(PrintWriter out, int older) {
+        if (older > 0) {
+            out.println("    … " + older + " older (--last shows more)");
         }
     }
 

@@ -48,6 +48,8 @@ class InspectCommandTest {
                 "last status  CHARGING, ts ", "tombstone    none", "attempt 1  deadline ", "source timer",
                 "OK CHARGING ts ", "for attempt 1  at " + rig.config.topics().pulled() + "/");
         assertThat(outcome.out()).containsPattern("expiries     [1-9]\\d* since ");
+        assertThat(rig.lapse("inspect", "i-silent", "--last", "0").out())
+                .contains("older (--last shows more)").doesNotContain("source timer");
     }
 
     @Test

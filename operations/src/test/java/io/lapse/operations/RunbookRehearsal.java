@@ -50,7 +50,8 @@ public final class RunbookRehearsal {
         try (DevStack stack = DevStack.start()) {
             Map<String, String> settings = new TreeMap<>(Map.of("kafka.bootstrap.servers", stack.bootstrapServers(),
                     "redis.uri", stack.redisUri(), "timer.ttl", "5s", "timer.max-attempts", "3",
-                    "topics.partitions", "3", "management.port", "18080", "compensator.scan-interval", "10s",
+                    "topics.partitions", "3", "management.port", "18080", "upstream.circuit-open", "10s",
+                    "compensator.scan-interval", "30s",
                     "compensator.state-dir", Files.createTempDirectory("runbook-streams").toString()));
             Files.writeString(dir.resolve("lapse.properties"), String.join("\n", settings.entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).toList()) + "\n");

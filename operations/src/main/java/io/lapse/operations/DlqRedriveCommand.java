@@ -3,7 +3,6 @@ package io.lapse.operations;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,21 +23,8 @@ public final class DlqRedriveCommand extends OnCallCommand {
     @Mixin
     DeadLetterFilter filter;
 
-    @Option(names = "--dry-run", description = "Say what would be published; publish nothing.")
-    boolean dryRun;
-
-    @Option(names = "--json", description = "Print the outcome as JSON.")
-    boolean json;
-
-    /**
-     * What a redrive did, for --json.
-     *
-     * @param unknownSource dead letters that do not say where their original was
-     * @param topicGone     dead letters whose source topic no longer exists
-     */
-    record Redriven(boolean dryRun, long selected, long redrivenBefore, long unknownSource, long topicGone,
-                    long published, long failed, String firstError, List<String> wouldPublish) {
-    }
+    @Mixin
+    PublishOptions publishing;
 
     @Override
     int run(Connections connections) {
@@ -54,7 +40,7 @@ public final class DlqRedriveCommand extends OnCallCommand {
             }
         }
         CopyLedger ledger = new CopyLedger();
-        Republisher publisher = new Republisher(connections.producer(), ledger);
+        Republisher publisher = publishing.dryRun ? null : new Republisher(connections.producer(), ledger);
         List<String> wouldPublish = new ArrayList<>();
         long topicGone = 0;
         long redrivenBefore = 0;
@@ -67,7 +53,7 @@ public final class DlqRedriveCommand extends OnCallCommand {
                 Coordinate origin = ledger.originOf(letter.source());
                 if (ledger.holdsCopyOf(origin)) {
                     redrivenBefore++;
-                } else if (dryRun) {
+                } else if (publishing.dryRun) {
                     ledger.copiedNow(origin);
                     wouldPublish.add(origin + " (dead letter " + letter.at() + ")");
                 } else {
@@ -75,10 +61,15 @@ public final class DlqRedriveCommand extends OnCallCommand {
                 }
             }
         }
-        Republisher.Outcome outcome = dryRun ? new Republisher.Outcome(0, 0, null) : publisher.finish();
-        Redriven report = new Redriven(dryRun, letters.size(), redrivenBefore, unknownSource, topicGone,
-                outcome.published(), outcome.failed(), outcome.firstError(), wouldPublish);
-        print(report, now);
+        Republisher.Outcome outcome = publisher == null ? new Republisher.Outcome(0, 0, null) : publisher.finish();
+        RedriveReport report = new RedriveReport(publishing.dryRun, letters.size(), filter.describe(now),
+                redrivenBefore, unknownSource, topicGone, outcome.published(), outcome.failed(), outcome.firstError(),
+                wouldPublish);
+        if (publishing.json) {
+            Json.print(out(), report);
+        } else {
+            report.print(out());
+        }
         return outcome.failed() > 0 || topicGone > 0 ? Exit.PROBLEM : Exit.OK;
     }
 
@@ -97,31 +88,5 @@ public final class DlqRedriveCommand extends OnCallCommand {
             progress.finish();
         }
         return true;
-    }
-
-    private void print(Redriven report, long now) {
-        if (json) {
-            Json.print(out(), report);
-            return;
-        }
-        report.wouldPublish().forEach(line -> out().println("would publish " + line));
-        StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "")
-                .append(Show.count(report.selected(), "dead letter")).append(filter.describe(now)).append(": ")
-                .append(dryRun ? "would redrive " + Show.count(report.wouldPublish().size())
-                        : "redrove " + Show.count(report.published()));
-        if (report.redrivenBefore() > 0) {
-            text.append(", ").append(Show.count(report.redrivenBefore())).append(" redriven before");
-        }
-        if (report.unknownSource() > 0) {
-            text.append(", ").append(Show.count(report.unknownSource())).append(" without a source");
-        }
-        if (report.topicGone() > 0) {
-            text.append(", ").append(Show.count(report.topicGone())).append(" whose topic no longer exists");
-        }
-        if (report.failed() > 0) {
-            text.append(", ").append(Show.count(report.failed())).append(" failed (first: ")
-                    .append(report.firstError()).append("; run again: what was published is skipped)");
-        }
-        out().println(text);
     }
 }

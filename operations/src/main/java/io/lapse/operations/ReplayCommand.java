@@ -3,6 +3,7 @@ package io.lapse.operations;
 import io.lapse.store.TimerStore;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.charset.StandardCharsets;
@@ -43,11 +44,8 @@ public final class ReplayCommand extends OnCallCommand {
     @Option(names = "--to-topic", paramLabel = "TOPIC", description = "Publish here instead of to --topic.")
     String toTopic;
 
-    @Option(names = "--dry-run", description = "Say what would be published; publish nothing.")
-    boolean dryRun;
-
-    @Option(names = "--json", description = "Print the outcome as JSON.")
-    boolean json;
+    @Mixin
+    PublishOptions publishing;
 
     @Override
     int run(Connections connections) {
@@ -64,7 +62,7 @@ public final class ReplayCommand extends OnCallCommand {
         boolean expiries = topic.equals(connections.config().topics().expired());
         CopyLedger ledger = new CopyLedger();
         ReplayRun replay = new ReplayRun(target, order, expiries ? new ExpiryPicks() : null,
-                dryRun ? null : new Republisher(connections.producer(), ledger), ledger);
+                publishing.dryRun ? null : new Republisher(connections.producer(), ledger), ledger);
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
             scan(connections, reader, target, targetPartitions, start, OffsetRange.OPEN_END, "checking " + target,
                     replay::noteTarget);
@@ -82,7 +80,7 @@ public final class ReplayCommand extends OnCallCommand {
             progress.finish();
         }
         ReplayReport report = replay.finish(topic, Show.time(start), Show.time(end), key, now() - started);
-        if (json) {
+        if (publishing.json) {
             Json.print(out(), report);
         } else {
             report.print(out());

@@ -38,25 +38,19 @@ record ReplayReport(String topic, String toTopic, String from, String to, String
         if (key != null) {
             text.append(", ").append(Show.count(read - otherKeys)).append(" of order ").append(key);
         }
-        appendIf(text, copiesLeftOut, "copy left out", "copies left out");
-        appendIf(text, unreadable, "not TimerExpired", "not TimerExpired");
+        text.append(Show.clause(copiesLeftOut, "copy left out", "copies left out"));
+        text.append(Show.clause(unreadable, "not TimerExpired", "not TimerExpired"));
         if (orders != null) {
             text.append("; ").append(Show.count(orders, "order")).append(" expired");
-            appendIf(text, statusSince, "had a status since", "had a status since");
+            text.append(Show.clause(statusSince, "had a status since", "had a status since"));
         }
-        appendIf(text, replayedBefore, "replayed before", "replayed before");
+        text.append(Show.clause(replayedBefore, "replayed before", "replayed before"));
         text.append("; ").append(dryRun ? "would publish " + Show.count(selected)
                 : "published " + Show.count(published)).append(failed > 0 ? ", " + Show.count(failed) + " failed" : "")
                 .append(" in ").append(Show.duration(millis));
         out.println(text);
         if (firstError != null) {
             out.println("first failure: " + firstError + " (run the same command again: what was published is skipped)");
-        }
-    }
-
-    private static void appendIf(StringBuilder text, long count, String one, String many) {
-        if (count > 0) {
-            text.append(", ").append(Show.count(count, one, many));
         }
     }
 }

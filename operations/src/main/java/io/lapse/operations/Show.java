@@ -22,6 +22,11 @@ final class Show {
         return count(n) + " " + (n == 1 ? singular : plural);
     }
 
+    /** ", 3 replayed before" for a count above zero, nothing for zero: a clause of a summary line. */
+    static String clause(long n, String singular, String plural) {
+        return n > 0 ? ", " + count(n, singular, plural) : "";
+    }
+
     /** ISO-8601 in UTC, to the millisecond. */
     static String time(long epochMillis) {
         return Instant.ofEpochMilli(epochMillis).truncatedTo(ChronoUnit.MILLIS).toString();

@@ -1,7 +1,9 @@
 package io.lapse.operations;
 
+import io.lapse.config.Durations;
 import io.lapse.store.TimerCensus;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +36,7 @@ final class StatusProblems {
         }
         if (deadLetters.recent() > 0) {
             problems.add(Show.count(deadLetters.recent(), "dead letter") + " in the last " + Show.duration(window)
-                    + ": lapse dlq list --since -" + io.lapse.config.Durations.format(java.time.Duration.ofMillis(window)));
+                    + ": lapse dlq list --since -" + Durations.format(Duration.ofMillis(window)));
         }
         List<Integer> withoutEpoch = IntStream.range(0, shards.size()).filter(i -> shards.get(i).epoch() == null)
                 .boxed().toList();

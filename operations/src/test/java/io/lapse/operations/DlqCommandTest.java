@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /** lapse dlq list and redrive, on dead letters that a running ingest wrote. */
@@ -64,8 +65,8 @@ class DlqCommandTest {
         assertThat(redrive.out()).contains("2 dead letters with a reason containing 'not valid JSON': redrove 2");
         assertThat(copies()).extracting(r -> new String(r.key(), StandardCharsets.UTF_8), r -> new String(r.value(),
                 StandardCharsets.UTF_8)).containsExactlyInAnyOrder(
-                org.assertj.core.api.Assertions.tuple("bad-1", "{\"orderId\":"),
-                org.assertj.core.api.Assertions.tuple("bad-2", "not json at all"));
+                tuple("bad-1", "{\"orderId\":"),
+                tuple("bad-2", "not json at all"));
         // ingest cannot read the copies either: they come back as dead letters, which the next run leaves alone
         await().atMost(Duration.ofSeconds(30)).until(() -> rig.records(rig.config.topics().dlq()).size() == 5);
 

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** lapse replay on a real broker and Redis: what a range re-publishes, once. */
 @ExtendWith(RigPerClass.class)
@@ -62,8 +63,8 @@ class ReplayCommandTest {
         assertThat(first.exit()).as(first.err()).isZero();
         List<ConsumerRecord<byte[], byte[]>> copies = rig.records(target);
         assertThat(expiries(copies)).extracting(TimerExpired::orderId, TimerExpired::attempt)
-                .containsExactlyInAnyOrder(org.assertj.core.api.Assertions.tuple("o-silent", 3),
-                        org.assertj.core.api.Assertions.tuple("o-lost", 1));
+                .containsExactlyInAnyOrder(tuple("o-silent", 3),
+                        tuple("o-lost", 1));
         assertThat(copies).allSatisfy(copy -> {
             Header mark = copy.headers().lastHeader("lapse-copy-of");
             assertThat(new String(mark.value(), StandardCharsets.UTF_8)).startsWith(rig.config.topics().expired() + "/");

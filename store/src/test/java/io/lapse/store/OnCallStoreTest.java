@@ -5,6 +5,7 @@ import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
 import io.lapse.devstack.RedisServer;
 import io.lapse.event.TimerExpired;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -134,6 +135,6 @@ class OnCallStoreTest {
 
         assertThat(entries).extracting(AuditLog.Entry::action).containsExactly("cancel", "fire");
         assertThat(entries.get(0).reason()).isEqualTo("stuck");
-        assertThat(entries.get(0).at()).isCloseTo(System.currentTimeMillis(), org.assertj.core.data.Offset.offset(5_000L));
+        assertThat(entries.get(0).at()).isCloseTo(System.currentTimeMillis(), Offset.offset(5_000L));
     }
 }

@@ -1,5 +1,12 @@
 package io.lapse.app;
 
+import io.lapse.operations.CancelCommand;
+import io.lapse.operations.DlqCommand;
+import io.lapse.operations.FireCommand;
+import io.lapse.operations.InspectCommand;
+import io.lapse.operations.ReplayCommand;
+import io.lapse.operations.StatusCommand;
+import io.lapse.operations.WatermarksCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ScopeType;
 
@@ -8,6 +15,7 @@ import picocli.CommandLine.ScopeType;
         description = "Watchdog for silent charging orders: re-arms a deadline on every status and pulls upstream "
                 + "when an order stays silent.",
         subcommands = {ServeCommand.All.class, ServeCommand.Ingest.class, ServeCommand.Timer.class,
-                ServeCommand.Puller.class, ServeCommand.Compensator.class})
+                ServeCommand.Puller.class, ServeCommand.Compensator.class, StatusCommand.class, InspectCommand.class,
+                FireCommand.class, CancelCommand.class, ReplayCommand.class, DlqCommand.class, WatermarksCommand.class})
 final class LapseCommand {
 }

@@ -25,7 +25,9 @@ public record TimerExpired(String orderId, long deadline, long lastSeen, int att
     public enum Source {
         @JsonProperty("timer") TIMER,
         @JsonProperty("keyspace") KEYSPACE,
-        @JsonProperty("compensator") COMPENSATOR
+        @JsonProperty("compensator") COMPENSATOR,
+        /** On-call fired it by hand ({@code lapse fire}). */
+        @JsonProperty("manual") MANUAL
     }
 
     @Override

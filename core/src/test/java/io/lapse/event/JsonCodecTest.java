@@ -109,6 +109,14 @@ class JsonCodecTest {
     }
 
     @Test
+    void aManualExpirySaysSo() {
+        TimerExpired manual = new TimerExpired("7", 5, 1, 2, 5, TimerExpired.Source.MANUAL, false);
+
+        assertThat(text(JsonCodec.TIMER_EXPIRED.encode(manual))).contains("\"source\":\"manual\"");
+        assertThat(JsonCodec.TIMER_EXPIRED.decode(JsonCodec.TIMER_EXPIRED.encode(manual))).isEqualTo(manual);
+    }
+
+    @Test
     void timerExpiredWithoutItsRequiredNumbersIsRejected() {
         assertThatThrownBy(() -> JsonCodec.TIMER_EXPIRED.decode(utf8("{\"orderId\":\"1\",\"attempt\":1,"
                 + "\"source\":\"timer\",\"lastSeen\":1,\"firedAt\":2}")))

@@ -30,4 +30,12 @@ public record OrderView(String orderId, Phase phase, OptionalLong lastSeen, int 
     public boolean isWatched() {
         return phase == Phase.ARMED || phase == Phase.LEASED || phase == Phase.FIRED || phase == Phase.RECOVERED;
     }
+
+    /**
+     * Whether Redis knows of a status newer than {@code lastSeen}, or of the order's end: an expiry that counted from
+     * lastSeen needs no pull any more.
+     */
+    public boolean hasNewsSince(long lastSeen) {
+        return phase == Phase.ENDED || (this.lastSeen.isPresent() && this.lastSeen.getAsLong() > lastSeen);
+    }
 }

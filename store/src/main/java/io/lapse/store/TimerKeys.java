@@ -59,6 +59,16 @@ public record TimerKeys(String prefix, int shards) {
         return key.substring(marker + "}:ttl:".length());
     }
 
+    /** The compensator's marker of the shard's Redis epoch (see docs/contract.md); absent until it writes one. */
+    public String epoch(int shard) {
+        return tag(shard) + ":epoch";
+    }
+
+    /** A capped stream of what on-call did by hand (lapse fire, lapse cancel). */
+    public String audit() {
+        return prefix + ":audit";
+    }
+
     public String watermarks() {
         return prefix + ":watermark";
     }

@@ -101,7 +101,7 @@ public abstract class LuaTimerStore implements TimerStore {
         List<Claim> claims = new ArrayList<>(flat.size() / 5);
         for (int i = 0; i < flat.size(); i += 5) {
             int attempt = Integer.parseInt((String) flat.get(i + 2));
-            TimerExpired.Source source = "c".equals(flat.get(i + 4)) ? TimerExpired.Source.COMPENSATOR : ownSource;
+            TimerExpired.Source source = StateRecord.source((String) flat.get(i + 4), ownSource);
             claims.add(new Claim((String) flat.get(i), Long.parseLong((String) flat.get(i + 1)), attempt,
                     Long.parseLong((String) flat.get(i + 3)), source, now, attempt >= settings.maxAttempts()));
         }

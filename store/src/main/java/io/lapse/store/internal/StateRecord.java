@@ -1,5 +1,6 @@
 package io.lapse.store.internal;
 
+import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
 
 import java.util.OptionalLong;
@@ -42,5 +43,14 @@ public final class StateRecord {
         }
         return new OrderView(orderId, phase, OptionalLong.of(Long.parseLong(parts[1])), Integer.parseInt(parts[2]),
                 dueAt);
+    }
+
+    /** The source a claim's letter names: 'c' compensator, 'm' manual, anything else the firing mode's own. */
+    public static TimerExpired.Source source(String letter, TimerExpired.Source own) {
+        return switch (letter) {
+            case "c" -> TimerExpired.Source.COMPENSATOR;
+            case "m" -> TimerExpired.Source.MANUAL;
+            default -> own;
+        };
     }
 }

@@ -1,0 +1,77 @@
+package io.lapse.operations;
+
+import io.lapse.config.Durations;
+import io.lapse.event.StatusHeader;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+
+/** Reads the on-call commands' arguments; a bad one stops the command with a line naming it. */
+final class Arguments {
+
+    private Arguments() {
+    }
+
+    static Duration duration(String option, String text) {
+        try {
+            return Durations.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new OnCallError(option + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A moment written as ISO-8601 ({@code 2026-11-23T04:00:00Z}, {@code 2026-11-23T05:00+01:00}, or without a zone
+     * for UTC), relative to now ({@code -30m}), or {@code now}.
+     */
+    static long time(String option, String text, long now) {
+        String value = text.trim();
+        if (value.equalsIgnoreCase("now")) {
+            return now;
+        }
+        if (value.startsWith("-")) {
+            try {
+                return now - Durations.parse(value.substring(1)).toMillis();
+            } catch (IllegalArgumentException e) {
+                throw badTime(option, text);
+            }
+        }
+        try {
+            return Instant.parse(value).toEpochMilli();
+        } catch (DateTimeParseException notAnInstant) {
+            try {
+                return OffsetDateTime.parse(value).toInstant().toEpochMilli();
+            } catch (DateTimeParseException notOffset) {
+                try {
+                    return LocalDateTime.parse(value).toInstant(ZoneOffset.UTC).toEpochMilli();
+                } catch (DateTimeParseException notLocal) {
+                    throw badTime(option, text);
+                }
+            }
+        }
+    }
+
+    private static OnCallError badTime(String option, String text) {
+        return new OnCallError(option + ": cannot read '" + text + "' as a time; write ISO-8601 "
+                + "(2026-11-23T04:00:00Z) or relative to now (-30m, -2h)");
+    }
+
+    /** An orderId as the contract allows it. */
+    static String orderId(String text) {
+        if (text.isEmpty()) {
+            throw new OnCallError("ORDER is empty");
+        }
+        if (text.length() > StatusHeader.MAX_ORDER_ID_LENGTH) {
+            throw new OnCallError("ORDER is not an orderId: longer than " + StatusHeader.MAX_ORDER_ID_LENGTH
+                    + " characters");
+        }
+        if (text.chars().anyMatch(Character::isISOControl)) {
+            throw new OnCallError("ORDER is not an orderId: it contains control characters");
+        }
+        return text;
+    }
+}

@@ -1,0 +1,58 @@
+package io.lapse.operations;
+
+import io.lapse.event.DeadLetter;
+import io.lapse.event.JsonCodec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A record of the dead-letter topic: where it is, and the dead letter it holds.
+ *
+ * @param key    the record's key: the original record's key bytes
+ * @param letter null when the record is no DeadLetter (then {@code problem} says why)
+ */
+record DeadLetterRecord(Coordinate at, long timestamp, byte[] key, DeadLetter letter, String problem) {
+
+    private static final int PREFIX = 80;
+
+    static DeadLetterRecord of(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            return new DeadLetterRecord(Coordinate.of(record), record.timestamp(), record.key(),
+                    JsonCodec.DEAD_LETTER.decode(record.value()), null);
+        } catch (RuntimeException e) {
+            return new DeadLetterRecord(Coordinate.of(record), record.timestamp(), record.key(), null, e.getMessage());
+        }
+    }
+
+    String reason() {
+        return letter == null ? "not a DeadLetter: " + problem : letter.reason();
+    }
+
+    /** Where the original record was, or null when unknown. */
+    Coordinate source() {
+        return letter == null || letter.sourceTopic() == null ? null
+                : new Coordinate(letter.sourceTopic(), letter.partition(), letter.offset());
+    }
+
+    /** The original key's bytes, from the record key, or from the letter when the record has none. */
+    byte[] originalKey() {
+        if (key != null || letter == null || letter.key() == null) {
+            return key;
+        }
+        return letter.key().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The start of the original value as text, control characters escaped, for a person to recognise it. */
+    String valuePrefix() {
+        byte[] value = letter == null ? null : letter.originalValue();
+        if (value == null) {
+            return "(no value)";
+        }
+        String text = new String(value, StandardCharsets.UTF_8);
+        StringBuilder shown = new StringBuilder();
+        text.codePoints().limit(PREFIX).forEach(c -> shown.append(Character.isISOControl(c)
+                ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
+        return shown + (text.codePointCount(0, text.length()) > PREFIX ? "…" : "") + "  (" + value.length + " bytes)";
+    }
+}

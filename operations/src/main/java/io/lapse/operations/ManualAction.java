@@ -1,0 +1,28 @@
+package io.lapse.operations;
+
+import io.lapse.store.AuditLog;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** What lapse fire and lapse cancel share: the order they act on, why, and the audit entry that keeps both. */
+public final class ManualAction {
+
+    @Parameters(paramLabel = "ORDER", description = "The orderId.")
+    String orderId;
+
+    @Option(names = "--reason", description = "Why, for the audit that lapse inspect shows.")
+    String reason;
+
+    @Option(names = "--json", description = "Print the outcome as JSON.")
+    boolean json;
+
+    String order() {
+        return Arguments.orderId(orderId);
+    }
+
+    /** Notes in Redis who did what to the order, and why. */
+    void audit(Connections connections, String action) {
+        new AuditLog(connections.redis(), connections.keys())
+                .record(new AuditLog.Entry(0, action, order(), reason, System.getProperty("user.name"))).join();
+    }
+}

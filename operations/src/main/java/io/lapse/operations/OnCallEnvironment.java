@@ -1,0 +1,21 @@
+package io.lapse.operations;
+
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * What an on-call command takes from the process it runs in, so that tests can supply their own.
+ *
+ * @param env         where LAPSE_* settings come from
+ * @param interactive whether a person watches stdout: progress bars are drawn only then
+ */
+record OnCallEnvironment(Map<String, String> env, Clock clock, boolean interactive) {
+
+    OnCallEnvironment {
+        env = Map.copyOf(env);
+    }
+
+    static OnCallEnvironment system() {
+        return new OnCallEnvironment(System.getenv(), Clock.systemUTC(), System.console() != null);
+    }
+}

@@ -1,0 +1,58 @@
+package io.lapse.operations;
+
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Publishes copies of records, each with the {@link CopyMark} of its original, and counts what Kafka acknowledged. */
+final class Republisher {
+
+    /** What Kafka made of the copies. */
+    record Outcome(long published, long failed, String firstError) {
+    }
+
+    private final Producer<byte[], byte[]> producer;
+    private final CopyLedger ledger;
+    private final AtomicLong published = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicReference<String> firstError = new AtomicReference<>();
+
+    Republisher(Producer<byte[], byte[]> producer, CopyLedger ledger) {
+        this.producer = producer;
+        this.ledger = ledger;
+    }
+
+    /** @param headers the original's headers, or null when they are lost (a dead letter keeps none) */
+    void send(String topic, byte[] key, byte[] value, Headers headers, Coordinate origin) {
+        Headers marked = new RecordHeaders(headers == null ? new RecordHeaders().toArray() : headers.toArray());
+        CopyMark.put(marked, origin);
+        ledger.copiedNow(origin);
+        try {
+            producer.send(new ProducerRecord<>(topic, null, key, value, marked), (meta, error) -> {
+                if (error == null) {
+                    published.incrementAndGet();
+                } else {
+                    failed(error);
+                }
+            });
+        } catch (KafkaException e) {
+            failed(e);
+        }
+    }
+
+    private void failed(Exception error) {
+        failed.incrementAndGet();
+        firstError.compareAndSet(null, error.toString());
+    }
+
+    /** Waits until Kafka has answered for every copy sent. */
+    Outcome finish() {
+        producer.flush();
+        return new Outcome(published.get(), failed.get(), firstError.get());
+    }
+}

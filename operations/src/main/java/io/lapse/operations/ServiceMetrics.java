@@ -1,0 +1,102 @@
+package io.lapse.operations;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What lapse status reads from the running services' /metrics: fire lateness, from the histogram's buckets summed
+ * over every timer reached (so since each started), and the compensator's last full scan where one exports it.
+ */
+final class ServiceMetrics {
+
+    static final String LATENESS_BUCKETS = "lapse_timer_fire_lateness_seconds_bucket";
+    /** Epoch seconds at which the compensator last finished a scan of all its orders. */
+    static final String LAST_FULL_SCAN = "lapse_compensator_last_full_scan_timestamp_seconds";
+
+    /**
+     * @param unreachable "url: why" for each URL that did not answer
+     * @param p50Millis   null when no timer reached has fired anything
+     * @param fired       expiries the reached timers have fired
+     * @param lastFullScan epoch ms, null when no service reached exports it
+     */
+    record Reading(List<String> reached, List<String> unreachable, Double p50Millis, Double p99Millis, long fired,
+                   Long lastFullScan) {
+    }
+
+    private ServiceMetrics() {
+    }
+
+    static Reading read(List<String> urls, Duration timeout) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        List<String> reached = new ArrayList<>();
+        List<String> unreachable = new ArrayList<>();
+        Map<Double, Double> buckets = new TreeMap<>();
+        Long lastScan = null;
+        for (String url : urls) {
+            List<PrometheusText.Sample> samples;
+            try {
+                samples = scrape(http, url, timeout);
+            } catch (IOException | IllegalArgumentException e) {
+                unreachable.add(url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+                continue;
+            }
+            reached.add(url);
+            for (PrometheusText.Sample sample : samples) {
+                if (sample.name().equals(LATENESS_BUCKETS)) {
+                    buckets.merge(PrometheusText.number(sample.labels().getOrDefault("le", "+Inf")), sample.value(),
+                            Double::sum);
+                } else if (sample.name().equals(LAST_FULL_SCAN) && sample.value() > 0) {
+                    lastScan = Math.max(lastScan == null ? 0 : lastScan, Math.round(sample.value() * 1000));
+                }
+            }
+        }
+        double fired = buckets.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
+        return new Reading(reached, unreachable, quantile(buckets, 0.5, fired), quantile(buckets, 0.99, fired),
+                Math.round(fired), lastScan);
+    }
+
+    private static List<PrometheusText.Sample> scrape(HttpClient http, String url, Duration timeout)
+            throws IOException {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IOException("HTTP " + response.statusCode());
+            }
+            return PrometheusText.parse(response.body());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** The quantile in ms, interpolated within its bucket as Prometheus's histogram_quantile does. */
+    private static Double quantile(Map<Double, Double> cumulative, double q, double count) {
+        if (count <= 0) {
+            return null;
+        }
+        double rank = q * count;
+        double lowerBound = 0;
+        double lowerCount = 0;
+        for (Map.Entry<Double, Double> bucket : cumulative.entrySet()) {
+            if (bucket.getValue() >= rank) {
+                if (bucket.getKey().isInfinite()) {
+                    return lowerBound * 1000;
+                }
+                double share = (rank - lowerCount) / Math.max(bucket.getValue() - lowerCount, 1e-9);
+                return (lowerBound + share * (bucket.getKey() - lowerBound)) * 1000;
+            }
+            lowerBound = bucket.getKey();
+            lowerCount = bucket.getValue();
+        }
+        return lowerBound * 1000;
+    }
+}

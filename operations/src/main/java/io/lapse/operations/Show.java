@@ -1,0 +1,57 @@
+package io.lapse.operations;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/** How the on-call commands write numbers, moments and ages for people. */
+final class Show {
+
+    private Show() {
+    }
+
+    static String count(long n) {
+        return String.format("%,d", n);
+    }
+
+    /** "1 record", "3 records": a count with its noun, plural formed with an s. */
+    static String count(long n, String noun) {
+        return count(n, noun, noun + "s");
+    }
+
+    static String count(long n, String singular, String plural) {
+        return count(n) + " " + (n == 1 ? singular : plural);
+    }
+
+    /** ", 3 replayed before" for a count above zero, nothing for zero: a clause of a summary line. */
+    static String clause(long n, String singular, String plural) {
+        return n > 0 ? ", " + count(n, singular, plural) : "";
+    }
+
+    /** ISO-8601 in UTC, to the millisecond. */
+    static String time(long epochMillis) {
+        return Instant.ofEpochMilli(epochMillis).truncatedTo(ChronoUnit.MILLIS).toString();
+    }
+
+    /** A duration as people say it: 850 ms, 12.3 s, 4 min, 3 h, 2 d. */
+    static String duration(long millis) {
+        long ms = Math.abs(millis);
+        String text;
+        if (ms < 1_000) {
+            text = ms + " ms";
+        } else if (ms < 60_000) {
+            text = String.format("%.1f s", ms / 1000.0);
+        } else if (ms < 3_600_000) {
+            text = ms / 60_000 + " min";
+        } else if (ms < 86_400_000) {
+            text = ms / 3_600_000 + " h";
+        } else {
+            text = ms / 86_400_000 + " d";
+        }
+        return millis < 0 ? "-" + text : text;
+    }
+
+    /** "12.3 s ago", or "in 4 min" for a moment still ahead. */
+    static String ago(long epochMillis, long now) {
+        return epochMillis <= now ? duration(now - epochMillis) + " ago" : "in " + duration(epochMillis - now);
+    }
+}

@@ -1,0 +1,105 @@
+package io.lapse.operations;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A mistake or an unreachable Kafka or Redis: one line naming it on stderr, exit code 2, nothing done. */
+@ExtendWith(RigPerClass.class)
+class BadUsageTest {
+
+    private static OnCallRig rig;
+
+    @BeforeAll
+    static void start(OnCallRig given) {
+        rig = given;
+    }
+
+    private static void assertRefused(Lapse.Outcome outcome, String... message) {
+        assertThat(outcome.exit()).as(outcome.err()).isEqualTo(2);
+        assertThat(outcome.out()).isEmpty();
+        assertThat(outcome.err().lines()).as("one line, no stack trace").hasSize(1);
+        assertThat(outcome.err()).contains(message);
+    }
+
+    @Test
+    void anUnknownTopicIsNamed() {
+        assertRefused(rig.lapse("replay", "--topic", "no.such.topic", "--from", "-1h"),
+                "lapse replay: unknown topic 'no.such.topic' (the broker has: ", rig.config.topics().push());
+    }
+
+    @Test
+    void anOrderIdTheContractDoesNotAllowIsRefused() {
+        assertRefused(rig.lapse("inspect", "x".repeat(129)), "lapse inspect: ORDER is not an orderId: longer than 128");
+        assertRefused(rig.lapse("fire", "bad\nid"), "ORDER is not an orderId: it contains control characters");
+    }
+
+    @Test
+    void aRangeThatEndsBeforeItStartsIsRefused() {
+        assertRefused(rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-10m", "--to", "-20m"),
+                "lapse replay: --from ", " is not before --to ");
+        assertRefused(rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "yesterday"),
+                "--from: cannot read 'yesterday' as a time; write ISO-8601 (2026-11-23T04:00:00Z) or relative");
+        assertRefused(rig.lapse("inspect", "o-1", "--lookback", "an hour"), "--lookback: 'an hour' is not a duration");
+    }
+
+    @Test
+    void anUnreachableBrokerIsNamedWithinTheTimeout() throws Exception {
+        Path config = rig.configFile(Map.of("kafka.bootstrap.servers", "127.0.0.1:" + closedPort()));
+
+        long started = System.nanoTime();
+        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
+                "replay", "--config", config.toString(), "--timeout", "1s", "--topic", "t", "--from", "-1h");
+
+        assertRefused(outcome, "lapse replay: cannot reach Kafka at 127.0.0.1:", " within 1s");
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(10_000);
+    }
+
+    @Test
+    void anUnreachableRedisIsNamedWithinTheTimeout() throws Exception {
+        int port = closedPort();
+        Path config = rig.configFile(Map.of("redis.uri", "redis://127.0.0.1:" + port));
+
+        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
+                "inspect", "o-1", "--config", config.toString(), "--timeout", "1s");
+
+        assertRefused(outcome, "lapse inspect: cannot reach Redis at 127.0.0.1:" + port + " within 1s");
+    }
+
+    @Test
+    void aConfigurationMistakeAndAMissingSubcommandAreUsageErrors() {
+        Lapse.Outcome noFile = rig.lapse("status", "--config", "/no/such/lapse.properties");
+        Lapse.Outcome noSubcommand = rig.lapse("dlq");
+        Lapse.Outcome unknownOption = rig.lapse("status", "--colour");
+
+        assertRefused(noFile, "lapse status: configuration error: cannot read configuration file /no/such/lapse.properties");
+        assertThat(noSubcommand.exit()).isEqualTo(2);
+        assertThat(noSubcommand.err()).startsWith("say what to do: lapse dlq list, or lapse dlq redrive");
+        assertThat(unknownOption.exit()).isEqualTo(2);
+        assertThat(unknownOption.err()).startsWith("Unknown option: '--colour'");
+    }
+
+    @Test
+    void helpTeachesWithAnExample() {
+        for (String command : new String[]{"status", "inspect", "fire", "cancel", "replay", "watermarks"}) {
+            Lapse.Outcome help = rig.lapse(command, "--help");
+            assertThat(help.exit()).isZero();
+            assertThat(help.out()).as(command).contains("Usage: lapse " + command, "Example", "  lapse " + command);
+        }
+        assertThat(rig.lapse("dlq", "redrive", "--help").out()).contains("Examples:", "lapse dlq redrive --reason");
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package io.lapse.operations;
+
+import io.lapse.config.ConfigKey;
+import io.lapse.config.ConfigKeys;
+import io.lapse.config.LapseConfig;
+import io.lapse.config.ManagementSettings;
+import io.lapse.devstack.DevStack;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.StatusPush;
+import io.lapse.ingest.IngestService;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
+import io.lapse.lifecycle.Service;
+import io.lapse.puller.PullerService;
+import io.lapse.simulator.SimulatorSettings;
+import io.lapse.simulator.UpstreamSimulator;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import io.lapse.store.Watermarks;
+import io.lapse.timer.TimerService;
+import io.lapse.ops.Health;
+import io.lapse.ops.ManagementServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One test class's Lapse on the shared devstack: its own topics, consumer groups and Redis keys, timer.ttl 2 s, the
+ * services it starts, a producer, and the on-call commands run against it with the settings in LAPSE_* variables.
+ */
+final class OnCallRig implements AutoCloseable {
+
+    private static final AtomicInteger RUN = new AtomicInteger();
+
+    final LapseConfig config;
+    final Map<String, String> settings;
+    final KafkaClients clients;
+    final RedisConnection redis;
+    final TimerKeys keys;
+    final TimerStore store;
+    final Watermarks watermarks;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private ManagementServer management;
+
+    OnCallRig(DevStack stack) {
+        String run = "oncall" + RUN.incrementAndGet();
+        this.settings = Map.ofEntries(
+                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
+                Map.entry("redis.key-prefix", run), Map.entry("topics.push", run + ".push"),
+                Map.entry("topics.pulled", run + ".pulled"), Map.entry("topics.expired", run + ".expired"),
+                Map.entry("topics.dlq", run + ".dlq"), Map.entry("topics.timer-shards", run + ".shards"),
+                Map.entry("topics.partitions", "3"), Map.entry("timer.shards", "4"),
+                Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
+                Map.entry("puller.group-id", run + "-puller"), Map.entry("compensator.application-id", run + "-comp"),
+                Map.entry("timer.ttl", "2s"), Map.entry("management.port", "0"));
+        this.config = LapseConfig.load(null, Map.of()).with(settings);
+        this.clients = new KafkaClients(config.kafka());
+        this.redis = RedisConnection.open(config.redis());
+        this.keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        this.store = TimerStore.of(redis, keys, config.timer());
+        this.watermarks = new Watermarks(redis, keys);
+        new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
+                config.topics().expired(), config.topics().dlq()));
+        this.producer = clients.producer("oncall-test", Map.of());
+    }
+
+    void createTopic(String topic) {
+        new TopicProvisioner(clients).ensure(Set.of(topic));
+    }
+
+    /** Runs {@code lapse ARGS…} as a script would: stdout is no terminal. */
+    Lapse.Outcome lapse(String... args) {
+        return Lapse.run(new OnCallEnvironment(environment(), Clock.systemUTC(), false), args);
+    }
+
+    /** Runs {@code lapse ARGS…} as a person at a terminal would. */
+    Lapse.Outcome lapseOnTerminal(String... args) {
+        return Lapse.run(new OnCallEnvironment(environment(), Clock.systemUTC(), true), args);
+    }
+
+    private Map<String, String> environment() {
+        Map<String, String> env = new HashMap<>();
+        for (ConfigKey key : ConfigKeys.all()) {
+            if (settings.containsKey(key.name())) {
+                env.put(key.envName(), settings.get(key.name()));
+            }
+        }
+        return env;
+    }
+
+    /** The settings as a properties file, for --config. */
+    Path configFile(Map<String, String> overrides) throws Exception {
+        Map<String, String> file = new HashMap<>(settings);
+        file.putAll(overrides);
+        Path path = Files.createTempFile("lapse-oncall", ".properties");
+        Files.writeString(path, String.join("\n", file.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).toList()));
+        return path;
+    }
+
+    IngestService startIngest() {
+        return started(new IngestService(config, clients, store, watermarks, registry,
+                Clock.systemUTC()));
+    }
+
+    Service startTimer() {
+        return started(new TimerService(config, clients, store, watermarks,
+                registry, Clock.systemUTC()));
+    }
+
+    /** The simulated platform: pushes for the orders its fleet starts, and answers pulls. */
+    UpstreamSimulator startUpstream(Duration pushInterval) {
+        return started(new UpstreamSimulator(SimulatorSettings.manual(pushInterval), clients, config.topics().push(),
+                Clock.systemUTC()));
+    }
+
+    Service startPuller(UpstreamSimulator upstream) {
+        LapseConfig pulling = config.with(Map.of("upstream.base-url", upstream.baseUrl()));
+        return started(new PullerService(pulling, clients, store, registry, Clock.systemUTC()));
+    }
+
+    /** The URL of /metrics of the services this rig runs. */
+    String metricsUrl() {
+        if (management == null) {
+            management = ManagementServer.start(new ManagementSettings("127.0.0.1", 0), registry, new Health());
+            started.addLast(management);
+        }
+        return "http://localhost:" + management.port() + "/metrics";
+    }
+
+    private <S extends Service> S started(S service) {
+        service.start();
+        started.push(service);
+        return service;
+    }
+
+    /** Sends a record and waits for Kafka to acknowledge it. */
+    void send(String topic, String key, byte[] value, long timestamp) {
+        try {
+            producer.send(new ProducerRecord<>(topic, null, timestamp,
+                    key == null ? null : key.getBytes(StandardCharsets.UTF_8), value)).get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot send to " + topic, e);
+        }
+    }
+
+    void push(String orderId, String status, long ts) {
+        send(config.topics().push(), orderId, JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, status, ts)), ts);
+    }
+
+    /** Every record the topic holds now, in partition and offset order. */
+    List<ConsumerRecord<byte[], byte[]>> records(String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer("oncall-test-reader", "oncall-test", Map.of())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    /** Stops what the rig started, newest first. */
+    @Override
+    public void close() throws Exception {
+        while (!started.isEmpty()) {
+            started.pop().close();
+        }
+        producer.close();
+        redis.close();
+    }
+}

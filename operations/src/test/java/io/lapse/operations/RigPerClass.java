@@ -1,0 +1,28 @@
+package io.lapse.operations;
+
+import io.lapse.devstack.DevStack;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Hands each test class an {@link OnCallRig} of its own, on one Kafka broker and one Redis for the
+ * whole run: starting them costs seconds. JUnit closes the rig after its class and the devstack after the run.
+ */
+final class RigPerClass implements ParameterResolver {
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RigPerClass.class);
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == OnCallRig.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        DevStack stack = context.getRoot().getStore(NAMESPACE)
+                .getOrComputeIfAbsent(DevStack.class, type -> DevStack.start(), DevStack.class);
+        return context.getStore(NAMESPACE).getOrComputeIfAbsent(OnCallRig.class,
+                type -> new OnCallRig(stack), OnCallRig.class);
+    }
+}

@@ -7,14 +7,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
-/** Sends records a service cannot process to the dead-letter topic, whole, with the reason. */
+/**
+ * Sends records a service cannot process to the dead-letter topic with the reason: whole, or a bounded prefix of a
+ * large one (see {@link DeadLetter}), so that no record can make its own dead letter fail.
+ */
 public final class DeadLetterSink {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterSink.class);
@@ -38,17 +44,36 @@ public final class DeadLetterSink {
         String key = source.key() == null ? null : new String(source.key(), StandardCharsets.UTF_8);
         DeadLetter letter = DeadLetter.of(reason, source.topic(), source.partition(), source.offset(), key,
                 source.value(), clock.millis());
-        log.warn("dead letter from {}-{}@{} (key {}): {}", source.topic(), source.partition(), source.offset(), key,
-                reason);
+        log.warn("dead letter from {}-{}@{} (key {}): {}", source.topic(), source.partition(), source.offset(),
+                letter.key(), letter.reason());
         CompletableFuture<Void> acked = new CompletableFuture<>();
-        producer.send(new ProducerRecord<>(topic, source.key(), JsonCodec.DEAD_LETTER.encode(letter)), (meta, error) -> {
-            if (error != null) {
-                acked.completeExceptionally(error);
-            } else {
-                written.increment();
-                acked.complete(null);
-            }
+        byte[] recordKey = source.key() == null ? null
+                : Arrays.copyOf(source.key(), Math.min(source.key().length, DeadLetter.MAX_TEXT_CHARS));
+        send(recordKey, letter, acked, () -> {
+            int size = source.value() == null ? 0 : source.value().length;
+            send(recordKey, letter.withoutValue(size), acked, null);
         });
         return acked;
+    }
+
+    /** @param tooLarge what to do instead when the topic refuses the letter for its size, or null to fail */
+    private void send(byte[] key, DeadLetter letter, CompletableFuture<Void> acked, Runnable tooLarge) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key, JsonCodec.DEAD_LETTER.encode(letter)), (meta, error) -> {
+                if (error instanceof RecordTooLargeException && tooLarge != null) {
+                    log.warn("the dead letter of {}-{}@{} is too large for {}; sending it without the value",
+                            letter.sourceTopic(), letter.partition(), letter.offset(), topic);
+                    tooLarge.run();
+                } else if (error != null) {
+                    acked.completeExceptionally(error);
+                } else {
+                    written.increment();
+                    acked.complete(null);
+                }
+            });
+        } catch (KafkaException e) {
+            // e.g. no metadata within max.block.ms: the same as a send Kafka refused
+            acked.completeExceptionally(e);
+        }
     }
 }

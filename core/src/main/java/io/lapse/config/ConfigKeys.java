@@ -89,6 +89,9 @@ public final class ConfigKeys {
     public static final ConfigKey COMPENSATOR_STATE_DIR = key("compensator.state-dir", "",
             "Kafka Streams state directory; defaults to a lapse-streams folder in the temp directory.");
 
+    public static final ConfigKey INSTANCE_ID = key("instance.id", "",
+            "Names this process in its consumer groups (static membership), so that a restarted process gets its partitions back at once; must differ between processes running at the same time. Empty: host name and lowest slot free on this host.");
+
     public static final ConfigKey MANAGEMENT_PORT = key("management.port", "8080",
             "Port of /metrics, /health/live and /health/ready; 0 picks a free port.");
 

@@ -65,7 +65,7 @@ public final class PullerService implements Service {
         // four waiting per pull thread keep the threads busy without reading far ahead of what can be answered
         int maxInFlight = 4 * upstream.concurrency();
         // cooperative rebalancing leaves the other partitions' pulls in flight when a member joins or leaves
-        KafkaConsumer<byte[], byte[]> consumer = clients.consumer(upstream.pullerGroupId(), "lapse-puller",
+        KafkaConsumer<byte[], byte[]> consumer = clients.member(upstream.pullerGroupId(), "lapse-puller",
                 Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxInFlight,
                         ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName()));
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-puller", Map.of(

@@ -60,7 +60,7 @@ final class LapseRuntime implements AutoCloseable {
         this.redis = RedisConnection.open(config.redis());
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         this.store = TimerStore.of(redis, keys, config.timer());
-        this.watermarks = new Watermarks(redis, keys);
+        this.watermarks = Watermarks.of(redis, keys, config);
         this.clients = new KafkaClients(config.kafka());
     }
 

@@ -37,7 +37,7 @@ final class LapseServices implements AutoCloseable {
     private LapseServices(LapseConfig config, KafkaClients clients) {
         redis = RedisConnection.open(config.redis());
         store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
-        Watermarks watermarks = new Watermarks(redis, store.keys());
+        Watermarks watermarks = Watermarks.of(redis, store.keys(), config);
         Clock clock = Clock.systemUTC();
         ingest = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), clock);
         timer = config.timer().mode() == TimerMode.ZSET

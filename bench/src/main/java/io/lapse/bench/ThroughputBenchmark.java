@@ -63,7 +63,7 @@ final class ThroughputBenchmark {
         try (RedisConnection redis = RedisConnection.open(config.redis())) {
             TimerStore store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(),
                     config.timer().shards()), config.timer());
-            IngestService ingest = new IngestService(config, sandbox.clients, store, new Watermarks(redis, store.keys()),
+            IngestService ingest = new IngestService(config, sandbox.clients, store, Watermarks.of(redis, store.keys(), config),
                     registry, Clock.systemUTC());
             long started = System.nanoTime();
             long deadline = started + limit.toNanos();

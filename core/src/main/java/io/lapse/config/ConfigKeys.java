@@ -54,6 +54,10 @@ public final class ConfigKeys {
             "How long finished orders stay marked, so replayed old statuses cannot revive them.");
     public static final ConfigKey TIMER_MAX_CLOCK_SKEW = key("timer.max-clock-skew", "5s",
             "A status ts further than this in the future is clamped to the time it was read.");
+    public static final ConfigKey TIMER_MAX_EVENT_AGE = key("timer.max-event-age", "24h",
+            "A status ts older than this before its record's timestamp (0, seconds for milliseconds) is replaced by that timestamp.");
+    public static final ConfigKey TIMER_WATERMARK_SLACK = key("timer.watermark-slack", "100ms",
+            "How far behind what ingest has read the watermark is held, for records a producer still held back (linger).");
     public static final ConfigKey TIMER_TERMINAL_STATUSES = key("timer.terminal-statuses", "FINISHED,STOPPED,CANCELLED",
             "Statuses that end an order's watch (case-insensitive).");
     public static final ConfigKey TIMER_GROUP_ID = key("timer.group-id", "lapse-timer",

@@ -7,15 +7,27 @@ import io.lapse.store.OrderUpdate;
 import io.lapse.store.StatusReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-/** Reads a consumed push or pull result with the shared StatusReader; a record that breaks the contract is rejected. */
+import java.time.Duration;
+
+/**
+ * Reads a consumed push or pull result with the shared StatusReader. A record that breaks the contract is rejected,
+ * and so is one that makes decoding fail in any other way: whatever its bytes are, one record never stops ingest.
+ */
 final class RecordReader {
 
     private final TopicNames topics;
+    private final TimerSettings timer;
     private final StatusReader reader;
 
-    RecordReader(TopicNames topics, TimerSettings timer) {
+    RecordReader(TopicNames topics, TimerSettings timer, IngestMetrics metrics) {
         this.topics = topics;
-        this.reader = new StatusReader(timer);
+        this.timer = timer;
+        this.reader = new StatusReader(timer, metrics::eventTimeCorrected);
+    }
+
+    /** How long after a newer record one may still arrive and count (timer.watermark-slack). */
+    Duration watermarkSlack() {
+        return timer.watermarkSlack();
     }
 
     /** @param readTime when ingest read the record, by its own clock */
@@ -27,6 +39,8 @@ final class RecordReader {
             return update == null ? Reading.NOTHING : Reading.of(update);
         } catch (InvalidRecordException e) {
             return Reading.rejected(e.getMessage());
+        } catch (RuntimeException e) {
+            return Reading.rejected("cannot be read: " + e);
         }
     }
 }

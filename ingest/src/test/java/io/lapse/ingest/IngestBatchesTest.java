@@ -13,12 +13,15 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
+import io.lapse.time.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,9 +30,12 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -52,6 +58,8 @@ class IngestBatchesTest {
     private HeldStore store;
     private Watermarks watermarks;
     private IngestBatches batches;
+    /** When the probe asks the broker. */
+    private SettableClock brokerClock;
 
     @BeforeAll
     static void startRedis() {
@@ -71,24 +79,32 @@ class IngestBatchesTest {
         LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of("topics.push", PUSH.topic()));
         TimerKeys keys = new TimerKeys("test", 16);
         store = new HeldStore(TimerStore.of(redis, keys, config.timer()));
-        watermarks = new Watermarks(redis, keys);
+        watermarks = Watermarks.of(redis, keys, config);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         consumer = new MockConsumer<>("earliest");
-        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer()), store,
+        IngestMetrics metrics = new IngestMetrics(registry);
+        // the broker as this consumer knows it: its end offsets, one partition
+        brokerClock = SettableClock.at(System.currentTimeMillis());
+        EndOffsetProbe probe = new EndOffsetProbe((askedAt, partitions) -> CompletableFuture.completedFuture(
+                new CaughtUpProof(askedAt, consumer.endOffsets(partitions), Map.of(PUSH.topic(), 1))), brokerClock);
+        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer(), metrics), store,
                 watermarks, new DeadLetterSink(new MockProducer<>(true, null,
                 new ByteArraySerializer(), new ByteArraySerializer()), "dlq", Clock.systemUTC(), registry, "ingest"),
-                new IngestMetrics(registry), Clock.systemUTC());
+                metrics, Clock.systemUTC(), probe);
         consumer.subscribe(List.of(PUSH.topic()), batches.rebalanceListener());
         consumer.rebalance(List.of(PUSH));
         consumer.updateBeginningOffsets(Map.of(PUSH, 0L));
+        consumer.updateEndOffsets(Map.of(PUSH, 0L));
     }
 
     private void push(int fromOrder, int toOrder) {
         for (int i = fromOrder; i < toOrder; i++) {
             String id = "order-" + i;
-            consumer.addRecord(new ConsumerRecord<>(PUSH.topic(), PUSH.partition(), i,
-                    id.getBytes(StandardCharsets.UTF_8),
-                    JsonCodec.STATUS_PUSH.encode(new StatusPush(id, "CHARGING", System.currentTimeMillis()))));
+            long now = System.currentTimeMillis();
+            byte[] value = JsonCodec.STATUS_PUSH.encode(new StatusPush(id, "CHARGING", now));
+            consumer.addRecord(new ConsumerRecord<>(PUSH.topic(), PUSH.partition(), i, now,
+                    TimestampType.CREATE_TIME, id.length(), value.length, id.getBytes(StandardCharsets.UTF_8), value,
+                    new RecordHeaders(), Optional.empty()));
         }
     }
 
@@ -129,6 +145,25 @@ class IngestBatchesTest {
         assertThatThrownBy(batches::next).hasRootCauseMessage("Redis is down");
         assertThat(consumer.position(PUSH)).as("both batches are read again").isZero();
         assertThat(committed()).isNull();
+    }
+
+    @Test
+    void aPartitionReadUpToItsEndOffsetIsCaughtUpAsOfWhenTheBrokerWasAskedAndNoLater() throws Exception {
+        push(0, 10);
+        consumer.updateEndOffsets(Map.of(PUSH, 10L));
+        long asked = brokerClock.millis() + 60_000;
+        brokerClock.set(Instant.ofEpochMilli(asked));
+        batches.next();
+        batches.next();
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
+
+        // ten more records reached the broker; the consumer has not fetched them
+        consumer.updateEndOffsets(Map.of(PUSH, 20L));
+        brokerClock.advance(Duration.ofSeconds(1));
+        batches.next();
+        batches.next();
+
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
     }
 
     @Test

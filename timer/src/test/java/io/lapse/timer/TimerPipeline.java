@@ -15,6 +15,7 @@ import io.lapse.store.RedisTimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.TtlTimerStore;
+import io.lapse.store.WatermarkReport;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -60,16 +61,39 @@ final class TimerPipeline implements AutoCloseable {
         redis = RedisConnection.open(config.redis());
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
-        watermarks = new Watermarks(redis, keys);
+        watermarks = Watermarks.of(redis, keys, config);
         clients = new KafkaClients(config.kafka());
         new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
                 config.topics().dlq(), config.topics().expired()));
         producer = clients.producer("test-pushes", Map.of());
     }
 
+    /**
+     * Reports, as ingest would, that every partition of the push and pulled topics is read so far that the
+     * watermark (the slack taken off) is {@code watermark}.
+     */
+    void ingestHasReadUpTo(long watermark) {
+        long mark = watermark + config.timer().watermarkSlack().toMillis();
+        int partitions = config.kafka().partitions();
+        Map<String, Long> marks = new HashMap<>();
+        for (String topic : List.of(config.topics().push(), config.topics().pulled())) {
+            for (int partition = 0; partition < partitions; partition++) {
+                marks.put(Watermarks.field(topic, partition), mark);
+            }
+        }
+        watermarks.report(new WatermarkReport(marks, Map.of(config.topics().push(), partitions,
+                config.topics().pulled(), partitions), mark, System.currentTimeMillis())).join();
+    }
+
     IngestService startIngest() {
-        IngestService ingest = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
-                Clock.systemUTC());
+        return startIngest(store, Map.of());
+    }
+
+    /** An ingest instance that applies to {@code store} (the real one, or one wrapping it), with some keys replaced. */
+    IngestService startIngest(TimerStore store, Map<String, String> overrides) {
+        LapseConfig changed = config.with(overrides);
+        IngestService ingest = new IngestService(changed, new KafkaClients(changed.kafka()), store, watermarks,
+                new SimpleMeterRegistry(), Clock.systemUTC());
         return started(ingest);
     }
 

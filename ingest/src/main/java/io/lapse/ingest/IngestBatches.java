@@ -55,7 +55,8 @@ final class IngestBatches {
     private InFlight inFlight;
 
     IngestBatches(Consumer<byte[], byte[]> consumer, RecordReader reader, TimerStore store, Watermarks watermarks,
-                  DeadLetterSink deadLetters, IngestMetrics metrics, Clock clock, EndOffsetProbe probe) {
+                  DeadLetterSink deadLetters, IngestMetrics metrics, Clock clock, EndOffsetProbe probe,
+                  PartitionProgress progress) {
         this.consumer = consumer;
         this.reader = reader;
         this.store = store;
@@ -64,7 +65,8 @@ final class IngestBatches {
         this.metrics = metrics;
         this.clock = clock;
         this.probe = probe;
-        this.progress = new PartitionProgress(reader.watermarkSlack());
+        this.progress = progress;
+        metrics.watchHeldBack(() -> progress.heldBack(clock.millis()));
     }
 
     void next() throws Exception {

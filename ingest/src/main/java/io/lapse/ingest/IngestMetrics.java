@@ -3,6 +3,7 @@ package io.lapse.ingest;
 import io.lapse.store.ApplyResult;
 import io.lapse.store.StatusReader;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -10,6 +11,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * What ingest counts: records read per topic, what they did to the timers, event times a rule replaced, and how long
@@ -44,6 +46,12 @@ final class IngestMetrics {
     private Counter updates(String result) {
         return Counter.builder("lapse.ingest.updates").tag("result", result)
                 .description("Orders whose timer a batch armed, ended or left alone").register(registry);
+    }
+
+    void watchHeldBack(LongSupplier millis) {
+        Gauge.builder("lapse.ingest.watermark.held.back", () -> millis.getAsLong() / 1000.0).baseUnit("seconds")
+                .description("How far ingest holds its watermarks back because records arrived late lately")
+                .register(registry);
     }
 
     void lateRecord(String topic) {

@@ -66,7 +66,8 @@ public final class IngestService implements Service {
         IngestMetrics metrics = new IngestMetrics(registry);
         IngestBatches batches = new IngestBatches(consumer, new RecordReader(topics, config.timer(), metrics),
                 store, watermarks, new DeadLetterSink(producer, topics.dlq(), clock, registry, name()), metrics,
-                clock, new EndOffsetProbe(endOffsets, clock));
+                clock, new EndOffsetProbe(endOffsets, clock),
+                new PartitionProgress(config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
         loop = new ServiceLoop("lapse-ingest", batches::next, consumer::wakeup, () -> {
             batches.finish();

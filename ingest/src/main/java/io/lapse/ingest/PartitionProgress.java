@@ -14,16 +14,22 @@ import java.util.function.Function;
 /**
  * How far each assigned partition has been read, as a mark that holds once what was read is applied: the newest
  * record timestamp read (never later than when it was read), or the time of a {@link CaughtUpProof} the partition
- * was read up to. It only moves forward, until a partition is revoked or its batch fails.
+ * was read up to. It only moves forward, until a partition is revoked or its batch fails. Marks are reported held
+ * back by the {@link LatenessAllowance} of records that arrived later than the slack allows.
  */
 final class PartitionProgress {
 
     private final Map<TopicPartition, Long> marks = new HashMap<>();
     private final long slackMillis;
+    private final LatenessAllowance allowance;
 
-    /** @param slack how far behind a mark a record may still arrive (timer.watermark-slack) */
-    PartitionProgress(Duration slack) {
+    /**
+     * @param slack how far behind a mark a record may still arrive (timer.watermark-slack)
+     * @param ttl   the most a mark is held back for records that arrived later (timer.ttl)
+     */
+    PartitionProgress(Duration slack, Duration ttl) {
         this.slackMillis = slack.toMillis();
+        this.allowance = new LatenessAllowance(ttl.toMillis());
     }
 
     /**
@@ -38,7 +44,11 @@ final class PartitionProgress {
         }
         Long mark = marks.get(partition);
         marks.merge(partition, Math.min(recordTimestamp, readTime), Math::max);
-        return mark != null && recordTimestamp < mark - slackMillis;
+        long beyondSlack = mark == null ? 0 : mark - slackMillis - recordTimestamp;
+        if (beyondSlack > 0) {
+            allowance.observe(beyondSlack, readTime);
+        }
+        return beyondSlack > 0;
     }
 
     /**
@@ -49,6 +59,7 @@ final class PartitionProgress {
      */
     WatermarkReport report(Collection<TopicPartition> assigned, Function<TopicPartition, OptionalLong> position,
                            CaughtUpProof proof, long madeAt) {
+        long heldBack = allowance.current(madeAt);
         Map<String, Long> report = new HashMap<>();
         for (TopicPartition partition : assigned) {
             if (proof != null && proof.reached(partition, position.apply(partition))) {
@@ -56,11 +67,16 @@ final class PartitionProgress {
             }
             Long mark = marks.get(partition);
             if (mark != null) {
-                report.put(Watermarks.field(partition.topic(), partition.partition()), mark);
+                report.put(Watermarks.field(partition.topic(), partition.partition()), mark - heldBack);
             }
         }
         return proof == null ? new WatermarkReport(report, Map.of(), 0, madeAt)
                 : new WatermarkReport(report, proof.partitions(), proof.askedAt(), madeAt);
+    }
+
+    /** How far marks are held back now for records that arrived late, ms. */
+    long heldBack(long now) {
+        return allowance.current(now);
     }
 
     void forget(Collection<TopicPartition> revoked) {

@@ -7,8 +7,6 @@ import io.lapse.store.OrderUpdate;
 import io.lapse.store.StatusReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-import java.time.Duration;
-
 /**
  * Reads a consumed push or pull result with the shared StatusReader. A record that breaks the contract is rejected,
  * and so is one that makes decoding fail in any other way: whatever its bytes are, one record never stops ingest.
@@ -16,18 +14,11 @@ import java.time.Duration;
 final class RecordReader {
 
     private final TopicNames topics;
-    private final TimerSettings timer;
     private final StatusReader reader;
 
     RecordReader(TopicNames topics, TimerSettings timer, IngestMetrics metrics) {
         this.topics = topics;
-        this.timer = timer;
         this.reader = new StatusReader(timer, metrics::eventTimeCorrected);
-    }
-
-    /** How long after a newer record one may still arrive and count (timer.watermark-slack). */
-    Duration watermarkSlack() {
-        return timer.watermarkSlack();
     }
 
     /** @param readTime when ingest read the record, by its own clock */

@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,6 +61,7 @@ class IngestBatchesTest {
     private IngestBatches batches;
     /** When the probe asks the broker. */
     private SettableClock brokerClock;
+    private boolean brokerAnswers;
 
     @BeforeAll
     static void startRedis() {
@@ -85,12 +87,16 @@ class IngestBatchesTest {
         IngestMetrics metrics = new IngestMetrics(registry);
         // the broker as this consumer knows it: its end offsets, one partition
         brokerClock = SettableClock.at(System.currentTimeMillis());
-        EndOffsetProbe probe = new EndOffsetProbe((askedAt, partitions) -> CompletableFuture.completedFuture(
-                new CaughtUpProof(askedAt, consumer.endOffsets(partitions), Map.of(PUSH.topic(), 1))), brokerClock);
+        brokerAnswers = true;
+        EndOffsetProbe probe = new EndOffsetProbe((askedAt, partitions) -> brokerAnswers
+                ? CompletableFuture.completedFuture(new CaughtUpProof(askedAt, consumer.endOffsets(partitions),
+                Map.of(PUSH.topic(), 1)))
+                : CompletableFuture.failedFuture(new TimeoutException("the broker does not answer")), brokerClock);
         batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer(), metrics), store,
                 watermarks, new DeadLetterSink(new MockProducer<>(true, null,
                 new ByteArraySerializer(), new ByteArraySerializer()), "dlq", Clock.systemUTC(), registry, "ingest"),
-                metrics, Clock.systemUTC(), probe);
+                metrics, Clock.systemUTC(), probe,
+                new PartitionProgress(config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(PUSH.topic()), batches.rebalanceListener());
         consumer.rebalance(List.of(PUSH));
         consumer.updateBeginningOffsets(Map.of(PUSH, 0L));
@@ -159,6 +165,23 @@ class IngestBatchesTest {
 
         // ten more records reached the broker; the consumer has not fetched them
         consumer.updateEndOffsets(Map.of(PUSH, 20L));
+        brokerClock.advance(Duration.ofSeconds(1));
+        batches.next();
+        batches.next();
+
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
+    }
+
+    @Test
+    void whileTheBrokerDoesNotAnswerNoPartitionIsCaughtUpAnyLater() throws Exception {
+        long asked = brokerClock.millis() + 60_000;
+        brokerClock.set(Instant.ofEpochMilli(asked));
+        batches.next();
+        batches.next();
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
+
+        // the consumer knows of nothing left to read, but that is only what it last heard
+        brokerAnswers = false;
         brokerClock.advance(Duration.ofSeconds(1));
         batches.next();
         batches.next();

@@ -16,7 +16,7 @@ class PartitionProgressTest {
     private static final TopicPartition P0 = new TopicPartition("push", 0);
     private static final TopicPartition P1 = new TopicPartition("push", 1);
 
-    private final PartitionProgress progress = new PartitionProgress(Duration.ofMillis(100));
+    private final PartitionProgress progress = new PartitionProgress(Duration.ofMillis(100), Duration.ofSeconds(3));
 
     private static CaughtUpProof brokerSaid(long askedAt, Map<TopicPartition, Long> endOffsets) {
         return new CaughtUpProof(askedAt, endOffsets, Map.of("push", 2));
@@ -58,7 +58,7 @@ class PartitionProgressTest {
     @Test
     void aWatermarkNeverMovesBackwards() {
         marks(Map.of(P0, 10L), brokerSaid(5_000, Map.of(P0, 10L)), 5_000);
-        progress.consumed(P0, 4_000, 6_000);
+        progress.consumed(P0, 4_950, 6_000);
 
         assertThat(marks(Map.of(P0, 11L), brokerSaid(5_500, Map.of(P0, 12L)), 6_000))
                 .containsEntry("push/0", 5_000L);
@@ -86,6 +86,26 @@ class PartitionProgressTest {
 
         assertThat(progress.consumed(P0, 7_800, 9_000)).as("a producer held it since before the broker was asked")
                 .isTrue();
+    }
+
+    @Test
+    void onceARecordArrivedLateEveryMarkIsHeldBackByHowLateItWasForAWhile() {
+        progress.consumed(P1, 7_000, 7_000);
+        progress.consumed(P0, 8_000, 8_000);
+        progress.consumed(P0, 7_400, 8_100);
+
+        assertThat(marks(Map.of(), null, 8_100)).as("500 ms later than the slack allows")
+                .containsEntry("push/0", 7_500L).containsEntry("push/1", 6_500L);
+        assertThat(marks(Map.of(), null, 8_100 + LatenessAllowance.MEMORY_MS + 1))
+                .containsEntry("push/0", 8_000L).containsEntry("push/1", 7_000L);
+    }
+
+    @Test
+    void aRecordHeldBackLongerThanTheTtlHoldsMarksBackByTheTtlOnly() {
+        progress.consumed(P0, 60_000, 60_000);
+        progress.consumed(P0, 1_000, 60_000);
+
+        assertThat(marks(Map.of(), null, 60_000)).containsEntry("push/0", 57_000L);
     }
 
     @Test

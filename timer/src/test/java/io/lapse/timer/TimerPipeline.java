@@ -46,7 +46,8 @@ final class TimerPipeline implements AutoCloseable {
     private final KafkaClients clients;
     private final KafkaProducer<byte[], byte[]> producer;
     private final List<AutoCloseable> started = new ArrayList<>();
-    private TopicRecorder expired;
+    // started with the pipeline: started lazily, its first read can take longer than a test's window under load
+    private final TopicRecorder expired;
 
     TimerPipeline(String bootstrapServers, String redisUri, Map<String, String> overrides) {
         int run = RUN.incrementAndGet();
@@ -66,6 +67,7 @@ final class TimerPipeline implements AutoCloseable {
         new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
                 config.topics().dlq(), config.topics().expired()));
         producer = clients.producer("test-pushes", Map.of());
+        expired = TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().expired());
     }
 
     /**
@@ -124,9 +126,6 @@ final class TimerPipeline implements AutoCloseable {
     }
 
     List<TimerExpired> expiries() {
-        if (expired == null) {
-            expired = TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().expired());
-        }
         return expired.values(JsonCodec.TIMER_EXPIRED::decode);
     }
 
@@ -136,9 +135,7 @@ final class TimerPipeline implements AutoCloseable {
         for (AutoCloseable service : started) {
             service.close();
         }
-        if (expired != null) {
-            expired.close();
-        }
+        expired.close();
         producer.close();
         redis.close();
     }

@@ -1,17 +1,15 @@
 package io.lapse.app;
 
+import io.lapse.runtime.LapseRuntime;
 import io.lapse.config.LapseConfig;
-import io.lapse.devstack.DevStackExtension;
+import io.lapse.devstack.DevStack;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.runtime.LapseRuntime;
-import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.Fleet;
-import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -19,11 +17,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -41,29 +36,25 @@ class EndToEndTest {
 
     private static final long TTL = 3_000;
 
-    @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    private static DevStack stack;
     private static UpstreamSimulator simulator;
     private static LapseRuntime lapse;
     private static LapseConfig config;
 
+    private static LapseUnderTest everything;
+
     @BeforeAll
     static void startEverything() throws Exception {
-        config = LapseConfig.load(null, Map.of()).with(Map.of(
-                "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
-                "timer.ttl", TTL + "ms", "topics.partitions", "3", "management.port", "0",
-                "compensator.state-dir", Files.createTempDirectory("e2e-streams").toString()));
-        simulator = new UpstreamSimulator(SimulatorSettings.manual(Duration.ofSeconds(1)),
-                new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC());
-        simulator.start();
-        config = config.with(Map.of("upstream.base-url", simulator.baseUrl()));
-        lapse = new LapseRuntime(config, Clock.systemUTC()).start(ServiceName.ALL);
+        everything = LapseUnderTest.start(TTL);
+        stack = everything.stack;
+        simulator = everything.simulator;
+        lapse = everything.lapse;
+        config = everything.config;
     }
 
     @AfterAll
     static void stopEverything() {
-        lapse.close();
-        simulator.close();
+        everything.close();
     }
 
     @Test

@@ -13,6 +13,8 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -79,6 +81,12 @@ public final class CompensatorService implements Service {
         // the default from Kafka 5.0 on; setting it now keeps behaviour the same across the upgrade
         props.put("processing.exception.handler.global.enabled", true);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
+        // a record that still fails (DecodeStatus drops what it cannot read) is logged and skipped: failing the
+        // stream thread would replace it onto the same record for ever
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueExceptionHandler.class.getName());
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueProcessingExceptionHandler.class.getName());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
         return props;
     }

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns the raw records of one topic into order updates keyed by orderId, whatever key and partition they came with.
- * Invalid records are dropped: ingest already sends them to the dead-letter topic, and one bad record must not stop
- * the compensator.
+ * Invalid records, and records that fail to decode in any other way, are dropped: ingest already sends them to the
+ * dead-letter topic (one dead letter per bad record), and one bad record must not stop the compensator.
  */
 final class DecodeStatus implements Processor<byte[], byte[], String, OrderUpdate> {
 
@@ -39,6 +39,11 @@ final class DecodeStatus implements Processor<byte[], byte[], String, OrderUpdat
             update = reader.read(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs());
         } catch (InvalidRecordException e) {
             log.debug("dropped an invalid record of {}: {}", topic, e.getMessage());
+            return;
+        } catch (RuntimeException e) {
+            // any bytes at all: an exception escaping here would kill the stream thread, and its replacement would
+            // meet the same record again, for ever
+            log.debug("dropped an unreadable record of {}: {}", topic, e.toString());
             return;
         }
         if (update != null) {

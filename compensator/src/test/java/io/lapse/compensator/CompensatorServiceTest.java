@@ -3,6 +3,7 @@ package io.lapse.compensator;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.devstack.DevStackExtension;
+import io.lapse.devstack.Poison;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.ingest.IngestService;
@@ -33,13 +34,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The compensator against a real Kafka and Redis, next to a real ingest: once ingest armed some orders, Redis loses
- * everything, and no further status arrives, so only the compensator can bring the timers back.
+ * everything, and no further status arrives, so only the compensator can bring the timers back. Every kind of poison
+ * lies ahead of the statuses, and stops nothing.
  */
 class CompensatorServiceTest {
 
     private static final List<String> ACTIVE = List.of("active-1", "active-2", "active-3");
     private static final String FINISHED = "finished-1";
     private static final Duration SCAN = Duration.ofSeconds(1);
+    private static final int PUSH_PARTITIONS = 3;
 
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
@@ -57,14 +60,14 @@ class CompensatorServiceTest {
                 "management.port", "0"));
         TopicNames topics = config.topics();
         // different partition counts, so an order's push and pull land on unrelated partitions
-        stack.kafka().createTopic(topics.push(), 3);
+        stack.kafka().createTopic(topics.push(), PUSH_PARTITIONS);
         stack.kafka().createTopic(topics.pulled(), 1);
         KafkaClients clients = new KafkaClients(config.kafka());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         try (RedisConnection redis = RedisConnection.open(config.redis())) {
             TimerStore store = TimerStore.of(redis, keys, config.timer());
-            Watermarks watermarks = new Watermarks(redis, keys);
+            Watermarks watermarks = Watermarks.of(redis, keys, config);
             try (IngestService ingest = new IngestService(config, clients, store, watermarks, registry, Clock.systemUTC());
                  CompensatorService compensator = new CompensatorService(config, clients, store, watermarks, registry)) {
                 ingest.start();
@@ -97,6 +100,14 @@ class CompensatorServiceTest {
     private static void produceStatuses(KafkaClients clients, TopicNames topics) {
         long now = System.currentTimeMillis();
         try (KafkaProducer<byte[], byte[]> producer = clients.producer("compensator-test", Map.of())) {
+            // ahead of the statuses in every partition: a record that stopped the stream thread would hold them back
+            for (Poison poison : Poison.values()) {
+                for (int partition = 0; partition < PUSH_PARTITIONS; partition++) {
+                    producer.send(new ProducerRecord<>(topics.push(), partition, poison.key("poison"),
+                            poison.value("poison")));
+                }
+                producer.send(new ProducerRecord<>(topics.pulled(), 0, poison.key("poison"), poison.value("poison")));
+            }
             for (int i = 0; i < ACTIVE.size(); i++) {
                 String orderId = ACTIVE.get(i);
                 // one order without a key: the compensator must find its orderId in the value

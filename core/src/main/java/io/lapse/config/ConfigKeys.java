@@ -62,6 +62,10 @@ public final class ConfigKeys {
             "How long finished orders stay marked so replayed statuses cannot revive them.");
     public static final ConfigKey TIMER_MAX_CLOCK_SKEW = key("timer.max-clock-skew", "5s",
             "A `ts` further in the future is clamped to the time it was read.");
+    public static final ConfigKey TIMER_MAX_EVENT_AGE = key("timer.max-event-age", "24h",
+            "A status ts older than this before its record's timestamp (0, seconds for milliseconds) is replaced by that timestamp.");
+    public static final ConfigKey TIMER_WATERMARK_SLACK = key("timer.watermark-slack", "20ms",
+            "How far behind what ingest has read the watermark is held, for records a producer still held back (linger).");
     public static final ConfigKey TIMER_TERMINAL_STATUSES = key("timer.terminal-statuses", "FINISHED,STOPPED,CANCELLED",
             "Statuses that end a watch (case-insensitive).");
     public static final ConfigKey TIMER_GROUP_ID = key("timer.group-id", "lapse-timer",
@@ -112,6 +116,9 @@ public final class ConfigKeys {
             "How often the compensator compares its state with Redis.");
     public static final ConfigKey COMPENSATOR_STATE_DIR = key("compensator.state-dir", "",
             "Kafka Streams state; put it on a persistent disk in production.");
+
+    public static final ConfigKey INSTANCE_ID = key("instance.id", "",
+            "Names this process in its consumer groups (static membership), so that a restarted process gets its partitions back at once; must differ between processes running at the same time. Empty: host name and lowest slot free on this host.");
 
     public static final ConfigKey MANAGEMENT_PORT = key("management.port", "8080",
             "Port of the status page (`/`), `/status.json`, `/metrics` (Prometheus), `/health/live` and `/health/ready`; 0 picks a free port.");

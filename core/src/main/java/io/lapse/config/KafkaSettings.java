@@ -7,9 +7,11 @@ import java.util.Map;
  *
  * @param clientProperties passed to every Kafka client (bootstrap.servers and any kafka.* key)
  * @param replicationFactor of created topics, or -1 for the broker's default
+ * @param instanceId        this process's static-membership id in its consumer groups, or empty to take one from
+ *                          the host name (see {@code io.lapse.kafka.InstanceSlot})
  */
 public record KafkaSettings(Map<String, String> clientProperties, TopicNames topics, boolean createTopics,
-                            int partitions, int replicationFactor) {
+                            int partitions, int replicationFactor, String instanceId) {
 
     public KafkaSettings {
         clientProperties = Map.copyOf(clientProperties);
@@ -28,7 +30,7 @@ public record KafkaSettings(Map<String, String> clientProperties, TopicNames top
             throw source.invalid(ConfigKeys.TOPICS_REPLICATION_FACTOR, "must be -1 (broker default) or at least 1");
         }
         return new KafkaSettings(source.kafkaClientProperties(), TopicNames.from(source),
-                source.bool(ConfigKeys.TOPICS_CREATE), partitions, replication);
+                source.bool(ConfigKeys.TOPICS_CREATE), partitions, replication, source.string(ConfigKeys.INSTANCE_ID));
     }
 
     public String bootstrapServers() {

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 /** Deadline rules shared by ingest, timer, puller and compensator. */
 public record TimerSettings(Duration ttl, Duration repeat, int maxAttempts, TimerMode mode, Duration lease,
                             int shards, int batchSize, Duration tombstoneRetention, Duration maxClockSkew,
-                            Set<String> terminalStatuses, String groupId) {
+                            Set<String> terminalStatuses, String groupId, Duration maxEventAge,
+                            Duration watermarkSlack) {
 
     public TimerSettings {
         terminalStatuses = terminalStatuses.stream().map(s -> s.toUpperCase(Locale.ROOT))
@@ -37,7 +38,8 @@ public record TimerSettings(Duration ttl, Duration repeat, int maxAttempts, Time
         return new TimerSettings(ttl, repeat, maxAttempts, TimerMode.parse(source),
                 positive(source, ConfigKeys.TIMER_LEASE), shards, batchSize,
                 positive(source, ConfigKeys.TIMER_TOMBSTONE_RETENTION), nonNegative(source, ConfigKeys.TIMER_MAX_CLOCK_SKEW),
-                terminal, source.string(ConfigKeys.TIMER_GROUP_ID));
+                terminal, source.string(ConfigKeys.TIMER_GROUP_ID), positive(source, ConfigKeys.TIMER_MAX_EVENT_AGE),
+                nonNegative(source, ConfigKeys.TIMER_WATERMARK_SLACK));
     }
 
     public boolean isTerminal(String status) {

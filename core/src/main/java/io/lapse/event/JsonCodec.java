@@ -1,6 +1,8 @@
 package io.lapse.event;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,13 +11,24 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.stream.Collectors;
 
-/** Reads and writes one event type as UTF-8 JSON, turning every way a value can be wrong into one clear reason. */
+/**
+ * Reads and writes one event type as UTF-8 JSON, turning every way a value can be wrong into one clear reason: any
+ * exception that bad bytes can raise while decoding is an {@link InvalidRecordException}, never anything that would
+ * stop a consumer.
+ */
 public final class JsonCodec<T> {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * Deepest nesting of arrays and objects a value may have. Lapse's events are two levels deep and a payload has no
+     * reason to be deeper; Jackson's own limit (1000) still lets a hostile value cost a deep recursion per record.
+     */
+    public static final int MAX_NESTING_DEPTH = 64;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                    .build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
@@ -55,8 +68,10 @@ public final class JsonCodec<T> {
             throw new InvalidRecordException("not a valid " + name + at(e) + ": " + e.getOriginalMessage(), e);
         } catch (JsonProcessingException e) {
             throw new InvalidRecordException("not valid JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            // e.g. CharConversionException: the first bytes looked like UTF-32 (00 00 00 00 …), which Jackson
+            // detects before it reads a single character; the contract says UTF-8
+            throw new InvalidRecordException("not UTF-8 JSON: " + e, e);
         }
         if (value == null) {
             throw new InvalidRecordException("value is JSON null");

@@ -7,14 +7,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
-/** Sends records a service cannot process to the dead-letter topic, whole, with the reason. */
+/**
+ * Sends records a service cannot process to the dead-letter topic with the reason: whole, or a bounded prefix of a
+ * large one (see {@link DeadLetter}), so that no record can make its own dead letter fail.
+ */
 public final class DeadLetterSink {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterSink.class);
@@ -38,9 +44,26 @@ public final class DeadLetterSink {
         String key = source.key() == null ? null : new String(source.key(), StandardCharsets.UTF_8);
         DeadLetter letter = DeadLetter.of(reason, source.topic(), source.partition(), source.offset(), key,
                 source.value(), clock.millis());
-        log.warn("dead letter from {}-{}@{} (key {}): {}", source.topic(), source.partition(), source.offset(), key,
-                reason);
-        return KafkaSend.send(producer, new ProducerRecord<>(topic, source.key(), JsonCodec.DEAD_LETTER.encode(letter)))
+        log.warn("dead letter from {}-{}@{} (key {}): {}", source.topic(), source.partition(), source.offset(),
+                letter.key(), letter.reason());
+        byte[] recordKey = source.key() == null ? null
+                : Arrays.copyOf(source.key(), Math.min(source.key().length, DeadLetter.MAX_TEXT_CHARS));
+        return send(recordKey, letter).exceptionallyCompose(error -> {
+            if (!(unwrap(error) instanceof RecordTooLargeException)) {
+                return CompletableFuture.failedFuture(error);
+            }
+            log.warn("the dead letter of {}-{}@{} is too large for {}; sending it without the value",
+                    letter.sourceTopic(), letter.partition(), letter.offset(), topic);
+            return send(recordKey, letter.withoutValue(source.value() == null ? 0 : source.value().length));
+        });
+    }
+
+    private CompletableFuture<Void> send(byte[] key, DeadLetter letter) {
+        return KafkaSend.send(producer, new ProducerRecord<>(topic, key, JsonCodec.DEAD_LETTER.encode(letter)))
                 .thenAccept(meta -> written.increment());
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

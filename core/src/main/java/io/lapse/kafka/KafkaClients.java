@@ -21,6 +21,14 @@ import java.util.Map;
  */
 public final class KafkaClients {
 
+    /**
+     * A static member keeps its partitions through this much silence: a frozen or killed process holds up its
+     * partitions this long unless a successor with its id joins first. Kafka's default (45 s) would stop firing for
+     * that long whenever an ingest process dies for good.
+     */
+    public static final int MEMBER_SESSION_TIMEOUT_MS = 10_000;
+    private static final int MEMBER_HEARTBEAT_INTERVAL_MS = 1_000;
+
     private final KafkaSettings settings;
     private final StartupRetry startup;
 
@@ -43,14 +51,37 @@ public final class KafkaClients {
     }
 
     public KafkaConsumer<byte[], byte[]> consumer(String groupId, String clientId, Map<String, Object> overrides) {
-        Map<String, Object> props = new HashMap<>();
+        return new KafkaConsumer<>(consumerProperties(groupId, clientId, Map.of(), overrides),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /**
+     * A consumer of a service's group, as a static member with an id of its own (see {@link InstanceSlot}): after a
+     * crash, the restarted process takes its partitions back as soon as it joins. A member that stops heartbeating
+     * is replaced after {@link #MEMBER_SESSION_TIMEOUT_MS}; closing the consumer leaves the group at once.
+     */
+    public KafkaConsumer<byte[], byte[]> member(String groupId, String clientId, Map<String, Object> overrides) {
+        InstanceSlot slot = InstanceSlot.claim(groupId, settings.instanceId());
+        Map<String, Object> props = consumerProperties(groupId, clientId, Map.of(
+                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, MEMBER_SESSION_TIMEOUT_MS,
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, MEMBER_HEARTBEAT_INTERVAL_MS), overrides);
+        if (slot.id() != null) {
+            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, slot.id());
+        }
+        return new GroupMember(props, slot);
+    }
+
+    /** Lapse's defaults, then the service's, then the operator's kafka.* properties, then the caller's overrides. */
+    private Map<String, Object> consumerProperties(String groupId, String clientId, Map<String, Object> defaults,
+                                                   Map<String, Object> overrides) {
+        Map<String, Object> props = new HashMap<>(defaults);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.putAll(settings.clientProperties());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         props.putAll(overrides);
-        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return props;
     }
 
     public KafkaProducer<byte[], byte[]> producer(String clientId, Map<String, Object> overrides) {

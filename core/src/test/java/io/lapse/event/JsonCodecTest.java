@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
+import io.lapse.devstack.Poison;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -154,5 +156,48 @@ class JsonCodecTest {
                 + "\"sourceTopic\":\"charging.status.push\",\"partition\":0,\"offset\":42,\"key\":\"k\","
                 + "\"value\":\"e29vcHM=\",\"at\":7}");
         assertThat(text(letter.originalValue())).isEqualTo("{oops");
+    }
+
+    @Test
+    void everyKindOfPoisonIsAnInvalidRecordForEveryCodec() {
+        for (Poison poison : Poison.values()) {
+            for (JsonCodec<?> codec : List.of(JsonCodec.STATUS_PUSH, JsonCodec.STATUS_HEADER, JsonCodec.PULL_RESULT,
+                    JsonCodec.TIMER_EXPIRED)) {
+                assertThatThrownBy(() -> codec.decode(poison.value("o1"))).as("%s", poison)
+                        .isInstanceOf(InvalidRecordException.class);
+            }
+        }
+    }
+
+    @Test
+    void aValueThatLooksLikeUtf32SaysSo() {
+        assertThatThrownBy(() -> JsonCodec.STATUS_HEADER.decode(Poison.UTF32_LOOKALIKE.value("o1")))
+                .isInstanceOf(InvalidRecordException.class).hasMessageContaining("not UTF-8 JSON");
+    }
+
+    @Test
+    void aPayloadNestedDeeperThanTheLimitIsRejectedEvenWhereItIsSkipped() {
+        String nested = "[".repeat(JsonCodec.MAX_NESTING_DEPTH + 1) + "]".repeat(JsonCodec.MAX_NESTING_DEPTH + 1);
+        String json = "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"p\":" + nested + "}";
+
+        assertRejected(json, "nesting depth");
+    }
+
+    @Test
+    void aLargeValueMakesADeadLetterOfBoundedSizeThatSaysItWasCut() {
+        byte[] huge = Poison.HUGE_NOT_JSON.value("o1");
+        String longKey = "k".repeat(10_000);
+
+        DeadLetter letter = DeadLetter.of("r".repeat(5_000), "push", 0, 1, longKey, huge, 7);
+        byte[] json = JsonCodec.DEAD_LETTER.encode(letter);
+
+        assertThat(json.length).isLessThan(100 * 1024);
+        assertThat(letter.truncated()).isTrue();
+        assertThat(letter.valueSize()).isEqualTo(huge.length);
+        assertThat(letter.originalValue()).hasSize(DeadLetter.MAX_VALUE_BYTES)
+                .isEqualTo(java.util.Arrays.copyOf(huge, DeadLetter.MAX_VALUE_BYTES));
+        assertThat(letter.key()).hasSize(DeadLetter.MAX_TEXT_CHARS);
+        assertThat(letter.reason()).hasSize(DeadLetter.MAX_TEXT_CHARS);
+        assertThat(JsonCodec.DEAD_LETTER.decode(json)).isEqualTo(letter);
     }
 }

@@ -5,8 +5,10 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +19,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * Ingest's loop, one poll per call. A poll is decoded while Redis still applies the one before, so that decoding and
  * Redis overlap instead of taking turns; then that batch is awaited and committed, and this one goes to Redis. Per
  * batch: the updates and dead letters first, then its watermarks, and only then its offsets. A batch that fails is
- * rewound together with the one read behind it, so that the next poll reads both again.
+ * rewound together with the one read behind it, so that the next poll reads both again. A partition's watermark moves
+ * with the records read, and to the time of the broker's latest {@link CaughtUpProof} once read up to its end offset.
  */
 final class IngestBatches {
 
@@ -45,12 +49,14 @@ final class IngestBatches {
     private final DeadLetterSink deadLetters;
     private final IngestMetrics metrics;
     private final Clock clock;
-    private final PartitionProgress progress = new PartitionProgress();
+    private final EndOffsetProbe probe;
+    private final PartitionProgress progress;
     private final Map<TopicPartition, OffsetAndMetadata> applied = new HashMap<>();
     private InFlight inFlight;
 
     IngestBatches(Consumer<byte[], byte[]> consumer, RecordReader reader, TimerStore store, Watermarks watermarks,
-                  DeadLetterSink deadLetters, IngestMetrics metrics, Clock clock) {
+                  DeadLetterSink deadLetters, IngestMetrics metrics, Clock clock, EndOffsetProbe probe,
+                  PartitionProgress progress) {
         this.consumer = consumer;
         this.reader = reader;
         this.store = store;
@@ -58,11 +64,17 @@ final class IngestBatches {
         this.deadLetters = deadLetters;
         this.metrics = metrics;
         this.clock = clock;
+        this.probe = probe;
+        this.progress = progress;
+        metrics.watchHeldBack(() -> progress.heldBack(clock.millis()));
     }
 
     void next() throws Exception {
-        PolledBatch polled = PolledBatch.read(consumer.poll(POLL_TIMEOUT), reader, progress, metrics,
-                consumer.assignment(), consumer::currentLag, clock.millis());
+        probe.askIfDue(consumer.assignment());
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
+        long readTime = clock.millis();
+        PolledBatch polled = PolledBatch.read(records, reader, progress, metrics, readTime,
+                () -> progress.report(consumer.assignment(), this::position, probe.latest(), readTime));
         InFlight previous = inFlight;
         inFlight = null;
         if (previous != null) {
@@ -92,8 +104,17 @@ final class IngestBatches {
         }
         batch.rejections().forEach(r -> writes.add(deadLetters.send(r.record(), r.reason())));
         CompletableFuture<Void> written = CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
-                .thenCompose(v -> watermarks.report(batch.watermarks()));
+                .thenCompose(v -> watermarks.report(batch.report()));
         return new InFlight(batch, written);
+    }
+
+    /** The consumer's next offset in the partition, without waiting for it when the consumer has none yet. */
+    private OptionalLong position(TopicPartition partition) {
+        try {
+            return OptionalLong.of(consumer.position(partition, Duration.ZERO));
+        } catch (TimeoutException | IllegalStateException e) {
+            return OptionalLong.empty();
+        }
     }
 
     /** Waits until the batch is written, then commits its offsets. */

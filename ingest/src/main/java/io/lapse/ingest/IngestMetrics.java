@@ -1,21 +1,31 @@
 package io.lapse.ingest;
 
 import io.lapse.store.ApplyResult;
+import io.lapse.store.StatusReader;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
-/** What ingest counts: records read per topic, what they did to the timers, and how long a batch takes. */
+/**
+ * What ingest counts: records read per topic, what they did to the timers, event times a rule replaced, and how long
+ * a batch takes.
+ */
 final class IngestMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> recordsByTopic = new ConcurrentHashMap<>();
+    private final Map<String, Counter> lateByTopic = new ConcurrentHashMap<>();
     private final Counter armed;
     private final Counter ended;
     private final Counter ignored;
+    private final Map<StatusReader.Correction, Counter> corrected = new EnumMap<>(StatusReader.Correction.class);
     final Timer batch;
 
     IngestMetrics(MeterRegistry registry) {
@@ -23,6 +33,12 @@ final class IngestMetrics {
         this.armed = updates("armed");
         this.ended = updates("ended");
         this.ignored = updates("ignored");
+        for (StatusReader.Correction rule : StatusReader.Correction.values()) {
+            corrected.put(rule, Counter.builder("lapse.ingest.event.time.corrected")
+                    .tag("rule", rule.name().toLowerCase(Locale.ROOT))
+                    .description("Statuses whose ts was replaced: too far in the future, or absurdly old (0, seconds)")
+                    .register(registry));
+        }
         this.batch = Timer.builder("lapse.ingest.batch").description("Time to apply one polled batch to Redis")
                 .register(registry);
     }
@@ -32,9 +48,25 @@ final class IngestMetrics {
                 .description("Orders whose timer a batch armed, ended or left alone").register(registry);
     }
 
+    void watchHeldBack(LongSupplier millis) {
+        Gauge.builder("lapse.ingest.watermark.held.back", () -> millis.getAsLong() / 1000.0).baseUnit("seconds")
+                .description("How far ingest holds its watermarks back because records arrived late lately")
+                .register(registry);
+    }
+
+    void lateRecord(String topic) {
+        lateByTopic.computeIfAbsent(topic, t -> Counter.builder("lapse.ingest.records.late").tag("topic", t)
+                .description("Records read after the watermark had passed them by more than timer.watermark-slack")
+                .register(registry)).increment();
+    }
+
     void read(String topic, int records) {
         recordsByTopic.computeIfAbsent(topic, t -> Counter.builder("lapse.ingest.records").tag("topic", t)
                 .description("Records ingest consumed").register(registry)).increment(records);
+    }
+
+    void eventTimeCorrected(StatusReader.Correction rule) {
+        corrected.get(rule).increment();
     }
 
     void applied(ApplyResult result) {

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.IsolationLevel;
 
 import java.time.Clock;
 import java.util.List;
@@ -24,6 +25,8 @@ import java.util.Set;
  * committed only after Redis (and the dead-letter topic, for bad records) acknowledged the batch.
  */
 public final class IngestService implements Service {
+
+    private static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 5_000;
 
     private final LapseConfig config;
     private final KafkaClients clients;
@@ -53,18 +56,33 @@ public final class IngestService implements Service {
     public synchronized void start() {
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.dlq()));
-        KafkaConsumer<byte[], byte[]> consumer = clients.consumer(config.ingest().groupId(), "lapse-ingest",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.ingest().maxPollRecords()));
+        KafkaConsumer<byte[], byte[]> consumer = clients.member(config.ingest().groupId(), "lapse-ingest",
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.ingest().maxPollRecords(),
+                        // a partition added to a topic holds the watermark back until ingest reads it
+                        ConsumerConfig.METADATA_MAX_AGE_CONFIG, NEW_PARTITIONS_SEEN_WITHIN_MS));
         producer = clients.producer("lapse-ingest-dlq", Map.of());
-        IngestBatches batches = new IngestBatches(consumer, new RecordReader(topics, config.timer()), store, watermarks,
-                new DeadLetterSink(producer, topics.dlq(), clock, registry, name()), new IngestMetrics(registry), clock);
+        BrokerEndOffsets endOffsets = new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()),
+                isolation());
+        IngestMetrics metrics = new IngestMetrics(registry);
+        IngestBatches batches = new IngestBatches(consumer, new RecordReader(topics, config.timer(), metrics),
+                store, watermarks, new DeadLetterSink(producer, topics.dlq(), clock, registry, name()), metrics,
+                clock, new EndOffsetProbe(endOffsets, clock),
+                new PartitionProgress(config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
         loop = new ServiceLoop("lapse-ingest", batches::next, consumer::wakeup, () -> {
             batches.finish();
             consumer.close();
             producer.close();
+            endOffsets.close();
         });
         loop.start();
+    }
+
+    /** The consumer's isolation level, which decides which end offset its position can reach. */
+    private IsolationLevel isolation() {
+        String configured = clients.settings().clientProperties().get(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
+        return "read_committed".equalsIgnoreCase(configured)
+                ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED;
     }
 
     @Override

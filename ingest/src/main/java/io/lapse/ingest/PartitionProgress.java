@@ -1,7 +1,10 @@
 package io.lapse.ingest;
 
+import io.lapse.store.WatermarkReport;
+import io.lapse.store.Watermarks;
 import org.apache.kafka.common.TopicPartition;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,44 +12,74 @@ import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
- * How far each assigned partition has been read, as a watermark: the newest record timestamp consumed (never later
- * than when it was read), or, once the partition is fully read, the time of that poll. It only moves forward.
+ * How far each assigned partition has been read, as a mark that holds once what was read is applied: the newest
+ * record timestamp read (never later than when it was read), or the time of a {@link CaughtUpProof} the partition
+ * was read up to. It only moves forward, until a partition is revoked or its batch fails. Marks are reported held
+ * back by the {@link LatenessAllowance} of records that arrived later than the slack allows.
  */
 final class PartitionProgress {
 
     private final Map<TopicPartition, Long> marks = new HashMap<>();
+    private final long slackMillis;
+    private final LatenessAllowance allowance;
 
-    void consumed(TopicPartition partition, long recordTimestamp, long readTime) {
-        long mark = recordTimestamp < 0 ? readTime : Math.min(recordTimestamp, readTime);
-        marks.merge(partition, mark, Math::max);
+    /**
+     * @param slack how far behind a mark a record may still arrive (timer.watermark-slack)
+     * @param ttl   the most a mark is held back for records that arrived later (timer.ttl)
+     */
+    PartitionProgress(Duration slack, Duration ttl) {
+        this.slackMillis = slack.toMillis();
+        this.allowance = new LatenessAllowance(ttl.toMillis());
     }
 
     /**
-     * @param lag      records left to read per partition, empty when the consumer does not know yet
-     * @param pollTime when the poll that produced this lag returned
-     * @return "topic/partition" → watermark, for every assigned partition whose progress is known
+     * @return whether the record arrived later than the slack allows: its timestamp was already further behind the
+     * partition's mark, so a producer held it longer than timer.watermark-slack, and the timer may have fired its
+     * order meanwhile although it spoke in time
      */
-    Map<String, Long> watermarks(Collection<TopicPartition> assigned, Function<TopicPartition, OptionalLong> lag,
-                                 long pollTime) {
+    boolean consumed(TopicPartition partition, long recordTimestamp, long readTime) {
+        if (recordTimestamp < 0) {
+            // a record without a timestamp (message format v0) tells nothing of time; only the broker's proof does
+            return false;
+        }
+        Long mark = marks.get(partition);
+        marks.merge(partition, Math.min(recordTimestamp, readTime), Math::max);
+        long beyondSlack = mark == null ? 0 : mark - slackMillis - recordTimestamp;
+        if (beyondSlack > 0) {
+            allowance.observe(beyondSlack, readTime);
+        }
+        return beyondSlack > 0;
+    }
+
+    /**
+     * The report that holds once everything read so far is applied.
+     *
+     * @param position how far the consumer has read each partition (its next offset), empty when unknown
+     * @param proof    the broker's newest answer, or null before the first
+     */
+    WatermarkReport report(Collection<TopicPartition> assigned, Function<TopicPartition, OptionalLong> position,
+                           CaughtUpProof proof, long madeAt) {
+        long heldBack = allowance.current(madeAt);
         Map<String, Long> report = new HashMap<>();
         for (TopicPartition partition : assigned) {
-            OptionalLong left = lag.apply(partition);
-            if (left.isPresent() && left.getAsLong() == 0) {
-                marks.merge(partition, pollTime, Math::max);
+            if (proof != null && proof.reached(partition, position.apply(partition))) {
+                marks.merge(partition, proof.askedAt(), Math::max);
             }
             Long mark = marks.get(partition);
             if (mark != null) {
-                report.put(name(partition), mark);
+                report.put(Watermarks.field(partition.topic(), partition.partition()), mark - heldBack);
             }
         }
-        return report;
+        return proof == null ? new WatermarkReport(report, Map.of(), 0, madeAt)
+                : new WatermarkReport(report, proof.partitions(), proof.askedAt(), madeAt);
+    }
+
+    /** How far marks are held back now for records that arrived late, ms. */
+    long heldBack(long now) {
+        return allowance.current(now);
     }
 
     void forget(Collection<TopicPartition> revoked) {
         revoked.forEach(marks::remove);
-    }
-
-    static String name(TopicPartition partition) {
-        return partition.topic() + "/" + partition.partition();
     }
 }

@@ -1,38 +1,36 @@
 package io.lapse.ingest;
 
 import io.lapse.store.OrderUpdate;
+import io.lapse.store.WatermarkReport;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * What one poll means for Redis, decoded: the timer updates, the records to dead-letter, and the watermarks that hold
- * once the updates are applied. Idle polls make batches too, with watermarks only.
+ * What one poll means for Redis, decoded: the timer updates, the records to dead-letter, and the watermark report
+ * that holds once the updates are applied. Idle polls make batches too, with a report only.
  *
- * @param first      per partition, the offset to read again from should the batch fail
- * @param next       per partition, the offset to commit once the batch is applied
- * @param watermarks "topic/partition" → watermark, as of this poll
+ * @param first  per partition, the offset to read again from should the batch fail
+ * @param next   per partition, the offset to commit once the batch is applied
+ * @param report the watermarks as of this poll
  */
 record PolledBatch(List<OrderUpdate> updates, List<Rejection> rejections, Map<TopicPartition, Long> first,
-                   Map<TopicPartition, OffsetAndMetadata> next, Map<String, Long> watermarks) {
+                   Map<TopicPartition, OffsetAndMetadata> next, WatermarkReport report) {
 
     /** A record that breaks the contract, and why. */
     record Rejection(ConsumerRecord<byte[], byte[]> record, String reason) {
     }
 
-    /** @param lag records left to read per partition after this poll, empty when the consumer does not know yet */
+    /** @param report the watermark report, asked for once the poll's records are read */
     static PolledBatch read(ConsumerRecords<byte[], byte[]> records, RecordReader reader, PartitionProgress progress,
-                            IngestMetrics metrics, Collection<TopicPartition> assigned,
-                            Function<TopicPartition, OptionalLong> lag, long pollTime) {
+                            IngestMetrics metrics, long readTime, Supplier<WatermarkReport> report) {
         List<OrderUpdate> updates = new ArrayList<>(records.count());
         List<Rejection> rejections = new ArrayList<>();
         Map<TopicPartition, Long> first = new HashMap<>();
@@ -43,8 +41,10 @@ record PolledBatch(List<OrderUpdate> updates, List<Rejection> rejections, Map<To
             first.put(partition, batch.get(0).offset());
             next.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
             for (ConsumerRecord<byte[], byte[]> record : batch) {
-                progress.consumed(partition, record.timestamp(), pollTime);
-                Reading reading = reader.read(record, pollTime);
+                if (progress.consumed(partition, record.timestamp(), readTime)) {
+                    metrics.lateRecord(partition.topic());
+                }
+                Reading reading = reader.read(record, readTime);
                 if (reading.update() != null) {
                     updates.add(reading.update());
                 } else if (reading.rejection() != null) {
@@ -52,6 +52,6 @@ record PolledBatch(List<OrderUpdate> updates, List<Rejection> rejections, Map<To
                 }
             }
         }
-        return new PolledBatch(updates, rejections, first, next, progress.watermarks(assigned, lag, pollTime));
+        return new PolledBatch(updates, rejections, first, next, report.get());
     }
 }

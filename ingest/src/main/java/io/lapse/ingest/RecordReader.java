@@ -7,15 +7,18 @@ import io.lapse.store.OrderUpdate;
 import io.lapse.store.StatusReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-/** Reads a consumed push or pull result with the shared StatusReader; a record that breaks the contract is rejected. */
+/**
+ * Reads a consumed push or pull result with the shared StatusReader. A record that breaks the contract is rejected,
+ * and so is one that makes decoding fail in any other way: whatever its bytes are, one record never stops ingest.
+ */
 final class RecordReader {
 
     private final TopicNames topics;
     private final StatusReader reader;
 
-    RecordReader(TopicNames topics, TimerSettings timer) {
+    RecordReader(TopicNames topics, TimerSettings timer, IngestMetrics metrics) {
         this.topics = topics;
-        this.reader = new StatusReader(timer);
+        this.reader = new StatusReader(timer, metrics::eventTimeCorrected);
     }
 
     /** @param readTime when ingest read the record, by its own clock */
@@ -27,6 +30,8 @@ final class RecordReader {
             return update == null ? Reading.NOTHING : Reading.of(update);
         } catch (InvalidRecordException e) {
             return Reading.rejected(e.getMessage());
+        } catch (RuntimeException e) {
+            return Reading.rejected("cannot be read: " + e);
         }
     }
 }

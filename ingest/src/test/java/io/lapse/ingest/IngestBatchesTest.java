@@ -6,18 +6,22 @@ import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.DeadLetterSink;
+import io.lapse.store.ApplyResult;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
+import io.lapse.time.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,13 +31,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,6 +63,9 @@ class IngestBatchesTest {
     private HeldStore store;
     private Watermarks watermarks;
     private IngestBatches batches;
+    /** When the probe asks the broker. */
+    private SettableClock brokerClock;
+    private boolean brokerAnswers;
 
     @BeforeAll
     static void startRedis() {
@@ -72,24 +83,36 @@ class IngestBatchesTest {
         LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of("topics.push", PUSH.topic()));
         TimerKeys keys = new TimerKeys("test", 16);
         store = new HeldStore(TimerStore.of(redis, keys, config.timer()));
-        watermarks = new Watermarks(redis, keys);
+        watermarks = Watermarks.of(redis, keys, config);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         consumer = new MockConsumer<>("earliest");
-        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer()), store.store(),
+        IngestMetrics metrics = new IngestMetrics(registry);
+        // the broker as this consumer knows it: its end offsets, one partition
+        brokerClock = SettableClock.at(System.currentTimeMillis());
+        brokerAnswers = true;
+        EndOffsetProbe probe = new EndOffsetProbe((askedAt, partitions) -> brokerAnswers
+                ? CompletableFuture.completedFuture(new CaughtUpProof(askedAt, consumer.endOffsets(partitions),
+                Map.of(PUSH.topic(), 1)))
+                : CompletableFuture.failedFuture(new TimeoutException("the broker does not answer")), brokerClock);
+        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer(), metrics), store.store(),
                 watermarks, new DeadLetterSink(new MockProducer<>(true, null,
                 new ByteArraySerializer(), new ByteArraySerializer()), "dlq", Clock.systemUTC(), registry, "ingest"),
-                new IngestMetrics(registry), Clock.systemUTC());
+                metrics, Clock.systemUTC(), probe,
+                new PartitionProgress(config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(PUSH.topic()), batches.rebalanceListener());
         consumer.rebalance(List.of(PUSH));
         consumer.updateBeginningOffsets(Map.of(PUSH, 0L));
+        consumer.updateEndOffsets(Map.of(PUSH, 0L));
     }
 
     private void push(int fromOrder, int toOrder) {
         for (int i = fromOrder; i < toOrder; i++) {
             String id = "order-" + i;
-            consumer.addRecord(new ConsumerRecord<>(PUSH.topic(), PUSH.partition(), i,
-                    id.getBytes(StandardCharsets.UTF_8),
-                    JsonCodec.STATUS_PUSH.encode(new StatusPush(id, "CHARGING", System.currentTimeMillis()))));
+            long now = System.currentTimeMillis();
+            byte[] value = JsonCodec.STATUS_PUSH.encode(new StatusPush(id, "CHARGING", now));
+            consumer.addRecord(new ConsumerRecord<>(PUSH.topic(), PUSH.partition(), i, now,
+                    TimestampType.CREATE_TIME, id.length(), value.length, id.getBytes(StandardCharsets.UTF_8), value,
+                    new RecordHeaders(), Optional.empty()));
         }
     }
 
@@ -130,6 +153,42 @@ class IngestBatchesTest {
         assertThatThrownBy(batches::next).hasRootCauseMessage("Redis is down");
         assertThat(consumer.position(PUSH)).as("both batches are read again").isZero();
         assertThat(committed()).isNull();
+    }
+
+    @Test
+    void aPartitionReadUpToItsEndOffsetIsCaughtUpAsOfWhenTheBrokerWasAskedAndNoLater() throws Exception {
+        push(0, 10);
+        consumer.updateEndOffsets(Map.of(PUSH, 10L));
+        long asked = brokerClock.millis() + 60_000;
+        brokerClock.set(Instant.ofEpochMilli(asked));
+        batches.next();
+        batches.next();
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
+
+        // ten more records reached the broker; the consumer has not fetched them
+        consumer.updateEndOffsets(Map.of(PUSH, 20L));
+        brokerClock.advance(Duration.ofSeconds(1));
+        batches.next();
+        batches.next();
+
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
+    }
+
+    @Test
+    void whileTheBrokerDoesNotAnswerNoPartitionIsCaughtUpAnyLater() throws Exception {
+        long asked = brokerClock.millis() + 60_000;
+        brokerClock.set(Instant.ofEpochMilli(asked));
+        batches.next();
+        batches.next();
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
+
+        // the consumer knows of nothing left to read, but that is only what it last heard
+        brokerAnswers = false;
+        brokerClock.advance(Duration.ofSeconds(1));
+        batches.next();
+        batches.next();
+
+        assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
     }
 
     @Test
@@ -180,6 +239,7 @@ class IngestBatchesTest {
         }
 
         /** The store to hand to ingest: every call goes to the real one, an apply through the gate. */
+        @SuppressWarnings("unchecked")
         TimerStore store() {
             return (TimerStore) Proxy.newProxyInstance(TimerStore.class.getClassLoader(),
                     new Class<?>[]{TimerStore.class}, (proxy, method, args) -> {

@@ -12,6 +12,8 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -60,7 +62,7 @@ class IngestServiceTest {
         redis = RedisConnection.open(config.redis());
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
-        watermarks = new Watermarks(redis, keys);
+        watermarks = Watermarks.of(redis, keys, config);
         KafkaClients clients = new KafkaClients(config.kafka());
         producer = clients.producer("test-producer", Map.of());
         ingest = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC());
@@ -131,10 +133,12 @@ class IngestServiceTest {
     @Test
     void everyFullyReadPartitionReportsAWatermarkThatFollowsTheClock() {
         long before = System.currentTimeMillis();
+        long slack = config.timer().watermarkSlack().toMillis();
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            Map<String, Long> marks = watermarks.all().join();
-            assertThat(marks).hasSize(6).allSatisfy((partition, mark) -> assertThat(mark).isGreaterThan(before));
+            assertThat(watermarks.all().join()).containsKeys(config.topics().push() + "/*",
+                    config.topics().pulled() + "/*", config.topics().push() + "/2", config.topics().pulled() + "/2");
+            assertThat(watermarks.low().join().orElse(Long.MIN_VALUE) + slack).isGreaterThan(before);
         });
     }
 
@@ -159,6 +163,31 @@ class IngestServiceTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> store.inspect(orders).join().values().stream()
                 .allMatch(OrderView::isWatched));
         await().atMost(Duration.ofSeconds(10)).until(ingest::isReady);
+    }
+
+    @Test
+    void twoInstancesOnOneHostShareThePartitionsAndTheSurvivorTakesThemAllWhenOneStops() throws Exception {
+        KafkaClients clients = new KafkaClients(config.kafka());
+        try (IngestService second = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
+                Clock.systemUTC()); Admin admin = clients.admin()) {
+            second.start();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                List<MemberDescription> members = members(admin);
+                assertThat(members).hasSize(2).allSatisfy(m -> assertThat(m.assignment().topicPartitions()).isNotEmpty());
+                assertThat(members).extracting(m -> m.groupInstanceId().orElseThrow()).doesNotHaveDuplicates();
+            });
+
+            ingest.close();
+
+            // a clean stop leaves the group at once instead of holding its partitions for the session timeout
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(members(admin)).singleElement()
+                    .satisfies(m -> assertThat(m.assignment().topicPartitions()).hasSize(6)));
+        }
+    }
+
+    private List<MemberDescription> members(Admin admin) throws Exception {
+        return List.copyOf(admin.describeConsumerGroups(List.of(config.ingest().groupId())).all().get()
+                .get(config.ingest().groupId()).members());
     }
 
     private List<DeadLetter> readAll(String topic, int expected) {

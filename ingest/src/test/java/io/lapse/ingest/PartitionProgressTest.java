@@ -1,8 +1,10 @@
 package io.lapse.ingest;
 
+import io.lapse.store.WatermarkReport;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -14,10 +16,17 @@ class PartitionProgressTest {
     private static final TopicPartition P0 = new TopicPartition("push", 0);
     private static final TopicPartition P1 = new TopicPartition("push", 1);
 
-    private final PartitionProgress progress = new PartitionProgress();
+    private final PartitionProgress progress = new PartitionProgress(Duration.ofMillis(100), Duration.ofSeconds(3));
 
-    private static OptionalLong lag(TopicPartition p, Map<TopicPartition, Long> lags) {
-        return lags.containsKey(p) ? OptionalLong.of(lags.get(p)) : OptionalLong.empty();
+    private static CaughtUpProof brokerSaid(long askedAt, Map<TopicPartition, Long> endOffsets) {
+        return new CaughtUpProof(askedAt, endOffsets, Map.of("push", 2));
+    }
+
+    private Map<String, Long> marks(Map<TopicPartition, Long> positions, CaughtUpProof proof, long madeAt) {
+        WatermarkReport report = progress.report(List.of(P0, P1),
+                p -> positions.containsKey(p) ? OptionalLong.of(positions.get(p)) : OptionalLong.empty(), proof,
+                madeAt);
+        return report.marks();
     }
 
     @Test
@@ -25,28 +34,78 @@ class PartitionProgressTest {
         progress.consumed(P0, 1_000, 5_000);
         progress.consumed(P0, 900, 5_000);
 
-        assertThat(progress.watermarks(List.of(P0), p -> OptionalLong.of(10), 5_000)).containsEntry("push/0", 1_000L);
+        assertThat(marks(Map.of(P0, 2L), brokerSaid(4_000, Map.of(P0, 10L)), 5_000))
+                .containsExactly(Map.entry("push/0", 1_000L));
     }
 
     @Test
-    void aFullyReadPartitionReportsThePollTimeEvenWhenIdle() {
-        assertThat(progress.watermarks(List.of(P0, P1), p -> lag(p, Map.of(P0, 0L)), 5_000))
-                .as("P1's lag is not known yet, so it is not reported").containsExactly(Map.entry("push/0", 5_000L));
+    void aPartitionReadUpToItsEndOffsetIsCaughtUpAsOfWhenTheBrokerWasAsked() {
+        assertThat(marks(Map.of(P0, 10L, P1, 3L), brokerSaid(4_000, Map.of(P0, 10L, P1, 4L)), 9_000))
+                .as("not the time of the report: the broker's answer may be old")
+                .containsExactly(Map.entry("push/0", 4_000L));
+    }
+
+    @Test
+    void withoutAnAnswerFromTheBrokerNoIdlePartitionIsCaughtUp() {
+        assertThat(marks(Map.of(P0, 10L, P1, 0L), null, 9_000)).isEmpty();
+    }
+
+    @Test
+    void aPartitionWhosePositionIsUnknownIsNotCaughtUp() {
+        assertThat(marks(Map.of(), brokerSaid(4_000, Map.of(P0, 0L)), 9_000)).isEmpty();
     }
 
     @Test
     void aWatermarkNeverMovesBackwards() {
-        progress.watermarks(List.of(P0), p -> OptionalLong.of(0), 5_000);
-        progress.consumed(P0, 4_000, 6_000);
+        marks(Map.of(P0, 10L), brokerSaid(5_000, Map.of(P0, 10L)), 5_000);
+        progress.consumed(P0, 4_950, 6_000);
 
-        assertThat(progress.watermarks(List.of(P0), p -> OptionalLong.of(3), 6_000)).containsEntry("push/0", 5_000L);
+        assertThat(marks(Map.of(P0, 11L), brokerSaid(5_500, Map.of(P0, 12L)), 6_000))
+                .containsEntry("push/0", 5_000L);
     }
 
     @Test
     void aRecordTimestampFromTheFutureCountsOnlyUpToWhenItWasRead() {
         progress.consumed(P0, 99_000, 6_000);
 
-        assertThat(progress.watermarks(List.of(P0), p -> OptionalLong.of(1), 6_000)).containsEntry("push/0", 6_000L);
+        assertThat(marks(Map.of(P0, 1L), null, 6_000)).containsEntry("push/0", 6_000L);
+    }
+
+    @Test
+    void aRecordWithoutTimestampTellsNothingOfTime() {
+        progress.consumed(P0, -1, 6_000);
+
+        assertThat(marks(Map.of(P0, 1L), null, 6_000)).isEmpty();
+    }
+
+    @Test
+    void aRecordThatArrivesFurtherBehindTheMarkThanTheSlackIsLate() {
+        assertThat(progress.consumed(P0, 5_000, 6_000)).isFalse();
+        assertThat(progress.consumed(P0, 4_950, 6_000)).as("within the slack").isFalse();
+        marks(Map.of(P0, 10L), brokerSaid(8_000, Map.of(P0, 10L)), 8_000);
+
+        assertThat(progress.consumed(P0, 7_800, 9_000)).as("a producer held it since before the broker was asked")
+                .isTrue();
+    }
+
+    @Test
+    void onceARecordArrivedLateEveryMarkIsHeldBackByHowLateItWasForAWhile() {
+        progress.consumed(P1, 7_000, 7_000);
+        progress.consumed(P0, 8_000, 8_000);
+        progress.consumed(P0, 7_400, 8_100);
+
+        assertThat(marks(Map.of(), null, 8_100)).as("500 ms later than the slack allows")
+                .containsEntry("push/0", 7_500L).containsEntry("push/1", 6_500L);
+        assertThat(marks(Map.of(), null, 8_100 + LatenessAllowance.MEMORY_MS + 1))
+                .containsEntry("push/0", 8_000L).containsEntry("push/1", 7_000L);
+    }
+
+    @Test
+    void aRecordHeldBackLongerThanTheTtlHoldsMarksBackByTheTtlOnly() {
+        progress.consumed(P0, 60_000, 60_000);
+        progress.consumed(P0, 1_000, 60_000);
+
+        assertThat(marks(Map.of(), null, 60_000)).containsEntry("push/0", 57_000L);
     }
 
     @Test
@@ -54,6 +113,16 @@ class PartitionProgressTest {
         progress.consumed(P0, 1_000, 5_000);
         progress.forget(List.of(P0));
 
-        assertThat(progress.watermarks(List.of(P0), p -> OptionalLong.of(4), 6_000)).isEmpty();
+        assertThat(marks(Map.of(P0, 4L), brokerSaid(4_000, Map.of(P0, 10L)), 6_000)).isEmpty();
+    }
+
+    @Test
+    void theReportCarriesThePartitionCountsAndWhenTheBrokerGaveThem() {
+        WatermarkReport report = progress.report(List.of(P0), p -> OptionalLong.of(0),
+                brokerSaid(4_000, Map.of(P0, 0L)), 6_000);
+
+        assertThat(report.partitions()).containsExactly(Map.entry("push", 2));
+        assertThat(report.countedAt()).isEqualTo(4_000);
+        assertThat(report.madeAt()).isEqualTo(6_000);
     }
 }

@@ -4,6 +4,7 @@ import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.store.OrderUpdate;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
@@ -19,7 +20,9 @@ class RecordReaderTest {
     private static final long READ_TIME = 1_763_780_000_000L;
     private static final TopicNames TOPICS = TopicNames.defaults();
 
-    private final RecordReader reader = new RecordReader(TOPICS, TimerSettings.from(ConfigSource.defaults()));
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final RecordReader reader = new RecordReader(TOPICS, TimerSettings.from(ConfigSource.defaults()),
+            new IngestMetrics(registry));
 
     private static ConsumerRecord<byte[], byte[]> record(String topic, String key, String value, long timestamp) {
         return new ConsumerRecord<>(topic, 0, 7, timestamp, TimestampType.CREATE_TIME, -1, -1,
@@ -53,12 +56,35 @@ class RecordReaderTest {
                 .eventTime()).as("within 5 s of skew").isEqualTo(READ_TIME + 4_000);
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 60_000) + "}").update()
                 .eventTime()).isEqualTo(READ_TIME);
+        assertThat(corrected("future")).isEqualTo(1);
+    }
+
+    private double corrected(String rule) {
+        return registry.get("lapse.ingest.event.time.corrected").tag("rule", rule).counter().count();
+    }
+
+    @Test
+    void aTsThatCannotBeAnEventTimeIsReplacedByTheRecordTimestampAndCounted() {
+        long seconds = (READ_TIME - 1_000) / 1_000;
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":0}").update().eventTime())
+                .isEqualTo(READ_TIME - 50);
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + seconds + "}").update()
+                .eventTime()).as("seconds instead of milliseconds").isEqualTo(READ_TIME - 50);
+        assertThat(corrected("past")).isEqualTo(2);
+    }
+
+    @Test
+    void aLatePushKeepsItsTsWithinTheMaximumEventAge() {
+        long hoursAgo = READ_TIME - 23 * 3_600_000L;
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + hoursAgo + "}").update()
+                .eventTime()).isEqualTo(hoursAgo);
+        assertThat(corrected("past")).isZero();
     }
 
     @Test
     void aTerminalStatusEndsTheWatchWhateverItsCase() {
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"finished\",\"ts\":5}").update())
-                .isEqualTo(OrderUpdate.terminal("1", 5));
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"finished\",\"ts\":" + READ_TIME + "}").update())
+                .isEqualTo(OrderUpdate.terminal("1", READ_TIME));
     }
 
     @Test
@@ -72,9 +98,10 @@ class RecordReaderTest {
     @Test
     void anOkPullArmsFromThePulledStatus() {
         String json = "{\"orderId\":\"1\",\"outcome\":\"OK\",\"status\":{\"orderId\":\"1\",\"status\":\"CHARGING\","
-                + "\"ts\":900},\"pulledAt\":1000,\"expiry\":{\"deadline\":800,\"attempt\":1}}";
+                + "\"ts\":" + (READ_TIME - 100) + "},\"pulledAt\":" + READ_TIME + ",\"expiry\":{\"deadline\":800,"
+                + "\"attempt\":1}}";
 
-        assertThat(pulled(json).update()).isEqualTo(OrderUpdate.active("1", 900));
+        assertThat(pulled(json).update()).isEqualTo(OrderUpdate.active("1", READ_TIME - 100));
     }
 
     @Test

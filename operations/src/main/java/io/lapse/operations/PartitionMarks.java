@@ -27,7 +27,14 @@ final class PartitionMarks {
 
     PartitionMarks(Connections connections) {
         this.connections = connections;
-        this.marks = new TreeMap<>(new Watermarks(connections.redis(), connections.keys()).all().join());
+        // a topic's partition count is reported beside its partitions' marks as 'topic/*'
+        this.marks = new TreeMap<>();
+        Watermarks.of(connections.redis(), connections.keys(), connections.config()).all().join().forEach(
+                (field, entry) -> {
+                    if (!field.endsWith("/*")) {
+                        marks.put(field, entry.value());
+                    }
+                });
     }
 
     List<Mark> marks(long now) {

@@ -32,7 +32,7 @@ public final class WatermarksForgetCommand extends OnCallCommand {
                         + "reports its mark; only partitions that no longer exist can be forgotten");
             }
         }
-        new Watermarks(connections.redis(), connections.keys()).forget(partitions.toArray(String[]::new)).join();
+        Watermarks.of(connections.redis(), connections.keys(), connections.config()).forget(partitions.toArray(String[]::new)).join();
         long now = now();
         for (String partition : partitions) {
             out().printf("forgot %s (its mark was %s, %s old)%n", partition, Show.time(marks.markOf(partition)),

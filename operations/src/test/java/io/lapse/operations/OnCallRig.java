@@ -80,7 +80,7 @@ final class OnCallRig implements AutoCloseable {
         this.redis = RedisConnection.open(config.redis());
         this.keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         this.store = TimerStore.of(redis, keys, config.timer());
-        this.watermarks = new Watermarks(redis, keys);
+        this.watermarks = Watermarks.of(redis, keys, config);
         new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
                 config.topics().expired(), config.topics().dlq()));
         this.producer = clients.producer("oncall-test", Map.of());

@@ -73,7 +73,7 @@ public final class RunbookRehearsal {
         void run(UpstreamSimulator upstream, Path control) throws Exception {
             TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
             TimerStore store = TimerStore.of(redis, keys, config.timer());
-            Watermarks watermarks = new Watermarks(redis, keys);
+            Watermarks watermarks = Watermarks.of(redis, keys, config);
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             Clock clock = Clock.systemUTC();
             Service ingest = started(new IngestService(config, clients, store, watermarks, registry, clock));

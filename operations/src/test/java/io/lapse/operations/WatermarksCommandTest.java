@@ -1,5 +1,6 @@
 package io.lapse.operations;
 
+import io.lapse.store.WatermarkReport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,7 +33,7 @@ class WatermarksCommandTest {
         for (String partition : gone) {
             marks.put(partition, now - 86_400_000);
         }
-        rig.watermarks.report(marks).join();
+        rig.watermarks.report(new WatermarkReport(marks, Map.of(), now, now)).join();
     }
 
     @Test

@@ -23,6 +23,9 @@ record ExpiryReading(TimerExpired expiry, String rejection) {
             return new ExpiryReading(expiry, null);
         } catch (InvalidRecordException e) {
             return new ExpiryReading(null, e.getMessage());
+        } catch (RuntimeException e) {
+            // whatever the bytes are, one record never stops the puller
+            return new ExpiryReading(null, "cannot be read: " + e);
         }
     }
 }

@@ -82,7 +82,7 @@ public final class PullerService implements Service {
         BooleanSupplier upstreamTakesMore = () -> resilient.breaker().getState() != CircuitBreaker.State.OPEN
                 && pullThreads.getMetrics().getRemainingQueueCapacity() >= pollRecords;
         // cooperative rebalancing leaves the other partitions' pulls in flight when a member joins or leaves
-        KafkaConsumer<byte[], byte[]> consumer = clients.consumer(upstream.pullerGroupId(), "lapse-puller",
+        KafkaConsumer<byte[], byte[]> consumer = clients.member(upstream.pullerGroupId(), "lapse-puller",
                 Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords,
                         ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName()));
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-puller", Map.of(

@@ -95,7 +95,7 @@ final class Pipeline implements AutoCloseable {
         this.store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
                 config.timer());
         KafkaClients clients = new KafkaClients(config.kafka());
-        Watermarks watermarks = new Watermarks(redis, store.keys());
+        Watermarks watermarks = Watermarks.of(redis, store.keys(), config);
         if (with == With.INGEST || with == With.INGEST_AND_TIMER) {
             others.add(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
                     Clock.systemUTC()));

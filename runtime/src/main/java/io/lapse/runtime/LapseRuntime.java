@@ -79,7 +79,7 @@ public final class LapseRuntime implements AutoCloseable {
         redis = RedisConnection.open(config.redis(), startup);
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
-        watermarks = new Watermarks(redis, keys);
+        watermarks = Watermarks.of(redis, keys, config);
         clients = new KafkaClients(config.kafka(), startup);
         health.register("redis", redis::isOpen);
         for (ServiceName name : names) {

@@ -29,6 +29,6 @@ final class SharedKafka implements ParameterResolver {
 
     static KafkaClients clients(KafkaBroker broker) {
         return new KafkaClients(new KafkaSettings(Map.of("bootstrap.servers", broker.bootstrapServers()),
-                TopicNames.defaults(), true, 3, -1));
+                TopicNames.defaults(), true, 3, -1, ""));
     }
 }

@@ -7,13 +7,24 @@ import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
  * Reads a status push or a pull result as an update of the order's timer, by the contract's rules: the key must match
- * the orderId, a missing ts falls back to the record timestamp, and a ts too far in the future is clamped to the time
- * the record was read. Ingest and the compensator both read with it, so that they agree on every order.
+ * the orderId; the event time is the status's ts, or the record's timestamp (the time it was read when it has none)
+ * when ts is missing or more than timer.max-event-age older than that timestamp (ts 0, or seconds for milliseconds,
+ * which would arm a deadline decades ago); and an event time further in the future than timer.max-clock-skew is the
+ * time the record was read. Ingest and the compensator both read with it, so that they agree on every order.
  */
 public final class StatusReader {
+
+    /** A rule that replaced an event time the status carried. */
+    public enum Correction {
+        /** Further in the future than the clock skew allows. */
+        FUTURE,
+        /** Older than the record's own timestamp by more than timer.max-event-age. */
+        PAST
+    }
 
     /** How one topic's records turn into updates. */
     @FunctionalInterface
@@ -26,9 +37,16 @@ public final class StatusReader {
     }
 
     private final TimerSettings timer;
+    private final Consumer<Correction> corrections;
 
     public StatusReader(TimerSettings timer) {
+        this(timer, correction -> { });
+    }
+
+    /** @param corrections told of every event time a rule replaced, e.g. to count them */
+    public StatusReader(TimerSettings timer, Consumer<Correction> corrections) {
         this.timer = timer;
+        this.corrections = corrections;
     }
 
     /** @throws InvalidRecordException when the record breaks the contract */
@@ -47,21 +65,36 @@ public final class StatusReader {
         requireKeyMatches(key, pull.orderId());
         return switch (pull.outcome()) {
             case OK -> fromStatus(pull.status().header(), recordTime, readTime);
-            case NOT_FOUND -> OrderUpdate.gone(pull.orderId(), clamp(pull.pulledAt(), readTime));
+            case NOT_FOUND -> OrderUpdate.gone(pull.orderId(), notInFuture(pull.pulledAt(), readTime));
             case FAILED, SKIPPED -> null;
         };
     }
 
     private OrderUpdate fromStatus(StatusHeader status, long recordTime, long readTime) {
-        long ts = status.ts() != null ? status.ts() : (recordTime >= 0 ? recordTime : readTime);
-        long eventTime = clamp(ts, readTime);
+        long eventTime = eventTime(status.ts(), recordTime >= 0 ? recordTime : readTime, readTime);
         return timer.isTerminal(status.status())
                 ? OrderUpdate.terminal(status.orderId(), eventTime)
                 : OrderUpdate.active(status.orderId(), eventTime);
     }
 
-    private long clamp(long eventTime, long readTime) {
-        return eventTime > readTime + timer.maxClockSkew().toMillis() ? readTime : eventTime;
+    /** @param recorded the record's timestamp, or the time it was read when it has none */
+    private long eventTime(Long ts, long recorded, long readTime) {
+        if (ts == null) {
+            return notInFuture(recorded, readTime);
+        }
+        if (ts < recorded - timer.maxEventAge().toMillis()) {
+            corrections.accept(Correction.PAST);
+            return notInFuture(recorded, readTime);
+        }
+        return notInFuture(ts, readTime);
+    }
+
+    private long notInFuture(long eventTime, long readTime) {
+        if (eventTime > readTime + timer.maxClockSkew().toMillis()) {
+            corrections.accept(Correction.FUTURE);
+            return readTime;
+        }
+        return eventTime;
     }
 
     private static void requireKeyMatches(byte[] key, String orderId) {

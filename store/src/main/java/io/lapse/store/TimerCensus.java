@@ -4,6 +4,7 @@ import io.lapse.ops.TimerCounts;
 import io.lapse.ops.TimerView;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -31,6 +32,8 @@ public final class TimerCensus implements TimerView {
 
     @Override
     public CompletableFuture<Map<String, Long>> watermarks() {
-        return watermarks.all();
+        return watermarks.all().thenApply(fields -> fields.entrySet().stream()
+                .filter(field -> !field.getKey().endsWith("/*"))
+                .collect(Collectors.toMap(Map.Entry::getKey, field -> field.getValue().value())));
     }
 }

@@ -1,49 +1,86 @@
 package io.lapse.store;
 
+import io.lapse.config.LapseConfig;
+import io.lapse.config.TopicNames;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
- * How far ingest has read, per source partition: the event time it has consumed up to, or the time it last found the
- * partition fully read. The lowest of them is the watermark: no deadline after it may fire, because a status for that
- * order could still be waiting unread in Kafka.
+ * How far ingest has read the push and pulled topics, in one Redis hash ({@code {prefix}:watermark}):
+ * {@code topic/partition} → {@code mark@madeAt}, every record of the partition with a timestamp at or before mark is
+ * applied to Redis; {@code topic/*} → {@code partitions@countedAt}, how many partitions the broker listed for the
+ * topic. The watermark is the lowest mark over every partition the topics have ({@link WatermarkMinimum}), less a
+ * slack for records producers still held back when ingest read past them: no deadline after it may fire, because a
+ * status for that order could still be waiting unread in Kafka.
+ * <p>
+ * Every report was true when it was made and stays true (what Redis applied stays applied), so an old one, of an
+ * instance that died or froze, holds the watermark back and never lets anything fire early; {@code madeAt} shows how
+ * old it is. Fields of partitions and topics the minimum does not count are left alone, since another deployment
+ * with other topic names may share the key prefix; on-call removes them with {@link #forget}.
  */
 public final class Watermarks {
 
     private final RedisClusterAsyncCommands<String, String> redis;
     private final String key;
+    private final List<String> topics;
+    private final long slackMillis;
 
-    public Watermarks(RedisConnection connection, TimerKeys keys) {
+    /** @param slack how far the watermark stays behind what ingest has read (timer.watermark-slack) */
+    public Watermarks(RedisConnection connection, TimerKeys keys, TopicNames topics, Duration slack) {
         this.redis = connection.async();
         this.key = keys.watermarks();
+        this.topics = List.of(topics.push(), topics.pulled()).stream().distinct().toList();
+        this.slackMillis = slack.toMillis();
     }
 
-    /** @param byPartition "topic/partition" → watermark ms */
-    public CompletableFuture<Void> report(Map<String, Long> byPartition) {
-        if (byPartition.isEmpty()) {
+    /** The watermarks of the configured topics, held back by timer.watermark-slack. */
+    public static Watermarks of(RedisConnection connection, TimerKeys keys, LapseConfig config) {
+        return new Watermarks(connection, keys, config.topics(), config.timer().watermarkSlack());
+    }
+
+    public static String field(String topic, int partition) {
+        return topic + "/" + partition;
+    }
+
+    static String countField(String topic) {
+        return topic + "/*";
+    }
+
+    public CompletableFuture<Void> report(WatermarkReport report) {
+        if (report.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        Map<String, String> fields = byPartition.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> Long.toString(e.getValue())));
+        Map<String, String> fields = new HashMap<>();
+        report.marks().forEach((partition, mark) ->
+                fields.put(partition, new WatermarkEntry(mark, report.madeAt()).format()));
+        report.partitions().forEach((topic, count) ->
+                fields.put(countField(topic), new WatermarkEntry(count, report.countedAt()).format()));
         return redis.hset(key, fields).toCompletableFuture().thenApply(ignored -> null);
     }
 
-    public CompletableFuture<Map<String, Long>> all() {
+    /** Every field of the hash, counted or not, for on-call. */
+    public CompletableFuture<Map<String, WatermarkEntry>> all() {
         return redis.hgetall(key).toCompletableFuture().thenApply(fields -> fields.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> Long.parseLong(e.getValue()))));
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> WatermarkEntry.parse(e.getValue()))));
     }
 
-    /** The lowest partition watermark; empty while ingest has reported none, in which case nothing may fire. */
+    /** The watermark; empty while some partition of the topics has no report, in which case nothing may fire. */
     public CompletableFuture<OptionalLong> low() {
-        return all().thenApply(marks -> marks.values().stream().mapToLong(Long::longValue).min());
+        return all().thenApply(fields -> {
+            OptionalLong low = WatermarkMinimum.of(fields, topics);
+            return low.isPresent() ? OptionalLong.of(low.getAsLong() - slackMillis) : low;
+        });
     }
 
-    /** Forgets partitions that no longer exist, e.g. after a topic was recreated with fewer partitions. */
-    public CompletableFuture<Long> forget(String... partitions) {
-        return redis.hdel(key, partitions).toCompletableFuture();
+    /** Forgets fields, e.g. of partitions of a topic that was recreated with fewer, or of a renamed topic. */
+    public CompletableFuture<Long> forget(String... fields) {
+        return redis.hdel(key, fields).toCompletableFuture();
     }
 }

@@ -1,6 +1,7 @@
 package io.lapse.store;
 
 import io.lapse.config.ConfigSource;
+import io.lapse.config.LapseConfig;
 import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
 import io.lapse.devstack.DevStackExtension;
@@ -40,7 +41,7 @@ class TimerCensusTest {
                 "timer.shards", "4")));
         TimerKeys keys = new TimerKeys("census", settings.shards());
         ZsetTimerStore store = new ZsetTimerStore(connection, keys, settings);
-        TimerCensus census = new TimerCensus(store, new Watermarks(connection, keys));
+        TimerCensus census = new TimerCensus(store, Watermarks.of(connection, keys, LapseConfig.load(null, Map.of())));
         store.apply(List.of(
                 OrderUpdate.active("late-a", NOW - TTL - 60_000),
                 OrderUpdate.active("late-b", NOW - TTL - 5_000),
@@ -62,7 +63,7 @@ class TimerCensusTest {
         ZsetTimerStore store = new ZsetTimerStore(connection, keys, settings);
         store.apply(List.of(OrderUpdate.active("on-time", NOW))).join();
 
-        TimerCounts counts = new TimerCensus(store, new Watermarks(connection, keys)).counts(NOW).join();
+        TimerCounts counts = new TimerCensus(store, Watermarks.of(connection, keys, LapseConfig.load(null, Map.of()))).counts(NOW).join();
 
         assertThat(counts).isEqualTo(new TimerCounts(1, 0L, null));
     }

@@ -337,4 +337,19 @@ class ZsetTimerStoreTest {
             assertThat(wakes.poll(200, TimeUnit.MILLISECONDS)).as("a later deadline wakes nobody").isNull();
         }
     }
+
+    @Test
+    void aClaimThatUsesAWatermarkReadBeforeAFreezeFiresNothingThatSpokeDuringIt() {
+        long silentSince = now() - TTL - 5_000;
+        store.apply(List.of(OrderUpdate.active("o1", silentSince))).join();
+        // the timer reads the watermark (it covers o1's deadline), and freezes before it claims
+        long readBeforeTheFreeze = silentSince + TTL;
+        // meanwhile ingest applies a push of o1, and the watermark moves on
+        store.apply(List.of(OrderUpdate.active("o1", now()))).join();
+
+        ClaimBatch resumed = store.claim(store.keys().shardOf("o1"), readBeforeTheFreeze).join();
+
+        assertThat(resumed.claims()).as("an old watermark only holds back more").isEmpty();
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);
+    }
 }

@@ -82,13 +82,15 @@ final class TimerRounds {
             return;
         }
         refreshPeriodically(owned);
+        if (!firing.awaitRoom(Duration.ofMillis(LONGEST_SLEEP_MS))) {
+            return;
+        }
+        // read right before the claim, so that it is as fresh as can be; an older one would only fire less, since
+        // every mark ingest reports stays true
         long mark = watermarks.low().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).orElse(Long.MIN_VALUE);
         watermarkAge.set(mark == Long.MIN_VALUE ? -1 : Math.max(0, redisClock.now() - mark));
         Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
         if (!due.isEmpty()) {
-            if (!firing.awaitRoom(Duration.ofMillis(LONGEST_SLEEP_MS))) {
-                return;
-            }
             firing.fire(claim(due, mark).stream().flatMap(b -> b.claims().stream()).toList());
         }
         wakeup.sleep(sleepMillis(owned, mark));

@@ -64,10 +64,8 @@ public final class TimerService implements Service {
         TimerRounds rounds = new TimerRounds(store, watermarks,
                 new ExpiryPublisher(producer, config.topics().expired(), clock, registry), config.timer().batchSize());
         listening = store.listen(rounds::wake);
-        ownership = new ShardOwnership(clients.consumer(config.timer().groupId(), "lapse-timer-" + UUID.randomUUID(),
-                Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000,
-                        ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000,
-                        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName())),
+        ownership = new ShardOwnership(clients.member(config.timer().groupId(), "lapse-timer-" + UUID.randomUUID(),
+                Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName())),
                 config.topics().timerShards(), rounds::wakeAll);
         rounds.servedBy(ownership);
         WatermarkGauge.register(registry, rounds::watermarkAge);

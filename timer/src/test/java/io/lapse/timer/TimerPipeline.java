@@ -12,6 +12,7 @@ import io.lapse.lifecycle.Service;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
+import io.lapse.store.WatermarkReport;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -42,7 +43,8 @@ final class TimerPipeline implements AutoCloseable {
     private final KafkaClients clients;
     private final KafkaProducer<byte[], byte[]> producer;
     private final List<AutoCloseable> started = new ArrayList<>();
-    private TopicRecorder expired;
+    // started with the pipeline: started lazily, its first read can take longer than a test's window under load
+    private final TopicRecorder expired;
 
     TimerPipeline(String bootstrapServers, String redisUri, Map<String, String> overrides) {
         int run = RUN.incrementAndGet();
@@ -57,16 +59,40 @@ final class TimerPipeline implements AutoCloseable {
         redis = RedisConnection.open(config.redis());
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
-        watermarks = new Watermarks(redis, keys);
+        watermarks = Watermarks.of(redis, keys, config);
         clients = new KafkaClients(config.kafka());
         new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
                 config.topics().dlq(), config.topics().expired()));
         producer = clients.producer("test-pushes", Map.of());
+        expired = TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().expired());
+    }
+
+    /**
+     * Reports, as ingest would, that every partition of the push and pulled topics is read so far that the
+     * watermark (the slack taken off) is {@code watermark}.
+     */
+    void ingestHasReadUpTo(long watermark) {
+        long mark = watermark + config.timer().watermarkSlack().toMillis();
+        int partitions = config.kafka().partitions();
+        Map<String, Long> marks = new HashMap<>();
+        for (String topic : List.of(config.topics().push(), config.topics().pulled())) {
+            for (int partition = 0; partition < partitions; partition++) {
+                marks.put(Watermarks.field(topic, partition), mark);
+            }
+        }
+        watermarks.report(new WatermarkReport(marks, Map.of(config.topics().push(), partitions,
+                config.topics().pulled(), partitions), mark, System.currentTimeMillis())).join();
     }
 
     IngestService startIngest() {
-        IngestService ingest = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
-                Clock.systemUTC());
+        return startIngest(store, Map.of());
+    }
+
+    /** An ingest instance that applies to {@code store} (the real one, or one wrapping it), with some keys replaced. */
+    IngestService startIngest(TimerStore store, Map<String, String> overrides) {
+        LapseConfig changed = config.with(overrides);
+        IngestService ingest = new IngestService(changed, new KafkaClients(changed.kafka()), store, watermarks,
+                new SimpleMeterRegistry(), Clock.systemUTC());
         return started(ingest);
     }
 
@@ -93,9 +119,6 @@ final class TimerPipeline implements AutoCloseable {
     }
 
     List<TimerExpired> expiries() {
-        if (expired == null) {
-            expired = TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().expired());
-        }
         return expired.values(JsonCodec.TIMER_EXPIRED::decode);
     }
 
@@ -105,9 +128,7 @@ final class TimerPipeline implements AutoCloseable {
         for (AutoCloseable service : started) {
             service.close();
         }
-        if (expired != null) {
-            expired.close();
-        }
+        expired.close();
         producer.close();
         redis.close();
     }

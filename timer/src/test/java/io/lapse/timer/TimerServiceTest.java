@@ -52,7 +52,7 @@ class TimerServiceTest {
     }
 
     private void ingestHasReadUpTo(long watermark) {
-        pipeline.watermarks.report(Map.of("push/0", watermark)).join();
+        pipeline.ingestHasReadUpTo(watermark);
     }
 
     private List<TimerExpired> expiries() {

@@ -1,0 +1,80 @@
+package io.lapse.ingest;
+
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Asks the broker how far the partitions ingest reads reach, and how many partitions its topics have, at a time
+ * taken just before asking ({@link CaughtUpProof}). Only such an answer lets a partition's mark move to a time: the
+ * consumer's own lag is from its last fetch, which after a freeze (GC pause, SIGSTOP, CPU throttling) predates it and
+ * with the broker gone never changes. One question at a time, at most every {@link #INTERVAL}, and the loop never
+ * waits for the answer; while the broker does not answer, the marks stay where they are.
+ */
+final class EndOffsetProbe {
+
+    /** How the broker is asked. */
+    @FunctionalInterface
+    interface Question {
+        /** @param askedAt when the question is sent, to be carried by the answer */
+        CompletableFuture<CaughtUpProof> ask(long askedAt, Set<TopicPartition> partitions);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(EndOffsetProbe.class);
+    // how far a quiet partition's mark may trail the clock: like ingest's idle poll
+    private static final Duration INTERVAL = Duration.ofMillis(20);
+
+    private final Question question;
+    private final Clock clock;
+    private CompletableFuture<CaughtUpProof> asking;
+    private long nextAsk = Long.MIN_VALUE;
+    private CaughtUpProof latest;
+    private boolean failing;
+
+    EndOffsetProbe(Question question, Clock clock) {
+        this.question = question;
+        this.clock = clock;
+    }
+
+    /** Asks about these partitions unless a question is still open or the last one was asked too recently. */
+    void askIfDue(Set<TopicPartition> assigned) {
+        collect();
+        long now = clock.millis();
+        if (asking != null || now < nextAsk) {
+            return;
+        }
+        nextAsk = now + INTERVAL.toMillis();
+        asking = question.ask(now, Set.copyOf(assigned));
+    }
+
+    /** The newest answer, or null before the first. */
+    CaughtUpProof latest() {
+        collect();
+        return latest;
+    }
+
+    private void collect() {
+        if (asking == null || !asking.isDone()) {
+            return;
+        }
+        try {
+            latest = asking.join();
+            if (failing) {
+                log.info("the broker answers again; watermarks move on");
+                failing = false;
+            }
+        } catch (RuntimeException e) {
+            if (!failing) {
+                log.warn("cannot ask the broker how far its partitions reach; watermarks stay where they are until "
+                        + "it answers: {}", e.getCause() == null ? e.toString() : e.getCause().toString());
+                failing = true;
+            }
+        }
+        asking = null;
+    }
+}

@@ -1,0 +1,24 @@
+package io.lapse.store;
+
+import java.util.Map;
+
+/**
+ * What one ingest instance reports after a batch is applied.
+ *
+ * @param marks      "topic/partition" → mark, for the partitions it reads whose progress it knows
+ * @param partitions topic → how many partitions the broker listed for it at {@code countedAt}; empty while unknown
+ * @param countedAt  when ingest asked the broker for the partition counts (taken before asking)
+ * @param madeAt     when the report was made
+ */
+public record WatermarkReport(Map<String, Long> marks, Map<String, Integer> partitions, long countedAt,
+                             long madeAt) {
+
+    public WatermarkReport {
+        marks = Map.copyOf(marks);
+        partitions = Map.copyOf(partitions);
+    }
+
+    public boolean isEmpty() {
+        return marks.isEmpty() && partitions.isEmpty();
+    }
+}

@@ -68,7 +68,8 @@ public final class RedisTimerStore implements TimerStore {
 
     /** Claims up to timer.batch-size orders of the shard whose deadline is at or before both the watermark and now. */
     public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
-        return CLAIM.<List<Object>>run(redis, ScriptOutputType.MULTI, new String[]{keys.due(shard), keys.state(shard)},
+        return CLAIM.<List<Object>>run(redis, ScriptOutputType.MULTI,
+                new String[]{keys.due(shard), keys.state(shard), keys.epoch(shard)},
                 Long.toString(watermark), Long.toString(settings.lease().toMillis()),
                 Integer.toString(settings.batchSize()), Long.toString(settings.ttl().toMillis()),
                 Integer.toString(settings.maxAttempts())).thenApply(reply -> toBatch(shard, reply));

@@ -63,6 +63,11 @@ public record TimerKeys(String prefix, int shards) {
         return key.substring(marker + "}:ttl:".length());
     }
 
+    /** The compensator's marker of the shard's Redis epoch (see docs/contract.md); absent until it writes one. */
+    public String epoch(int shard) {
+        return tag(shard) + ":epoch";
+    }
+
     public String watermarks() {
         return prefix + ":watermark";
     }

@@ -77,7 +77,7 @@ public final class TtlTimerStore implements TimerStore {
         args.add(Integer.toString(settings.maxAttempts()));
         args.add(Long.toString(WATERMARK_RETRY_MS));
         args.addAll(orderIds);
-        return FIRE.<List<Object>>run(redis, ScriptOutputType.MULTI, new String[]{keys.state(shard)},
+        return FIRE.<List<Object>>run(redis, ScriptOutputType.MULTI, new String[]{keys.state(shard), keys.epoch(shard)},
                 args.toArray(String[]::new)).thenApply(this::toClaims);
     }
 

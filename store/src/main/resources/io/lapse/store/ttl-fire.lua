@@ -1,7 +1,7 @@
 -- timer.mode=ttl: turns keyspace notifications of one shard into leased expiries (see ttl-arm.lua). A notification
 -- for an order that was re-armed, ended or is not yet past the watermark fires nothing; in the last case the trigger
 -- is set again to retry shortly.
--- KEYS[1] state; ARGV[1] trigger key prefix, ARGV[2] watermark ms, ARGV[3] lease ms, ARGV[4] max attempts,
+-- KEYS[1] state, KEYS[2] epoch; ARGV[1] trigger key prefix, ARGV[2] watermark ms, ARGV[3] lease ms, ARGV[4] max attempts,
 -- ARGV[5] retry ms, then orderIds
 -- Returns {now, {orderId, lastSeen, attempt, deadline, source, ...}}.
 local state, trigger = KEYS[1], ARGV[1]
@@ -9,6 +9,9 @@ keep_hash_table(state)
 local watermark, lease, max_attempts, retry = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local now = now_ms()
 local limit = math.min(now, watermark)
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  limit = -1 -- Redis lost its data: retry every trigger until the compensator's rebuild sets the epoch
+end
 
 local out = {}
 for i = 6, #ARGV do

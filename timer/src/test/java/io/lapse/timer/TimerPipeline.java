@@ -11,6 +11,7 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisEpochs;
 import io.lapse.store.RedisTimerStore;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
@@ -61,6 +62,7 @@ final class TimerPipeline implements AutoCloseable {
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
         watermarks = new Watermarks(redis, keys);
+        new RedisEpochs(redis, keys).stamp("timer-test").join(); // no compensator here to vouch for the empty Redis
         clients = new KafkaClients(config.kafka());
         new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
                 config.topics().dlq(), config.topics().expired()));

@@ -90,7 +90,7 @@ final class LapseRuntime implements AutoCloseable {
                     ? new KeyspaceTimerService(config, clients, redis, ttl, watermarks, registry, clock)
                     : new TimerService(config, clients, redis, (RedisTimerStore) store, watermarks, registry, clock);
             case PULLER -> new PullerService(config, clients, store, registry, clock);
-            case COMPENSATOR -> new CompensatorService(config, clients, store, watermarks, registry);
+            case COMPENSATOR -> new CompensatorService(config, clients, redis, watermarks, registry, clock);
         };
     }
 

@@ -45,6 +45,9 @@ final class ChangelogMirror implements MirrorSource {
         }
         this.partitions = infos.stream().map(info -> new TopicPartition(topic, info.partition()))
                 .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
+        // assigned before asking for end offsets: read committed, the consumer keeps them as the partitions' state
+        consumer.assign(partitions);
+        consumer.pause(partitions);
         this.beginnings = consumer.beginningOffsets(partitions, Blocking.TIMEOUT);
         this.ends = consumer.endOffsets(partitions, Blocking.TIMEOUT);
     }
@@ -80,7 +83,8 @@ final class ChangelogMirror implements MirrorSource {
     private Map<String, OrderState> partition(TopicPartition partition, long doneBefore, Progress progress) {
         long end = ends.get(partition);
         Map<String, OrderState> orders = new LinkedHashMap<>();
-        consumer.assign(List.of(partition));
+        consumer.pause(partitions);
+        consumer.resume(List.of(partition));
         consumer.seek(partition, beginnings.get(partition));
         long lastMove = System.nanoTime();
         long position = consumer.position(partition, Blocking.TIMEOUT);

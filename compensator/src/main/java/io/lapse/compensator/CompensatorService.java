@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -54,6 +55,7 @@ public final class CompensatorService implements Service {
     private volatile KafkaStreams streams;
     private volatile LocalMirror local;
     private volatile boolean closed;
+    private volatile boolean ranOnce;
     private Admin admin;
     private Consumer<byte[], byte[]> changelog;
     private ServiceLoop watch;
@@ -90,6 +92,11 @@ public final class CompensatorService implements Service {
                 Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"));
         KafkaStreams created = new KafkaStreams(CompensatorTopology.build(topics, config.timer(),
                 config.compensator().scanInterval()), properties(stateDir));
+        created.setStateListener((state, previous) -> {
+            if (state == KafkaStreams.State.RUNNING) {
+                ranOnce = true;
+            }
+        });
         created.setUncaughtExceptionHandler(e -> {
             log.error("a compensator stream thread failed; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -97,15 +104,20 @@ public final class CompensatorService implements Service {
         created.start();
         streams = created;
         local = new LocalMirror(created, CompensatorTopology.repartitionTopic(applicationId));
+        // never auto-created: Kafka Streams creates the changelog with the partitions its tasks need
         changelog = clients.consumer(null, "lapse-compensator-rebuild", Map.of(
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000));
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000,
+                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false));
         CaughtUp caughtUp = new CaughtUp(admin, applicationId, List.of(topics.push(), topics.pulled(),
                 topics.expired()), CompensatorTopology.repartitionTopic(applicationId), clock);
         FullRebuild rebuild = new FullRebuild(epochs, caughtUp,
                 () -> new ChangelogMirror(changelog, CompensatorTopology.changelog(applicationId)), clock);
         RedisLossWatch loss = new RedisLossWatch(epochs, reason -> rebuildAll(rebuild, reason), metrics);
         watch = new ServiceLoop("lapse-compensator-watch", () -> {
-            loss.check();
+            // a rebuild reads the changelog, which exists once the streams ran
+            if (ranOnce) {
+                loss.check();
+            }
             Thread.sleep(WATCH_INTERVAL.toMillis());
         }, () -> { }, () -> { });
         DriftScan drift = new DriftScan(() -> local, watermarks, () -> new MirrorWriter(timers, config.timer(), false,
@@ -166,6 +178,11 @@ public final class CompensatorService implements Service {
         }
     }
 
+    /** This instance's part of the mirror, as its stream threads hold it now; null before start. */
+    LocalMirror localMirror() {
+        return local;
+    }
+
     /** Running or rebalancing, with every stream thread alive, and Redis answering the loss watch. */
     @Override
     public boolean isReady() {
@@ -198,7 +215,9 @@ public final class CompensatorService implements Service {
         scan.close();
         watch.close();
         changelog.close();
-        if (!running.close(CLOSE_TIMEOUT)) {
+        // leaving the group hands the tasks to a restarted or other instance at once, not after the session timeout
+        if (!running.close(CloseOptions.timeout(CLOSE_TIMEOUT)
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP))) {
             log.warn("the compensator did not stop within {}", CLOSE_TIMEOUT);
         }
         admin.close();

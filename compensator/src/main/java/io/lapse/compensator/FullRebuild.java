@@ -61,6 +61,7 @@ final class FullRebuild {
         Map<Integer, String> generations = dryRun ? Map.of() : Blocking.await(epochs.begin(candidate(started)),
                 "begin the rebuild's epoch");
         long behind = caughtUp.await(catchUp);
+        log.debug("caught up {} ms after the rebuild began, {} records behind", clock.millis() - started, behind);
         if (behind > 0) {
             log.warn("the compensator is still {} records behind its input topics after {} s: rebuilding from what it "
                     + "has read, so expiries among those records may fire again or not at all", behind,

@@ -41,7 +41,7 @@ final class CompensatorMetrics {
         givenUp = rebuilt(registry, "given-up");
         ended = rebuilt(registry, "ended");
         recovered = Counter.builder("lapse.compensator.expiries.recovered")
-                .description("Timers the compensator wrote that were due at once: expiries Redis had lost")
+                .description("Watched timers the compensator wrote back: each one's next expiry Redis had lost")
                 .register(registry);
         epochs = Counter.builder("lapse.compensator.redis.epochs")
                 .description("Distinct Redis epochs seen; a new one follows every full rebuild").register(registry);
@@ -72,7 +72,7 @@ final class CompensatorMetrics {
         watched.increment(count.watched());
         givenUp.increment(count.givenUp());
         ended.increment(count.ended());
-        recovered.increment(count.overdue());
+        recovered.increment(count.watched());
     }
 
     void scanned(Scan scan, Duration took) {

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -40,6 +41,7 @@ public final class CompensatorService implements Service {
     private static final Logger log = LoggerFactory.getLogger(CompensatorService.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
+    private static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
     /** How long a rebuild waits for the mirror to catch up with its input topics before it goes ahead anyway. */
     private static final Duration CATCH_UP = Duration.ofSeconds(60);
     private static final Set<String> GONE_THREAD_STATES = Set.of("DEAD", "PENDING_SHUTDOWN");
@@ -134,9 +136,16 @@ public final class CompensatorService implements Service {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         // the mirror must never count a record twice or lose one: a rebuild writes it into Redis as it stands
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // a transaction per commit: fewer of them, and the store's cache folds an order's pushes in between, while
+        // a rebuild still waits only a fraction of a second for what was read before the loss to be committed
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
         // the default from Kafka 5.0 on; setting it now keeps behaviour the same across the upgrade
         props.put("processing.exception.handler.global.enabled", true);
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
+        // One request in flight: with transactions v2 the broker rejects a transaction's second batch to a partition
+        // while its first is being retried (CONCURRENT_TRANSACTIONS), the transaction aborts and the mirror stalls
+        // for seconds (seen here under load; KAFKA-15591)
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
         return props;
     }
 

@@ -29,6 +29,7 @@ final class Fleet implements AutoCloseable {
     private final List<String> orders;
     private final Set<String> pushing = ConcurrentHashMap.newKeySet();
     private final Map<String, StatusPush> lastCharging = new ConcurrentHashMap<>();
+    private boolean started;
     private final ScheduledExecutorService rounds = Executors.newSingleThreadScheduledExecutor(
             r -> new Thread(r, "fleet-pushes"));
 
@@ -43,10 +44,13 @@ final class Fleet implements AutoCloseable {
         return orders;
     }
 
-    /** Every order pushes now and then every {@code every}. */
-    Fleet start(Duration every) {
-        pushing.addAll(orders);
-        rounds.scheduleAtFixedRate(this::round, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+    /** Every order pushes now and then every {@code every}; a fleet that pushes already goes on as it is. */
+    synchronized Fleet start(Duration every) {
+        if (!started) {
+            started = true;
+            pushing.addAll(orders);
+            rounds.scheduleAtFixedRate(this::round, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        }
         return this;
     }
 

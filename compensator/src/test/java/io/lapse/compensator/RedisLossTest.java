@@ -12,9 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,10 +29,11 @@ import static org.awaitility.Awaitility.await;
  */
 class RedisLossTest {
 
-    private static final Duration TTL = Duration.ofSeconds(3);
-    private static final Duration PUSH_EVERY = Duration.ofMillis(500);
+    private static final Duration TTL = Duration.ofSeconds(4);
+    private static final Duration PUSH_EVERY = Duration.ofSeconds(1);
     private static final int MAX_ATTEMPTS = 3;
     private static final Duration GENEROUS = Duration.ofSeconds(60);
+    private static final int PARTITIONS = 3;
 
     private static DevStack stack;
 
@@ -62,7 +61,9 @@ class RedisLossTest {
         try (FleetUpstream upstream = FleetUpstream.start();
              RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings(upstream))) {
             lapse.startPipeline().startCompensator(stateDir);
-            watchThroughALoss(lapse, upstream, () -> lapse.redis.async().flushall().toCompletableFuture().join());
+            try (Fleet fleet = new Fleet(lapse.producer(), lapse.config.topics().push(), upstream, 500)) {
+                watchThroughALoss(lapse, fleet, () -> lapse.redis.async().flushall().toCompletableFuture().join());
+            }
         }
     }
 
@@ -71,7 +72,9 @@ class RedisLossTest {
         try (FleetUpstream upstream = FleetUpstream.start();
              RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings(upstream))) {
             lapse.startPipeline().startCompensator(stateDir);
-            watchThroughALoss(lapse, upstream, () -> stack.redis().restart());
+            try (Fleet fleet = new Fleet(lapse.producer(), lapse.config.topics().push(), upstream, 500)) {
+                watchThroughALoss(lapse, fleet, () -> stack.redis().restart());
+            }
         }
     }
 
@@ -99,11 +102,11 @@ class RedisLossTest {
             CompensatorService earlier = lapse.startCompensator(stateDir.resolve("earlier"));
             try (Fleet fleet = new Fleet(lapse.producer(), lapse.config.topics().push(), upstream, 500)) {
                 fleet.start(PUSH_EVERY);
-                await().atMost(GENEROUS).until(() -> changelogRecords(lapse) >= 3_000);
+                await().atMost(GENEROUS).until(() -> changelogRecords(lapse) >= 1_500);
+                earlier.close();
+                lapse.startCompensator(stateDir);
+                watchThroughALoss(lapse, fleet, () -> lapse.redis.async().flushall().toCompletableFuture().join());
             }
-            earlier.close();
-            lapse.startCompensator(stateDir);
-            watchThroughALoss(lapse, upstream, () -> lapse.redis.async().flushall().toCompletableFuture().join());
         }
     }
 
@@ -120,76 +123,75 @@ class RedisLossTest {
         }
     }
 
-    private void watchThroughALoss(RunningLapse lapse, FleetUpstream upstream, Runnable loss) throws Exception {
-        CompensatorService compensator = lapse.compensator();
-        List<TimerExpired> none = lapse.expiries();
+    /** The fleet pushes (from now on, unless it does already) through a loss of Redis's data. */
+    private void watchThroughALoss(RunningLapse lapse, Fleet fleet, Runnable loss) {
+        List<String> orders = fleet.orders();
+        List<String> finished = orders.subList(0, 30);
+        List<String> givenUp = orders.subList(30, 60);
+        List<String> silentEarly = orders.subList(60, 85);
+        List<String> silentLate = orders.subList(85, 110);
+        List<String> live = orders.subList(110, 500);
+        List<String> silent = orders.subList(60, 110);
+        List<String> replayed = orders.subList(0, 60);
         lapse.pulls();
-        assertThat(none).isEmpty();
-        try (Fleet fleet = new Fleet(lapse.producer(), lapse.config.topics().push(), upstream, 500)) {
-            List<String> orders = fleet.orders();
-            List<String> finished = orders.subList(0, 30);
-            List<String> givenUp = orders.subList(30, 60);
-            List<String> silentEarly = orders.subList(60, 85);
-            List<String> silentLate = orders.subList(85, 110);
-            List<String> live = orders.subList(110, 500);
-            await().atMost(GENEROUS).until(() -> compensator.isReady() && hasEveryEpoch(lapse));
-            fleet.start(PUSH_EVERY);
-            await().atMost(GENEROUS).until(() -> phases(lapse, orders).values().stream()
-                    .allMatch(phase -> phase == OrderView.Phase.ARMED));
+        await().atMost(GENEROUS).until(() -> lapse.compensator().isReady() && hasEveryEpoch(lapse)
+                && lapse.compensator().localMirror().partitions().size() == PARTITIONS);
+        fleet.start(PUSH_EVERY);
+        await().atMost(GENEROUS).until(() -> phases(lapse, orders).values().stream()
+                .allMatch(phase -> phase == OrderView.Phase.ARMED));
 
-            fleet.finish(finished);
-            fleet.silence(givenUp);
-            await().atMost(GENEROUS).until(() -> highestAttempts(lapse.expiries()).keySet().containsAll(givenUp)
-                    && givenUp.stream().allMatch(id -> highestAttempts(lapse.expiries()).get(id) == MAX_ATTEMPTS)
-                    && phases(lapse, finished).values().stream().allMatch(p -> p == OrderView.Phase.ENDED));
-            fleet.silence(silentEarly);
-            await().atMost(GENEROUS).until(() -> highestAttempts(lapse.expiries()).keySet().containsAll(silentEarly));
-            fleet.silence(silentLate);
-            List<TimerExpired> before = lapse.expiries();
-            Map<String, Integer> attemptsBefore = highestAttempts(before);
-            Set<String> epochsBefore = Set.copyOf(lapse.epochs.current().join().values());
+        fleet.finish(finished);
+        fleet.silence(givenUp);
+        await().atMost(GENEROUS).until(() -> givenUp.stream()
+                .allMatch(id -> latestAttempts(lapse.expiries()).getOrDefault(id, 0) == MAX_ATTEMPTS)
+                && phases(lapse, finished).values().stream().allMatch(p -> p == OrderView.Phase.ENDED));
+        fleet.silence(silentEarly);
+        await().atMost(GENEROUS).until(() -> latestAttempts(lapse.expiries()).keySet().containsAll(silentEarly));
+        fleet.silence(silentLate);
+        int before = lapse.expiries().size();
+        Map<String, Integer> attemptsBefore = latestAttempts(lapse.expiries());
+        Set<String> epochsBefore = Set.copyOf(lapse.epochs.current().join().values());
 
-            loss.run();
-            List<String> replayed = new ArrayList<>(finished);
-            replayed.addAll(givenUp);
-            fleet.replay(replayed); // most likely before the rebuild: Redis has no tombstones then
+        loss.run();
+        long lossAt = System.currentTimeMillis();
+        fleet.replay(replayed); // most likely before the rebuild: Redis has no tombstones then
 
-            List<String> silent = new ArrayList<>(silentEarly);
-            silent.addAll(silentLate);
-            await().atMost(TTL.plusSeconds(5)).untilAsserted(() -> {
-                List<TimerExpired> after = lapse.expiries().subList(before.size(), lapse.expiries().size());
-                Map<String, Integer> firstAttemptAfter = new HashMap<>();
-                after.forEach(e -> firstAttemptAfter.merge(e.orderId(), e.attempt(), Math::min));
-                for (String orderId : silent) {
-                    assertThat(firstAttemptAfter.get(orderId)).as("first expiry of %s after the loss", orderId)
-                            .isEqualTo(attemptsBefore.getOrDefault(orderId, 0) + 1);
-                }
-                Set<String> pulled = lapse.pulls().stream().filter(p -> p.outcome() == PullResult.Outcome.OK)
-                        .map(p -> p.orderId() + "/" + p.expiry().deadline() + "/" + p.expiry().attempt())
-                        .collect(Collectors.toSet());
-                Map<PullResult.Outcome, Long> outcomes = lapse.pulls().stream()
-                        .collect(Collectors.groupingBy(PullResult::outcome, Collectors.counting()));
-                after.stream().filter(e -> silent.contains(e.orderId())).forEach(e ->
-                        assertThat(pulled).as("pulls so far: %s", outcomes)
-                                .contains(e.orderId() + "/" + e.deadline() + "/" + e.attempt()));
-            });
-            await().atMost(GENEROUS).until(() -> hasEveryEpoch(lapse));
-            assertThat(lapse.epochs.current().join().values()).doesNotContainAnyElementsOf(epochsBefore);
-            fleet.replay(replayed); // now Redis has its tombstones and marks back
+        await().atMost(GENEROUS).untilAsserted(() -> {
+            Map<String, TimerExpired> firstAfter = new HashMap<>();
+            lapse.expiries().subList(before, lapse.expiries().size())
+                    .forEach(e -> firstAfter.merge(e.orderId(), e, (a, b) -> a.attempt() <= b.attempt() ? a : b));
+            Set<String> pulled = lapse.pulls().stream().filter(p -> p.outcome() == PullResult.Outcome.OK)
+                    .map(p -> triple(p.orderId(), p.expiry().deadline(), p.expiry().attempt()))
+                    .collect(Collectors.toSet());
+            for (String orderId : silent) {
+                TimerExpired next = firstAfter.get(orderId);
+                assertThat(next).as("expiry of %s after the loss", orderId).isNotNull();
+                assertThat(next.attempt()).as("attempt of %s after the loss", orderId)
+                        .isEqualTo(attemptsBefore.getOrDefault(orderId, 0) + 1);
+                assertThat(next.firedAt() - lossAt).as("%s fired ms after the loss", orderId)
+                        .isLessThanOrEqualTo(TTL.plusSeconds(5).toMillis());
+                assertThat(pulled).contains(triple(orderId, next.deadline(), next.attempt()));
+            }
+        });
+        await().atMost(GENEROUS).until(() -> hasEveryEpoch(lapse));
+        assertThat(lapse.epochs.current().join().values()).doesNotContainAnyElementsOf(epochsBefore);
+        fleet.replay(replayed); // now Redis has its tombstones and marks back
 
-            // the given-up and finished orders would fire within a ttl of the replays if anything revived them
-            await().during(TTL.plusSeconds(1)).atMost(TTL.plusSeconds(5)).untilAsserted(() -> {
-                List<TimerExpired> after = lapse.expiries().subList(before.size(), lapse.expiries().size());
-                assertThat(after).extracting(TimerExpired::orderId).doesNotContainAnyElementsOf(replayed);
-            });
-            List<TimerExpired> all = lapse.expiries();
-            assertThat(all).extracting(TimerExpired::orderId).as("no live order fires").doesNotContainAnyElementsOf(live);
-            assertThat(all).extracting(TimerExpired::orderId).doesNotContainAnyElementsOf(finished);
-            assertThat(all).extracting(e -> e.orderId() + "/" + e.deadline() + "/" + e.attempt())
-                    .as("no expiry repeats a triple already published").doesNotHaveDuplicates();
-            assertThat(lapse.compensatorMetrics.get("lapse.compensator.expiries.recovered").counter().count())
-                    .isPositive();
-        }
+        // the given-up and finished orders would fire within a ttl of the replays if anything revived them
+        await().during(TTL.plusSeconds(1)).atMost(TTL.plusSeconds(5)).untilAsserted(() ->
+                assertThat(lapse.expiries().subList(before, lapse.expiries().size()))
+                        .extracting(TimerExpired::orderId).doesNotContainAnyElementsOf(replayed));
+        List<TimerExpired> all = lapse.expiries();
+        assertThat(all).extracting(TimerExpired::orderId).as("no live order fires").doesNotContainAnyElementsOf(live);
+        assertThat(all).extracting(TimerExpired::orderId).doesNotContainAnyElementsOf(finished);
+        assertThat(all).extracting(e -> triple(e.orderId(), e.deadline(), e.attempt()))
+                .as("no expiry repeats a triple already published").doesNotHaveDuplicates();
+        assertThat(lapse.compensatorMetrics.get("lapse.compensator.expiries.recovered").counter().count())
+                .isGreaterThanOrEqualTo(silent.size());
+    }
+
+    private static String triple(String orderId, long deadline, int attempt) {
+        return orderId + "/" + deadline + "/" + attempt;
     }
 
     private static boolean hasEveryEpoch(RunningLapse lapse) {
@@ -202,9 +204,13 @@ class RedisLossTest {
         return phases;
     }
 
-    private static Map<String, Integer> highestAttempts(List<TimerExpired> expiries) {
-        Map<String, Integer> highest = new HashMap<>();
-        expiries.forEach(e -> highest.merge(e.orderId(), e.attempt(), Math::max));
-        return highest;
+    /** Each order's last attempt since its newest status the timer counted from. */
+    private static Map<String, Integer> latestAttempts(List<TimerExpired> expiries) {
+        Map<String, TimerExpired> latest = new HashMap<>();
+        expiries.forEach(e -> latest.merge(e.orderId(), e, (a, b) -> a.lastSeen() != b.lastSeen()
+                ? (a.lastSeen() > b.lastSeen() ? a : b) : (a.attempt() >= b.attempt() ? a : b)));
+        Map<String, Integer> attempts = new HashMap<>();
+        latest.forEach((orderId, e) -> attempts.put(orderId, e.attempt()));
+        return attempts;
     }
 }

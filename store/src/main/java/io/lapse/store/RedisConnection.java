@@ -14,25 +14,36 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One connection to standalone Redis or a Redis Cluster; every Lapse command goes through the same async API. */
 public final class RedisConnection implements AutoCloseable {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Lettuce's default backs off up to 30 s between reconnects: after Redis restarted, every service would stay
+     * disconnected for as long, the compensator too, which must notice the loss and rebuild at once.
+     */
+    private static final Duration LONGEST_RECONNECT_DELAY = Duration.ofMillis(500);
 
     private final String uri;
     private final RedisClient standalone;
     private final RedisClusterClient cluster;
+    private final ClientResources resources;
     private final StatefulRedisConnection<String, String> standaloneConnection;
     private final StatefulRedisClusterConnection<String, String> clusterConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RedisConnection(String uri, RedisClient standalone, RedisClusterClient cluster) {
+    private RedisConnection(String uri, RedisClient standalone, RedisClusterClient cluster, ClientResources resources) {
         this.uri = uri;
+        this.resources = resources;
         this.standalone = standalone;
         this.cluster = cluster;
         this.standaloneConnection = standalone == null ? null : standalone.connect(StringCodec.UTF8);
@@ -42,17 +53,19 @@ public final class RedisConnection implements AutoCloseable {
     public static RedisConnection open(RedisSettings settings) {
         RedisURI uri = RedisURI.create(settings.uri());
         TimeoutOptions timeouts = TimeoutOptions.enabled(COMMAND_TIMEOUT);
+        ClientResources resources = DefaultClientResources.builder().reconnectDelay(Delay.exponential(Duration.ZERO,
+                LONGEST_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS)).build();
         if (settings.cluster()) {
-            RedisClusterClient client = RedisClusterClient.create(uri);
+            RedisClusterClient client = RedisClusterClient.create(resources, uri);
             client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
                     .build());
-            return new RedisConnection(settings.uri(), null, client);
+            return new RedisConnection(settings.uri(), null, client, resources);
         }
-        RedisClient client = RedisClient.create(uri);
+        RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).build());
-        return new RedisConnection(settings.uri(), client, null);
+        return new RedisConnection(settings.uri(), client, null, resources);
     }
 
     public boolean isCluster() {
@@ -106,5 +119,6 @@ public final class RedisConnection implements AutoCloseable {
             standaloneConnection.close();
             standalone.shutdown();
         }
+        resources.shutdown();
     }
 }

@@ -7,6 +7,6 @@ import picocli.CommandLine.Command;
                 + "when an order stays silent.",
         subcommands = {DemoCommand.class, ServeCommand.All.class, ServeCommand.Ingest.class,
                 ServeCommand.Timer.class, ServeCommand.Puller.class, ServeCommand.Compensator.class,
-                BenchCommand.class})
+                BenchCommand.class, RebuildCommand.class})
 final class LapseCommand {
 }

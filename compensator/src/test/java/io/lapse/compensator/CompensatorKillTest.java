@@ -9,9 +9,9 @@ import io.lapse.store.OrderView;
 import io.lapse.store.TimerImage;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -32,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * The compensator killed with SIGKILL in the middle of its work, and started again on the same state directory: its
  * store comes back from the changelog with every order as it was, and the rebuild after a flush is still exact.
  */
+@ExtendWith(SharedStack.class)
 class CompensatorKillTest {
 
     private static final Duration TTL = Duration.ofSeconds(90);
@@ -44,13 +45,8 @@ class CompensatorKillTest {
     Path stateDir;
 
     @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
+    static void shareStack(DevStack shared) {
+        stack = shared;
     }
 
     @Test

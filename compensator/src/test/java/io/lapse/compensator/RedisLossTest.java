@@ -5,9 +5,9 @@ import io.lapse.devstack.KafkaBroker;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -27,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * against a real Kafka, Redis and an HTTP upstream; the compensator must notice the loss at once and rebuild exactly
  * what Redis held.
  */
+@ExtendWith(SharedStack.class)
 class RedisLossTest {
 
     private static final Duration TTL = Duration.ofSeconds(4);
@@ -41,13 +42,8 @@ class RedisLossTest {
     Path stateDir;
 
     @BeforeAll
-    static void startStack() {
-        stack = DevStack.start();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
+    static void shareStack(DevStack shared) {
+        stack = shared;
     }
 
     private static Map<String, String> settings(FleetUpstream upstream) {

@@ -117,8 +117,12 @@ public final class CompensatorService implements Service {
         RedisLossWatch loss = new RedisLossWatch(epochs, reason -> rebuildAll(rebuild, reason), metrics);
         watch = new ServiceLoop("lapse-compensator-watch", () -> {
             // a rebuild reads the changelog, which exists once the streams ran
-            if (ranOnce) {
-                loss.check();
+            if (ranOnce && !closed) {
+                try {
+                    loss.check();
+                } catch (CancellationException closing) {
+                    return;
+                }
             }
             Thread.sleep(WATCH_INTERVAL.toMillis());
         }, () -> { }, () -> { });

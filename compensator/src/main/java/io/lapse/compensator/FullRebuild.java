@@ -1,5 +1,6 @@
 package io.lapse.compensator;
 
+import io.lapse.store.RebuildCount;
 import io.lapse.store.RedisEpochs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,11 +71,12 @@ final class FullRebuild {
         MirrorSource source = mirror.get();
         listener.opened(source.size());
         source.read(batch -> writer.write(batch, image -> true), listener);
+        RebuildCount count = writer.total(); // every write done before any shard is declared
         Set<Integer> declared = dryRun ? Set.of() : Blocking.await(epochs.finish(generations),
                 "declare the shards rebuilt");
         Set<Integer> lost = new TreeSet<>(generations.keySet());
         lost.removeAll(declared);
-        return new RebuildResult(writer.total(), behind, declared, lost, Duration.ofMillis(clock.millis() - started),
+        return new RebuildResult(count, behind, declared, lost, Duration.ofMillis(clock.millis() - started),
                 dryRun);
     }
 

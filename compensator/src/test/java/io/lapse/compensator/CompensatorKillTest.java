@@ -9,7 +9,6 @@ import io.lapse.store.OrderView;
 import io.lapse.store.TimerImage;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,18 +38,11 @@ class CompensatorKillTest {
     private static final Duration REPEAT = Duration.ofSeconds(60);
     private static final Duration GENEROUS = Duration.ofSeconds(90);
 
-    private static DevStack stack;
-
     @TempDir
     Path stateDir;
 
-    @BeforeAll
-    static void shareStack(DevStack shared) {
-        stack = shared;
-    }
-
     @Test
-    void afterAKillTheStoreComesBackFromTheChangelogAndTheNextRebuildIsExact() throws Exception {
+    void afterAKillTheStoreComesBackFromTheChangelogAndTheNextRebuildIsExact(DevStack stack) throws Exception {
         // a short session, so that the killed instance's tasks move to the new one within seconds
         Map<String, String> settings = Map.of("timer.ttl", "90s", "timer.repeat", "60s", "timer.max-attempts", "3",
                 "kafka.session.timeout.ms", "6000", "compensator.state-dir", stateDir.toString());

@@ -7,7 +7,6 @@ import io.lapse.event.StatusPush;
 import io.lapse.store.OrderView;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,18 +27,11 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(SharedStack.class)
 class OnCallRebuildTest {
 
-    private static DevStack stack;
-
     @TempDir
     Path stateDir;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    @BeforeAll
-    static void shareStack(DevStack shared) {
-        stack = shared;
-    }
 
     private int rebuild(LapseConfig config, boolean dryRun) {
         return new OnCallRebuild(config, new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -59,7 +51,7 @@ class OnCallRebuildTest {
     }
 
     @Test
-    void aDryRunCountsWhatARebuildThenWritesAndDeclaresTheEpochs() throws Exception {
+    void aDryRunCountsWhatARebuildThenWritesAndDeclaresTheEpochs(DevStack stack) throws Exception {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), Map.of())) {
             CompensatorService compensator = lapse.startCompensator(stateDir);
             long seen = System.currentTimeMillis() - 120_000; // past the default ttl: due at once
@@ -94,7 +86,7 @@ class OnCallRebuildTest {
     }
 
     @Test
-    void withoutCompensatorStateInKafkaNothingIsDoneAndOneLineSaysWhy() throws Exception {
+    void withoutCompensatorStateInKafkaNothingIsDoneAndOneLineSaysWhy(DevStack stack) throws Exception {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), Map.of())) {
             assertThat(rebuild(lapse.config, false)).isEqualTo(OnCallRebuild.UNUSABLE);
 
@@ -105,7 +97,7 @@ class OnCallRebuildTest {
     }
 
     @Test
-    void anUnreachableRedisOrKafkaIsOneLineAndExitCodeTwo() throws Exception {
+    void anUnreachableRedisOrKafkaIsOneLineAndExitCodeTwo(DevStack stack) throws Exception {
         LapseConfig noRedis = LapseConfig.load(null, Map.of()).with(Map.of("kafka.bootstrap.servers",
                 stack.bootstrapServers(), "redis.uri", "redis://127.0.0.1:" + closedPort()));
         assertThat(rebuild(noRedis, false)).isEqualTo(OnCallRebuild.UNUSABLE);

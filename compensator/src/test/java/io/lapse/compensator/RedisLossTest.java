@@ -5,7 +5,6 @@ import io.lapse.devstack.KafkaBroker;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,15 +36,8 @@ class RedisLossTest {
     private static final Duration GENEROUS = Duration.ofSeconds(60);
     private static final int PARTITIONS = 3;
 
-    private static DevStack stack;
-
     @TempDir
     Path stateDir;
-
-    @BeforeAll
-    static void shareStack(DevStack shared) {
-        stack = shared;
-    }
 
     private static Map<String, String> settings(FleetUpstream upstream) {
         return Map.of("timer.ttl", TTL.toMillis() + "ms", "timer.repeat", "1s",
@@ -53,23 +46,22 @@ class RedisLossTest {
     }
 
     @Test
-    void afterAFlushEverySilentOrderFiresItsNextAttemptAndNothingElseFires() throws Exception {
-        try (FleetUpstream upstream = FleetUpstream.start();
-             RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings(upstream))) {
-            lapse.startPipeline().startCompensator(stateDir);
-            try (Fleet fleet = new Fleet(lapse.producer(), lapse.config.topics().push(), upstream, 500)) {
-                watchThroughALoss(lapse, fleet, () -> lapse.redis.async().flushall().toCompletableFuture().join());
-            }
-        }
+    void afterAFlushEverySilentOrderFiresItsNextAttemptAndNothingElseFires(DevStack stack) throws Exception {
+        watchAFleetThroughALoss(stack, lapse -> lapse.redis.async().flushall().toCompletableFuture().join());
     }
 
     @Test
-    void afterARestartWithoutPersistenceEverySilentOrderFiresItsNextAttemptAndNothingElseFires() throws Exception {
+    void afterARestartWithoutPersistenceEverySilentOrderFiresItsNextAttemptAndNothingElseFires(DevStack stack)
+            throws Exception {
+        watchAFleetThroughALoss(stack, lapse -> stack.redis().restart());
+    }
+
+    private void watchAFleetThroughALoss(DevStack stack, Consumer<RunningLapse> loss) throws Exception {
         try (FleetUpstream upstream = FleetUpstream.start();
              RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings(upstream))) {
             lapse.startPipeline().startCompensator(stateDir);
             try (Fleet fleet = new Fleet(lapse.producer(), lapse.config.topics().push(), upstream, 500)) {
-                watchThroughALoss(lapse, fleet, () -> stack.redis().restart());
+                watchThroughALoss(lapse, fleet, () -> loss.accept(lapse));
             }
         }
     }
@@ -80,7 +72,7 @@ class RedisLossTest {
      * middle of this cluster's changelog on top of the other cluster's orders.
      */
     @Test
-    void aStateDirectoryLeftByARunAgainstAnotherBrokerChangesNothing() throws Exception {
+    void aStateDirectoryLeftByARunAgainstAnotherBrokerChangesNothing(DevStack stack) throws Exception {
         String name = "elsewhere-" + System.nanoTime() % 100_000;
         try (KafkaBroker other = KafkaBroker.start();
              FleetUpstream upstream = FleetUpstream.start();

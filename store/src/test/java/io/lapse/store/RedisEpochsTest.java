@@ -1,11 +1,10 @@
 package io.lapse.store;
 
-import io.lapse.config.RedisSettings;
 import io.lapse.devstack.RedisServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The epoch marker: written only when a rebuild completes, and gone whenever Redis loses its data. */
+@ExtendWith(SharedRedis.class)
 class RedisEpochsTest {
 
     private static final TimerKeys KEYS = new TimerKeys("lapse", 3);
@@ -25,15 +25,9 @@ class RedisEpochsTest {
     private final RedisEpochs epochs = new RedisEpochs(connection, KEYS);
 
     @BeforeAll
-    static void startRedis() {
-        server = RedisServer.start();
-        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        server.close();
+    static void connect(RedisServer sharedServer, RedisConnection shared) {
+        server = sharedServer;
+        connection = shared;
     }
 
     @BeforeEach

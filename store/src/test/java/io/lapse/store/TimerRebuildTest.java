@@ -1,15 +1,13 @@
 package io.lapse.store;
 
 import io.lapse.config.ConfigSource;
-import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
-import io.lapse.devstack.RedisServer;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.TimerImage.Phase;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,27 +18,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Rebuilding the sorted-set timer store from images, on a real Redis: exactly what was lost, never backwards. */
+@ExtendWith(SharedRedis.class)
 class TimerRebuildTest {
 
     private static final long TTL = 10_000;
     private static final long FAR_FUTURE = Long.MAX_VALUE / 2;
 
-    private static RedisServer server;
     private static RedisConnection connection;
 
     private RedisTimerStore store;
     private TimerRebuild rebuild;
 
     @BeforeAll
-    static void startRedis() {
-        server = RedisServer.start();
-        connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        server.close();
+    static void connect(RedisConnection shared) {
+        connection = shared;
     }
 
     @BeforeEach

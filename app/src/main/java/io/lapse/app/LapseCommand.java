@@ -16,6 +16,7 @@ import picocli.CommandLine.ScopeType;
                 + "when an order stays silent.",
         subcommands = {ServeCommand.All.class, ServeCommand.Ingest.class, ServeCommand.Timer.class,
                 ServeCommand.Puller.class, ServeCommand.Compensator.class, StatusCommand.class, InspectCommand.class,
-                FireCommand.class, CancelCommand.class, ReplayCommand.class, DlqCommand.class, WatermarksCommand.class})
+                FireCommand.class, CancelCommand.class, ReplayCommand.class, DlqCommand.class, WatermarksCommand.class,
+                RebuildCommand.class})
 final class LapseCommand {
 }

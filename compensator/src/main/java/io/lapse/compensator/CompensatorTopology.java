@@ -2,24 +2,26 @@ package io.lapse.compensator;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.JsonCodec;
 import io.lapse.store.StatusReader;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 import java.time.Duration;
-import java.util.function.Supplier;
+import java.util.Map;
 
 /**
- * The compensator's Kafka Streams topology: pushes and pull results, re-keyed by orderId and repartitioned (producers
- * key and partition as they like, and the two topics may differ in partition count), fold into a durable store of
- * every order, which a wall-clock scan compares with Redis.
+ * The compensator's Kafka Streams topology: pushes, pull results and published expiries, re-keyed by orderId and
+ * repartitioned (producers key and partition as they like, and the topics may differ in partition count), fold into a
+ * durable mirror of what Redis should hold for every order. Records that break the contract go to the dead letters.
  */
 public final class CompensatorTopology {
 
@@ -29,28 +31,55 @@ public final class CompensatorTopology {
     /** Part of the internal topic's name, {@code <application.id>-lapse-order-updates-repartition}. */
     static final String REPARTITION = "lapse-order-updates";
 
+    /**
+     * The store's changelog keeps about one record per order when its segments roll often enough to be compacted:
+     * a rebuild reads all of it.
+     */
+    private static final Map<String, String> CHANGELOG = Map.of("segment.ms", "600000",
+            "min.cleanable.dirty.ratio", "0.1");
+
     private CompensatorTopology() {
     }
 
-    /** Builds the topology; does no I/O. Each task gets its own repair from {@code repair}. */
-    public static Topology build(TopicNames topics, TimerSettings timer, Duration scanInterval,
-                                 Supplier<TimerRepair> repair) {
+    /** The internal topic Kafka Streams keeps the store in: what a rebuild reads. */
+    public static String changelog(String applicationId) {
+        return applicationId + "-" + STORE + "-changelog";
+    }
+
+    static String repartitionTopic(String applicationId) {
+        return applicationId + "-" + REPARTITION + "-repartition";
+    }
+
+    /** Builds the topology; does no I/O. */
+    public static Topology build(TopicNames topics, TimerSettings timer, Duration pruneInterval) {
         StatusReader reader = new StatusReader(timer);
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
-                Serdes.String(), OrderState.serde()));
-        KStream<String, OrderUpdate> pushes = source(builder, topics.push(), "push", reader::push);
-        KStream<String, OrderUpdate> pulls = source(builder, topics.pulled(), "pulled", reader::pull);
-        pushes.merge(pulls, Named.as("merge-updates"))
-                .repartition(Repartitioned.with(Serdes.String(), OrderUpdateSerde.serde()).withName(REPARTITION))
-                .process(() -> new OrderTracker(scanInterval, timer.tombstoneRetention(), repair.get()),
-                        Named.as("track-orders"), STORE);
+                Serdes.String(), OrderStateSerde.serde()).withCachingEnabled().withLoggingEnabled(CHANGELOG));
+        KStream<String, MirrorInput> pushes = source(builder, topics.push(), "push",
+                RecordDecoder.statuses(reader::push), topics.dlq());
+        KStream<String, MirrorInput> pulls = source(builder, topics.pulled(), "pulled",
+                RecordDecoder.statuses(reader::pull), topics.dlq());
+        KStream<String, MirrorInput> expiries = source(builder, topics.expired(), "expired",
+                RecordDecoder.expiries(), topics.dlq());
+        pushes.merge(pulls, Named.as("merge-statuses")).merge(expiries, Named.as("merge-expiries"))
+                .repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde()).withName(REPARTITION))
+                .process(() -> new OrderTracker(pruneInterval, timer.tombstoneRetention()), Named.as("track-orders"),
+                        STORE);
         return builder.build();
     }
 
-    private static KStream<String, OrderUpdate> source(StreamsBuilder builder, String topic, String name,
-                                                       StatusReader.Read read) {
-        return builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
-                .process(() -> new DecodeStatus(topic, read), Named.as("decode-" + name));
+    private static KStream<String, MirrorInput> source(StreamsBuilder builder, String topic, String name,
+                                                       RecordDecoder decoder, String deadLetters) {
+        Map<String, KStream<String, Decoded>> decoded = builder.stream(topic,
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
+                .process(() -> new DecodeStatus(topic, decoder), Named.as("decode-" + name))
+                .split(Named.as(name + "-"))
+                .branch((key, value) -> value.isRejected(), Branched.as("rejected"))
+                .defaultBranch(Branched.as("decoded"));
+        decoded.get(name + "-rejected")
+                .mapValues(value -> JsonCodec.DEAD_LETTER.encode(value.deadLetter()), Named.as(name + "-dead-letter"))
+                .to(deadLetters, Produced.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-dead-letters"));
+        return decoded.get(name + "-decoded").mapValues(Decoded::input, Named.as(name + "-input"));
     }
 }

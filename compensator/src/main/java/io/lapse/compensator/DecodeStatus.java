@@ -1,53 +1,59 @@
 package io.lapse.compensator;
 
+import io.lapse.event.DeadLetter;
 import io.lapse.event.InvalidRecordException;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.StatusReader;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
+
 /**
- * Turns the raw records of one topic into order updates keyed by orderId, whatever key and partition they came with.
- * Invalid records, and records that fail to decode in any other way, are dropped: ingest already sends them to the
- * dead-letter topic (one dead letter per bad record), and one bad record must not stop the compensator.
+ * Turns the raw records of one topic into mirror inputs keyed by orderId, whatever key and partition they came with.
+ * A record that breaks the contract becomes a dead letter: one bad record must not stop the compensator, and with
+ * exactly-once processing the dead letter is written once, together with the offsets behind it.
  */
-final class DecodeStatus implements Processor<byte[], byte[], String, OrderUpdate> {
+final class DecodeStatus implements Processor<byte[], byte[], String, Decoded> {
 
     private static final Logger log = LoggerFactory.getLogger(DecodeStatus.class);
 
     private final String topic;
-    private final StatusReader.Read reader;
-    private ProcessorContext<String, OrderUpdate> context;
+    private final RecordDecoder decoder;
+    private ProcessorContext<String, Decoded> context;
 
-    DecodeStatus(String topic, StatusReader.Read reader) {
+    DecodeStatus(String topic, RecordDecoder decoder) {
         this.topic = topic;
-        this.reader = reader;
+        this.decoder = decoder;
     }
 
     @Override
-    public void init(ProcessorContext<String, OrderUpdate> context) {
+    public void init(ProcessorContext<String, Decoded> context) {
         this.context = context;
     }
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        OrderUpdate update;
+        MirrorInput input;
         try {
-            update = reader.read(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs());
+            input = decoder.decode(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs());
         } catch (InvalidRecordException e) {
-            log.debug("dropped an invalid record of {}: {}", topic, e.getMessage());
-            return;
-        } catch (RuntimeException e) {
-            // any bytes at all: an exception escaping here would kill the stream thread, and its replacement would
-            // meet the same record again, for ever
-            log.debug("dropped an unreadable record of {}: {}", topic, e.toString());
+            reject(record, e.getMessage());
             return;
         }
-        if (update != null) {
-            context.forward(record.withKey(update.orderId()).withValue(update));
+        if (input != null) {
+            context.forward(record.withKey(input.orderId()).withValue(Decoded.of(input)));
         }
+    }
+
+    private void reject(Record<byte[], byte[]> record, String reason) {
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        RecordMetadata source = context.recordMetadata().orElseThrow();
+        log.warn("dead letter from {}-{}@{} (key {}): {}", topic, source.partition(), source.offset(), key, reason);
+        DeadLetter letter = DeadLetter.of(reason, topic, source.partition(), source.offset(), key, record.value(),
+                context.currentSystemTimeMs());
+        context.forward(record.withKey(key).withValue(Decoded.rejected(letter)));
     }
 }

@@ -1,6 +1,5 @@
 package io.lapse.compensator;
 
-import io.lapse.store.OrderUpdate;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -9,31 +8,29 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.time.Duration;
 
-/** Keeps the durable view of each order of its partition up to date, and schedules the scan that repairs Redis. */
-final class OrderTracker implements Processor<String, OrderUpdate, Void, Void> {
+/** Keeps the mirror of each order of its partition up to date, and forgets orders once nothing happened to them. */
+final class OrderTracker implements Processor<String, MirrorInput, Void, Void> {
 
-    private final Duration scanInterval;
+    private final Duration pruneInterval;
     private final Duration retention;
-    private final TimerRepair repair;
     private KeyValueStore<String, OrderState> orders;
 
-    OrderTracker(Duration scanInterval, Duration retention, TimerRepair repair) {
-        this.scanInterval = scanInterval;
+    OrderTracker(Duration pruneInterval, Duration retention) {
+        this.pruneInterval = pruneInterval;
         this.retention = retention;
-        this.repair = repair;
     }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         orders = context.getStateStore(CompensatorTopology.STORE);
-        // wall-clock time: the scan must run while no records arrive, which is exactly when Redis may need it
-        context.schedule(scanInterval, PunctuationType.WALL_CLOCK_TIME, new RepairScan(orders, repair, retention));
+        // wall-clock time: forgetting must go on while no records arrive
+        context.schedule(pruneInterval, PunctuationType.WALL_CLOCK_TIME, new MirrorPrune(orders, retention));
     }
 
     @Override
-    public void process(Record<String, OrderUpdate> record) {
+    public void process(Record<String, MirrorInput> record) {
         OrderState current = orders.get(record.key());
-        OrderState next = OrderState.next(current, record.value());
+        OrderState next = record.value().applyTo(current);
         if (next == current) {
             return; // nothing changed: spare the changelog a write
         }

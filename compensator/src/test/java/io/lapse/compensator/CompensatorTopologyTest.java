@@ -3,14 +3,18 @@ package io.lapse.compensator;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
+import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
@@ -23,16 +27,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The compensator's topology on its own: what it remembers of each order, and what its scans hand to the repair. */
+/** The compensator's topology on its own: what it remembers of each order, and what it sends to the dead letters. */
 class CompensatorTopologyTest {
 
     private static final TopicNames TOPICS = TopicNames.defaults();
-    private static final Duration SCAN = Duration.ofSeconds(10);
+    private static final Duration PRUNE = Duration.ofSeconds(10);
     private static final long NOW = 1_763_780_000_000L;
     private static final TimerSettings TIMER = TimerSettings.from(ConfigSource.defaults()
             .with(Map.of("timer.tombstone-retention", "1h", "timer.max-clock-skew", "5s")));
@@ -41,10 +44,11 @@ class CompensatorTopologyTest {
     @TempDir
     Path stateDir;
 
-    private final RecordingRepair repair = new RecordingRepair();
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> pushes;
     private TestInputTopic<String, byte[]> pulls;
+    private TestInputTopic<String, byte[]> expiries;
+    private TestOutputTopic<String, byte[]> deadLetters;
     private KeyValueStore<String, OrderState> orders;
 
     @BeforeEach
@@ -53,10 +57,12 @@ class CompensatorTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "compensator-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(CompensatorTopology.build(TOPICS, TIMER, SCAN, () -> repair), props,
+        driver = new TopologyTestDriver(CompensatorTopology.build(TOPICS, TIMER, PRUNE), props,
                 Instant.ofEpochMilli(NOW));
         pushes = driver.createInputTopic(TOPICS.push(), new StringSerializer(), new ByteArraySerializer());
         pulls = driver.createInputTopic(TOPICS.pulled(), new StringSerializer(), new ByteArraySerializer());
+        expiries = driver.createInputTopic(TOPICS.expired(), new StringSerializer(), new ByteArraySerializer());
+        deadLetters = driver.createOutputTopic(TOPICS.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
         orders = driver.getKeyValueStore(CompensatorTopology.STORE);
     }
 
@@ -73,12 +79,12 @@ class CompensatorTopologyTest {
         pulls.pipeInput(result.orderId(), JsonCodec.PULL_RESULT.encode(result), NOW);
     }
 
-    private static TimerExpired expiry(String orderId) {
-        return new TimerExpired(orderId, NOW, NOW - 90_000, 1, NOW, TimerExpired.Source.TIMER, false);
+    private void fire(TimerExpired expiry) {
+        expiries.pipeInput(expiry.orderId(), JsonCodec.TIMER_EXPIRED.encode(expiry), NOW);
     }
 
-    private void scan() {
-        driver.advanceWallClockTime(SCAN);
+    private static TimerExpired expiry(String orderId, long lastSeen, int attempt, boolean last) {
+        return new TimerExpired(orderId, lastSeen + 90_000, lastSeen, attempt, NOW, TimerExpired.Source.TIMER, last);
     }
 
     @Test
@@ -88,8 +94,8 @@ class CompensatorTopologyTest {
         push("o1", "SUSPENDED", NOW - 2_000);
         push("o2", "CHARGING", NOW - 5_000);
 
-        assertThat(orders.get("o1")).isEqualTo(new OrderState(NOW - 1_000, false));
-        assertThat(orders.get("o2")).isEqualTo(new OrderState(NOW - 5_000, false));
+        assertThat(orders.get("o1")).isEqualTo(OrderState.active(NOW - 1_000));
+        assertThat(orders.get("o2")).isEqualTo(OrderState.active(NOW - 5_000));
     }
 
     @Test
@@ -99,19 +105,20 @@ class CompensatorTopologyTest {
         push("o1", "CHARGING", NOW - 2_500);
         push("o1", "CHARGING", NOW - 1_000);
 
-        assertThat(orders.get("o1")).isEqualTo(new OrderState(NOW - 2_000, true));
+        assertThat(orders.get("o1").phase()).isEqualTo(OrderState.Phase.ENDED);
+        assertThat(orders.get("o1").endedAt()).isEqualTo(NOW - 2_000);
     }
 
     @Test
-    void aNotFoundPullRemovesTheOrderUnlessANewerStatusIsKnown() {
+    void aNotFoundPullEndsTheOrderUnlessANewerStatusIsKnown() {
         push("gone", "CHARGING", NOW - 3_000);
         push("alive", "CHARGING", NOW - 1_000);
 
-        pull(PullResult.notFound(expiry("gone"), NOW - 2_000));
-        pull(PullResult.notFound(expiry("alive"), NOW - 2_000));
+        pull(PullResult.notFound(expiry("gone", NOW - 3_000, 1, false), NOW - 2_000));
+        pull(PullResult.notFound(expiry("alive", NOW - 3_000, 1, false), NOW - 2_000));
 
-        assertThat(orders.get("gone")).isNull();
-        assertThat(orders.get("alive")).isEqualTo(new OrderState(NOW - 1_000, false));
+        assertThat(orders.get("gone").phase()).isEqualTo(OrderState.Phase.GONE);
+        assertThat(orders.get("alive")).isEqualTo(OrderState.active(NOW - 1_000));
     }
 
     @Test
@@ -119,31 +126,60 @@ class CompensatorTopologyTest {
         push("o1", "CHARGING", NOW - 3_000);
         push("o2", "CHARGING", NOW - 3_000);
 
-        pull(PullResult.ok(expiry("o1"), new StatusPush("o1", "CHARGING", NOW - 1_000), NOW));
-        pull(PullResult.failed(expiry("o2"), "upstream timed out", NOW));
-        pull(PullResult.skipped(expiry("o2"), NOW));
+        pull(PullResult.ok(expiry("o1", NOW - 3_000, 1, false), new StatusPush("o1", "CHARGING", NOW - 1_000), NOW));
+        pull(PullResult.failed(expiry("o2", NOW - 3_000, 1, false), "upstream timed out", NOW));
+        pull(PullResult.skipped(expiry("o2", NOW - 3_000, 1, false), NOW));
 
-        assertThat(orders.get("o1")).isEqualTo(new OrderState(NOW - 1_000, false));
-        assertThat(orders.get("o2")).isEqualTo(new OrderState(NOW - 3_000, false));
+        assertThat(orders.get("o1")).isEqualTo(OrderState.active(NOW - 1_000));
+        assertThat(orders.get("o2")).isEqualTo(OrderState.active(NOW - 3_000));
     }
 
     @Test
-    void invalidRecordsAreDroppedAndTheNextValidOneIsStillRead() {
+    void publishedExpiriesCountTheAttemptsAndTheFinalOneGivesTheOrderUp() {
+        push("o1", "CHARGING", NOW - 200_000);
+
+        fire(expiry("o1", NOW - 200_000, 1, false));
+        assertThat(orders.get("o1").fired()).isEqualTo(1);
+        fire(expiry("o1", NOW - 200_000, 2, true));
+
+        assertThat(orders.get("o1").fired()).isEqualTo(2);
+        assertThat(orders.get("o1").givenUp()).isTrue();
+    }
+
+    @Test
+    void invalidRecordsBecomeDeadLettersAndTheNextValidOneIsStillRead() {
         pushes.pipeInput("bad", "{not json".getBytes(StandardCharsets.UTF_8), NOW);
-        pushes.pipeInput("bad", null, NOW);
         pushes.pipeInput("other", JsonCodec.STATUS_PUSH.encode(new StatusPush("bad", "CHARGING", NOW)), NOW);
         pulls.pipeInput("bad", "{\"orderId\":\"bad\"}".getBytes(StandardCharsets.UTF_8), NOW);
+        expiries.pipeInput("bad", "{\"orderId\":\"bad\",\"attempt\":0}".getBytes(StandardCharsets.UTF_8), NOW);
         push("good", "CHARGING", NOW - 1_000);
 
         assertThat(orders.get("bad")).isNull();
-        assertThat(orders.get("good")).isEqualTo(new OrderState(NOW - 1_000, false));
+        assertThat(orders.get("good")).isEqualTo(OrderState.active(NOW - 1_000));
+        assertThat(deadLetters.readValuesToList()).map(JsonCodec.DEAD_LETTER::decode)
+                .extracting(DeadLetter::sourceTopic, DeadLetter::key)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(TOPICS.push(), "bad"),
+                        org.assertj.core.groups.Tuple.tuple(TOPICS.push(), "other"),
+                        org.assertj.core.groups.Tuple.tuple(TOPICS.pulled(), "bad"),
+                        org.assertj.core.groups.Tuple.tuple(TOPICS.expired(), "bad"));
+    }
+
+    @Test
+    void aDeadLetterKeepsTheRecordWholeWithTheReason() {
+        pushes.pipeInput("bad", "{not json".getBytes(StandardCharsets.UTF_8), NOW);
+
+        DeadLetter letter = JsonCodec.DEAD_LETTER.decode(deadLetters.readValue());
+
+        assertThat(letter.reason()).contains("not valid JSON");
+        assertThat(letter.offset()).isZero();
+        assertThat(new String(letter.originalValue(), StandardCharsets.UTF_8)).isEqualTo("{not json");
     }
 
     @Test
     void recordsWithoutAKeyAreKeyedByTheirOrderId() {
         pushes.pipeInput(null, JsonCodec.STATUS_PUSH.encode(new StatusPush("o1", "CHARGING", NOW - 1_000)), NOW);
 
-        assertThat(orders.get("o1")).isEqualTo(new OrderState(NOW - 1_000, false));
+        assertThat(orders.get("o1")).isEqualTo(OrderState.active(NOW - 1_000));
     }
 
     @Test
@@ -152,75 +188,21 @@ class CompensatorTopologyTest {
                 NOW - 7_000);
         push("future", "CHARGING", NOW + 60_000);
 
-        assertThat(orders.get("no-ts")).isEqualTo(new OrderState(NOW - 7_000, false));
-        assertThat(orders.get("future")).isEqualTo(new OrderState(NOW, false));
+        assertThat(orders.get("no-ts")).isEqualTo(OrderState.active(NOW - 7_000));
+        assertThat(orders.get("future")).isEqualTo(OrderState.active(NOW));
     }
 
     @Test
-    void aScanHandsOnlyActiveOrdersAtOrBelowTheWatermarkToTheRepair() {
-        push("old", "CHARGING", NOW - 5_000);
-        push("at", "CHARGING", NOW - 2_000);
-        push("newer", "CHARGING", NOW - 1_000);
-        push("ended", "CHARGING", NOW - 6_000);
-        push("ended", "FINISHED", NOW - 5_500);
-        repair.watermark = OptionalLong.of(NOW - 2_000);
-
-        scan();
-
-        assertThat(repair.drain()).isEqualTo(Map.of("old", NOW - 5_000, "at", NOW - 2_000));
-    }
-
-    @Test
-    void nothingIsHandedToTheRepairWhileIngestHasReportedNoWatermark() {
-        push("o1", "CHARGING", NOW - 5_000);
-
-        scan();
-
-        assertThat(repair.calls).isEmpty();
-        assertThat(orders.get("o1")).isNotNull();
-    }
-
-    @Test
-    void aScanForgetsOrdersOlderThanTheRetentionWhetherEndedOrActive() {
+    void ordersNothingHappenedToForTheRetentionAreForgottenWhetherEndedOrActive() {
         push("dead", "CHARGING", NOW - 1_000);
         push("ended", "FINISHED", NOW - 1_000);
-        driver.advanceWallClockTime(Duration.ofMillis(RETENTION - SCAN.toMillis()));
+        driver.advanceWallClockTime(Duration.ofMillis(RETENTION - PRUNE.toMillis()));
         push("alive", "CHARGING", NOW + RETENTION - 5_000);
-        repair.watermark = OptionalLong.of(NOW + RETENTION);
-        repair.drain();
 
-        scan();
+        driver.advanceWallClockTime(PRUNE);
 
         assertThat(orders.get("dead")).isNull();
         assertThat(orders.get("ended")).isNull();
-        assertThat(repair.drain()).isEqualTo(Map.of("alive", NOW + RETENTION - 5_000));
-    }
-
-    @Test
-    void aScanWalksEveryOrderOnceInChunks() {
-        int count = RepairScan.CHUNK * 2 + 500;
-        for (int i = 0; i < count; i++) {
-            push("order-" + i, "CHARGING", NOW - 1_000);
-        }
-        repair.watermark = OptionalLong.of(NOW);
-
-        scan();
-
-        assertThat(repair.calls).hasSize(3).allSatisfy(call -> assertThat(call).hasSizeLessThanOrEqualTo(RepairScan.CHUNK));
-        assertThat(repair.drain()).hasSize(count);
-    }
-
-    @Test
-    void aFailingRepairIsRetriedOnTheNextScanWithoutStoppingTheTopology() {
-        push("o1", "CHARGING", NOW - 5_000);
-        repair.watermark = OptionalLong.of(NOW);
-        repair.failure = new IllegalStateException("Redis is down");
-
-        scan();
-        repair.failure = null;
-        push("o2", "CHARGING", NOW - 4_000);
-        scan();
-
-        assertThat(repair.drain()).isEqualTo(Map.of("o1", NOW - 5_000, "o2", NOW - 4_000));
+        assertThat(orders.get("alive")).isNotNull();
     }
 }

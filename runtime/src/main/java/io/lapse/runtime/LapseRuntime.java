@@ -102,7 +102,7 @@ public final class LapseRuntime implements AutoCloseable {
             case INGEST -> new IngestService(config, clients, store, watermarks, registry, clock);
             case TIMER -> new TimerService(config, clients, store, watermarks, registry, clock);
             case PULLER -> new PullerService(config, clients, store, registry, clock);
-            case COMPENSATOR -> new CompensatorService(config, clients, store, watermarks, registry);
+            case COMPENSATOR -> new CompensatorService(config, clients, redis, watermarks, registry, clock);
         };
     }
 

@@ -9,6 +9,10 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -23,6 +27,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,19 +40,27 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RedisConnection implements AutoCloseable {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Lettuce's default backs off up to 30 s between reconnects: after Redis restarted, every service would stay
+     * disconnected for as long, the compensator too, which must notice the loss and rebuild at once.
+     */
+    private static final Duration LONGEST_RECONNECT_DELAY = Duration.ofMillis(500);
     /** A client that never connected has nothing in flight to wait for. */
     private static final Duration FAILED_SHUTDOWN = Duration.ofSeconds(2);
 
     private final RedisURI uri;
+    private final ClientResources resources;
     private final RedisClient standalone;
     private final RedisClusterClient cluster;
     private final StatefulRedisConnection<String, String> standaloneConnection;
     private final StatefulRedisClusterConnection<String, String> clusterConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RedisConnection(RedisURI uri, RedisClient standalone, StatefulRedisConnection<String, String> standaloneConnection,
+    private RedisConnection(RedisURI uri, ClientResources resources, RedisClient standalone,
+                            StatefulRedisConnection<String, String> standaloneConnection,
                             RedisClusterClient cluster, StatefulRedisClusterConnection<String, String> clusterConnection) {
         this.uri = uri;
+        this.resources = resources;
         this.standalone = standalone;
         this.cluster = cluster;
         this.standaloneConnection = standaloneConnection;
@@ -69,19 +82,26 @@ public final class RedisConnection implements AutoCloseable {
         TimeoutOptions timeouts = TimeoutOptions.enabled(COMMAND_TIMEOUT);
         SslOptions ssl = sslOptions(settings.tls());
         String what = "Redis at " + settings.displayUri();
+        ClientResources resources = DefaultClientResources.builder().reconnectDelay(Delay.exponential(Duration.ZERO,
+                LONGEST_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS)).build();
         if (settings.cluster()) {
-            RedisClusterClient client = RedisClusterClient.create(uri);
+            RedisClusterClient client = RedisClusterClient.create(resources, uri);
             client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
                     .build());
-            return connected(() -> client.shutdown(Duration.ZERO, FAILED_SHUTDOWN), () -> new RedisConnection(uri,
+            return connected(() -> shutDown(client, resources), () -> new RedisConnection(uri, resources,
                     null, null, client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable)));
         }
-        RedisClient client = RedisClient.create(uri);
+        RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl).build());
-        return connected(() -> client.shutdown(Duration.ZERO, FAILED_SHUTDOWN), () -> new RedisConnection(uri,
+        return connected(() -> shutDown(client, resources), () -> new RedisConnection(uri, resources,
                 client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable), null, null));
+    }
+
+    private static void shutDown(AbstractRedisClient client, ClientResources resources) {
+        client.shutdown(Duration.ZERO, FAILED_SHUTDOWN);
+        resources.shutdown();
     }
 
     /** Shuts the client (and its threads) down when connecting fails for good. */
@@ -162,5 +182,6 @@ public final class RedisConnection implements AutoCloseable {
             standaloneConnection.close();
             standalone.shutdown();
         }
+        resources.shutdown();
     }
 }

@@ -97,7 +97,8 @@ public final class StatusReader {
         return eventTime;
     }
 
-    private static void requireKeyMatches(byte[] key, String orderId) {
+    /** @throws InvalidRecordException when the record has a key and it is not the orderId */
+    public static void requireKeyMatches(byte[] key, String orderId) {
         if (key != null) {
             String text = new String(key, StandardCharsets.UTF_8);
             if (!text.equals(orderId)) {

@@ -1,11 +1,14 @@
 -- zset mode: claims the due orders of one shard with a lease: each claimed order's score moves to now + lease, so
 -- that an expiry whose publish is never acknowledged fires again, with the same (orderId, deadline, attempt), once
 -- the lease has passed. "now" is Redis's clock, shared by every timer instance.
--- KEYS[1] due, KEYS[2] state (see arm.lua)
+-- KEYS[1] due, KEYS[2] state (see arm.lua), KEYS[3] epoch (the compensator's marker that the shard's data is whole)
 -- ARGV[1] watermark ms: only deadlines at or before it are due; ARGV[2] lease ms; ARGV[3] most orders to claim;
 -- ARGV[4] ttl ms; ARGV[5] max attempts (ARGV[6], ARGV[7]: ttl mode's, see ttl-claim.lua)
 -- Returns {now, next score or '' when the shard is empty, {orderId, lastSeen, attempt, deadline, source, ...}}.
 local due, state = KEYS[1], KEYS[2]
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return {fmt(now_ms()), '', {}} -- Redis lost its data: nothing fires until the compensator's rebuild sets the epoch
+end
 keep_hash_table(state)
 local now = now_ms()
 local limit = math.min(now, tonumber(ARGV[1]))

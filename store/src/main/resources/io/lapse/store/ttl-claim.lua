@@ -2,7 +2,7 @@
 -- records each announcement in the due set). An announced order that was re-armed or ended since fires nothing; one
 -- not yet past the watermark has its trigger set again to retry shortly. A leased order's trigger expires with its
 -- lease, so an expiry whose publish is never acknowledged is announced, and fires, again.
--- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua)
+-- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua), KEYS[3] epoch (see claim.lua)
 -- ARGV[1] watermark ms; ARGV[2] lease ms; ARGV[3] most orders to claim; ARGV[4] ttl ms (unused here);
 -- ARGV[5] max attempts; ARGV[6] trigger key prefix; ARGV[7] retry ms
 -- Returns {now, the earliest announcement left or '' when none, {orderId, lastSeen, attempt, deadline, source, ...}}.
@@ -11,6 +11,9 @@ keep_hash_table(state)
 local lease, max_attempts, retry = tonumber(ARGV[2]), tonumber(ARGV[5]), tonumber(ARGV[7])
 local now = now_ms()
 local limit = math.min(now, tonumber(ARGV[1]))
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  limit = -1 -- Redis lost its data: retry every trigger until the compensator's rebuild sets the epoch
+end
 
 local announced = redis.call('ZRANGE', due, 0, tonumber(ARGV[3]) - 1)
 local out = {}

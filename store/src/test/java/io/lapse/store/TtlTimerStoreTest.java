@@ -47,6 +47,7 @@ class TtlTimerStoreTest {
         TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
                 "timer.repeat", "5s", "timer.max-attempts", "3", "timer.shards", "4", "timer.mode", "ttl")));
         store = (TtlTimerStore) TimerStore.of(connection, new TimerKeys("lapse", 4), settings);
+        new RedisEpochs(connection, store.keys()).stamp("test").join();
     }
 
     private static long now() {
@@ -121,6 +122,17 @@ class TtlTimerStoreTest {
         assertThat(fire("o1", ts + TTL - 1)).isEmpty();
 
         assertThat(pttl("o1")).isBetween(0L, LuaTimerStore.WATERMARK_RETRY_MS);
+    }
+
+    @Test
+    void aNotificationOnAShardWithoutItsEpochSetsTheTriggerAgainInsteadOfFiring() {
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
+        connection.async().del(store.keys().epoch(store.keys().shardOf("o1"))).toCompletableFuture().join();
+
+        assertThat(fire("o1", Long.MAX_VALUE / 2)).isEmpty();
+
+        assertThat(pttl("o1")).isBetween(0L, TtlTimerStore.WATERMARK_RETRY_MS);
     }
 
     @Test

@@ -53,6 +53,7 @@ class ZsetTimerStoreTest {
     void emptyRedis() {
         connection.async().flushall().toCompletableFuture().join();
         store = storeWith(Map.of());
+        new RedisEpochs(connection, store.keys()).stamp("test").join();
     }
 
     private static ZsetTimerStore storeWith(Map<String, String> overrides) {
@@ -137,6 +138,21 @@ class ZsetTimerStoreTest {
         assertThat(heldBack.claims()).isEmpty();
         assertThat(heldBack.nextDue()).hasValue(ts + TTL);
         assertThat(store.claim(shard, ts + TTL).join().claims()).extracting(Claim::orderId).containsExactly("o1");
+    }
+
+    @Test
+    void aShardWithoutItsEpochFiresNothingUntilTheEpochIsBack() {
+        long ts = now() - TTL - 5_000;
+        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        int shard = store.keys().shardOf("o1");
+        connection.async().del(store.keys().epoch(shard)).toCompletableFuture().join();
+
+        ClaimBatch lost = store.claim(shard, FAR_FUTURE).join();
+
+        assertThat(lost.claims()).isEmpty();
+        assertThat(lost.nextDue()).as("so that the timer sleeps instead of claiming again at once").isEmpty();
+        new RedisEpochs(connection, store.keys()).stamp("rebuilt").join();
+        assertThat(store.claim(shard, FAR_FUTURE).join().claims()).extracting(Claim::orderId).containsExactly("o1");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.WatermarkReport;
@@ -60,6 +61,7 @@ final class TimerPipeline implements AutoCloseable {
         TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
         watermarks = Watermarks.of(redis, keys, config);
+        new RedisEpochs(redis, keys).stamp("timer-test").join(); // no compensator here to vouch for the empty Redis
         clients = new KafkaClients(config.kafka());
         new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
                 config.topics().dlq(), config.topics().expired()));

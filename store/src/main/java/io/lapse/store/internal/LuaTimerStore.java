@@ -86,7 +86,8 @@ public abstract class LuaTimerStore implements TimerStore {
 
     @Override
     public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
-        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI, new String[]{keys.due(shard), keys.state(shard)},
+        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI,
+                new String[]{keys.due(shard), keys.state(shard), keys.epoch(shard)},
                 Long.toString(watermark), Long.toString(settings.lease().toMillis()),
                 Integer.toString(settings.batchSize()), Long.toString(settings.ttl().toMillis()),
                 Integer.toString(settings.maxAttempts()), triggerPrefix(shard), Long.toString(WATERMARK_RETRY_MS))

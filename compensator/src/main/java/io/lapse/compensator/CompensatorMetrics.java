@@ -1,0 +1,92 @@
+package io.lapse.compensator;
+
+import io.lapse.store.RebuildCount;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What the compensator tells Prometheus: how much it mirrors, what it rebuilt, and when it last looked at Redis. */
+final class CompensatorMetrics {
+
+    /** The two ways the compensator compares its mirror with Redis. */
+    enum Scan {
+        /** The whole mirror, after Redis lost its data or on demand. */
+        FULL,
+        /** This instance's part, every compensator.scan-interval. */
+        DRIFT
+    }
+
+    private final Clock clock;
+    private final AtomicLong orders = new AtomicLong(-1);
+    private final Counter watched;
+    private final Counter givenUp;
+    private final Counter ended;
+    private final Counter recovered;
+    private final Counter epochs;
+    private final Set<String> epochsSeen = new HashSet<>();
+    private final AtomicLong[] lastScan = {new AtomicLong(-1), new AtomicLong(-1)};
+    private final AtomicLong[] lastDurationMillis = {new AtomicLong(-1), new AtomicLong(-1)};
+
+    CompensatorMetrics(MeterRegistry registry, Clock clock) {
+        this.clock = clock;
+        Gauge.builder("lapse.compensator.orders", orders, n -> n.get() < 0 ? Double.NaN : n.get())
+                .description("Orders in this instance's mirror at its last drift scan").register(registry);
+        watched = rebuilt(registry, "watched");
+        givenUp = rebuilt(registry, "given-up");
+        ended = rebuilt(registry, "ended");
+        recovered = Counter.builder("lapse.compensator.expiries.recovered")
+                .description("Watched timers the compensator wrote back: each one's next expiry Redis had lost")
+                .register(registry);
+        epochs = Counter.builder("lapse.compensator.redis.epochs")
+                .description("Distinct Redis epochs seen; a new one follows every full rebuild").register(registry);
+        for (Scan scan : Scan.values()) {
+            String name = scan.name().toLowerCase();
+            Gauge.builder("lapse.compensator.scan.last", lastScan[scan.ordinal()], CompensatorMetrics::orNaN)
+                    .tag("scan", name).baseUnit("seconds")
+                    .description("When the last scan of the mirror against Redis completed (epoch seconds)")
+                    .register(registry);
+            Gauge.builder("lapse.compensator.scan.duration", lastDurationMillis[scan.ordinal()],
+                            n -> n.get() < 0 ? Double.NaN : n.get() / 1000.0)
+                    .tag("scan", name).baseUnit("seconds").description("How long the last scan took")
+                    .register(registry);
+        }
+    }
+
+    private static Counter rebuilt(MeterRegistry registry, String phase) {
+        return Counter.builder("lapse.compensator.timers.rebuilt").tag("phase", phase)
+                .description("Timer states the compensator wrote because Redis held less than its mirror")
+                .register(registry);
+    }
+
+    private static double orNaN(AtomicLong seconds) {
+        return seconds.get() < 0 ? Double.NaN : seconds.get();
+    }
+
+    void written(RebuildCount count) {
+        watched.increment(count.watched());
+        givenUp.increment(count.givenUp());
+        ended.increment(count.ended());
+        recovered.increment(count.watched());
+    }
+
+    void scanned(Scan scan, Duration took) {
+        lastScan[scan.ordinal()].set(clock.millis() / 1000);
+        lastDurationMillis[scan.ordinal()].set(took.toMillis());
+    }
+
+    void mirrored(long count) {
+        orders.set(count);
+    }
+
+    synchronized void sawEpoch(String epoch) {
+        if (epoch != null && epochsSeen.add(epoch)) {
+            epochs.increment();
+        }
+    }
+}

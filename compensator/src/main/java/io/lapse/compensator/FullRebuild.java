@@ -1,0 +1,87 @@
+package io.lapse.compensator;
+
+import io.lapse.store.RebuildCount;
+import io.lapse.store.RedisEpochs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/**
+ * Rebuilds every timer Redis should hold from the whole mirror, then declares each shard's new epoch, from which the
+ * timer fires again. The epoch is claimed before waiting for the compensator to catch up: whatever Redis loses after
+ * that, the mirror will know, and whatever it loses after the claim takes the claim with it, so that shard is not
+ * declared and is rebuilt again.
+ */
+final class FullRebuild {
+
+    private static final Logger log = LoggerFactory.getLogger(FullRebuild.class);
+
+    private final RedisEpochs epochs;
+    private final CaughtUp caughtUp;
+    private final Supplier<MirrorSource> mirror;
+    private final Clock clock;
+
+    /** @param mirror opens the whole mirror, read anew for every rebuild */
+    FullRebuild(RedisEpochs epochs, CaughtUp caughtUp, Supplier<MirrorSource> mirror, Clock clock) {
+        this.epochs = epochs;
+        this.caughtUp = caughtUp;
+        this.mirror = mirror;
+        this.clock = clock;
+    }
+
+    /** Told how far a rebuild got, e.g. to draw a progress bar. */
+    interface Listener extends MirrorSource.Progress {
+        Listener NONE = new Listener() {
+            @Override
+            public void opened(long size) {
+            }
+
+            @Override
+            public void advanced(long done) {
+            }
+        };
+
+        /** The mirror is open and this big, in the units {@link #advanced} counts. */
+        void opened(long size);
+    }
+
+    /**
+     * @param writer  writes the mirror into Redis; a dry run's writer writes nothing, and no epoch is touched
+     * @param catchUp how long to wait for the compensator to process what was published before the rebuild
+     */
+    RebuildResult run(MirrorWriter writer, Duration catchUp, Listener listener, boolean dryRun)
+            throws InterruptedException {
+        long started = clock.millis();
+        Map<Integer, String> generations = dryRun ? Map.of() : Blocking.await(epochs.begin(candidate(started)),
+                "begin the rebuild's epoch");
+        long behind = caughtUp.await(catchUp);
+        log.debug("caught up {} ms after the rebuild began, {} records behind", clock.millis() - started, behind);
+        if (behind > 0) {
+            log.warn("the compensator is still {} records behind its input topics after {} s: rebuilding from what it "
+                    + "has read, so expiries among those records may fire again or not at all", behind,
+                    catchUp.toSeconds());
+        }
+        MirrorSource source = mirror.get();
+        listener.opened(source.size());
+        source.read(batch -> writer.write(batch, image -> true), listener);
+        RebuildCount count = writer.total(); // every write done before any shard is declared
+        Set<Integer> declared = dryRun ? Set.of() : Blocking.await(epochs.finish(generations),
+                "declare the shards rebuilt");
+        Set<Integer> lost = new TreeSet<>(generations.keySet());
+        lost.removeAll(declared);
+        return new RebuildResult(count, behind, declared, lost, Duration.ofMillis(clock.millis() - started),
+                dryRun);
+    }
+
+    /** An epoch name that says when it began, unique enough among the rebuilds of one Redis. */
+    private static String candidate(long now) {
+        return now + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000));
+    }
+}

@@ -1,0 +1,69 @@
+package io.lapse.compensator;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.StatusPush;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The upstream API on 127.0.0.1: answers {@code GET /orders/{orderId}/status} with the order's newest status it
+ * pushed, so that a pull of a silent order brings nothing newer; 404 for an order it never pushed.
+ */
+final class FleetUpstream implements AutoCloseable {
+
+    private static final String PREFIX = "/orders/";
+
+    private final HttpServer server;
+    private final ExecutorService threads = Executors.newFixedThreadPool(4);
+    private final Map<String, StatusPush> newest = new ConcurrentHashMap<>();
+
+    private FleetUpstream(HttpServer server) {
+        this.server = server;
+        server.createContext(PREFIX, this::handle);
+        server.setExecutor(threads);
+        server.start();
+    }
+
+    static FleetUpstream start() {
+        try {
+            return new FleetUpstream(HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the upstream", e);
+        }
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    void pushed(StatusPush status) {
+        newest.put(status.orderId(), status);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        String orderId = path.substring(PREFIX.length(), path.length() - "/status".length());
+        StatusPush status = newest.get(orderId);
+        byte[] body = status == null ? "{}".getBytes(StandardCharsets.UTF_8) : JsonCodec.STATUS_PUSH.encode(status);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status == null ? 404 : 200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+    }
+}

@@ -1,0 +1,135 @@
+package io.lapse.compensator;
+
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.TopicRecorder;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.PullResult;
+import io.lapse.event.TimerExpired;
+import io.lapse.ingest.IngestService;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
+import io.lapse.lifecycle.Service;
+import io.lapse.puller.PullerService;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisEpochs;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import io.lapse.store.Watermarks;
+import io.lapse.timer.TimerService;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The four services on one isolated set of topics, consumer groups and Redis keys, against a real Kafka and Redis,
+ * with recorders of the expired and pulled topics. Everything it starts closes with it, newest first.
+ */
+final class RunningLapse implements AutoCloseable {
+
+    private static final AtomicInteger RUN = new AtomicInteger();
+
+    /** Every setting of this run, e.g. for a compensator in another process. */
+    final Map<String, String> settings;
+    final LapseConfig config;
+    final KafkaClients clients;
+    final RedisConnection redis;
+    final TimerStore store;
+    final RedisEpochs epochs;
+    final SimpleMeterRegistry compensatorMetrics = new SimpleMeterRegistry();
+    private final Watermarks watermarks;
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private TopicRecorder expired;
+    private TopicRecorder pulled;
+    private CompensatorService compensator;
+
+    /** @param overrides settings on top of this run's own names, e.g. a shorter ttl */
+    RunningLapse(String bootstrapServers, String redisUri, Map<String, String> overrides) {
+        this(bootstrapServers, redisUri, "run" + RUN.incrementAndGet() + "-" + System.nanoTime() % 100_000, overrides);
+    }
+
+    /** @param name of the run's topics, consumer groups, application id and Redis keys */
+    RunningLapse(String bootstrapServers, String redisUri, String name, Map<String, String> overrides) {
+        Map<String, String> settings = new HashMap<>(Map.ofEntries(
+                Map.entry("kafka.bootstrap.servers", bootstrapServers), Map.entry("redis.uri", redisUri),
+                Map.entry("redis.key-prefix", name), Map.entry("topics.push", name + ".push"),
+                Map.entry("topics.pulled", name + ".pulled"), Map.entry("topics.dlq", name + ".dlq"),
+                Map.entry("topics.expired", name + ".expired"), Map.entry("topics.timer-shards", name + ".shards"),
+                Map.entry("topics.partitions", "3"), Map.entry("timer.group-id", name + "-timer"),
+                Map.entry("ingest.group-id", name + "-ingest"), Map.entry("puller.group-id", name + "-puller"),
+                Map.entry("compensator.application-id", name + "-compensator"), Map.entry("management.port", "0")));
+        settings.putAll(overrides);
+        this.settings = Map.copyOf(settings);
+        config = LapseConfig.load(null, Map.of()).with(settings);
+        clients = new KafkaClients(config.kafka());
+        redis = RedisConnection.open(config.redis());
+        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        store = TimerStore.of(redis, keys, config.timer());
+        epochs = new RedisEpochs(redis, keys);
+        watermarks = Watermarks.of(redis, keys, config);
+        new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
+                config.topics().dlq(), config.topics().expired()));
+    }
+
+    KafkaProducer<byte[], byte[]> producer() {
+        return started(clients.producer("test-producer", Map.of()));
+    }
+
+    /** Ingest, timer and puller. */
+    RunningLapse startPipeline() {
+        started(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()))
+                .start();
+        started(new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(),
+                Clock.systemUTC())).start();
+        started(new PullerService(config, clients, store, new SimpleMeterRegistry(), Clock.systemUTC())).start();
+        return this;
+    }
+
+    /** Starts a compensator keeping its state under {@code stateDir}. */
+    CompensatorService startCompensator(Path stateDir) {
+        compensator = started(new CompensatorService(config.with(Map.of("compensator.state-dir", stateDir.toString())),
+                clients, redis, watermarks, compensatorMetrics, Clock.systemUTC()));
+        compensator.start();
+        return compensator;
+    }
+
+    CompensatorService compensator() {
+        return compensator;
+    }
+
+    List<TimerExpired> expiries() {
+        if (expired == null) {
+            expired = started(TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().expired()));
+        }
+        return expired.values(JsonCodec.TIMER_EXPIRED::decode);
+    }
+
+    List<PullResult> pulls() {
+        if (pulled == null) {
+            pulled = started(TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().pulled()));
+        }
+        return pulled.values(JsonCodec.PULL_RESULT::decode);
+    }
+
+    private <T extends AutoCloseable> T started(T resource) {
+        started.add(resource);
+        return resource;
+    }
+
+    @Override
+    public void close() throws Exception {
+        Collections.reverse(started);
+        for (AutoCloseable resource : started) {
+            resource.close();
+        }
+        redis.close();
+    }
+}

@@ -81,7 +81,7 @@ public final class RunbookRehearsal {
                     started(new TimerService(config, clients, store, watermarks, registry,
                             clock)),
                     started(new PullerService(config, clients, store, registry, clock)),
-                    started(new CompensatorService(config, clients, store, watermarks, registry)));
+                    started(new CompensatorService(config, clients, redis, watermarks, registry, Clock.systemUTC())));
             ManagementServer management = ManagementServer.start(config.management(), registry, new Health());
             System.out.println("rehearsal: running; settings in lapse.properties, commands in " + control);
             int done = 0;

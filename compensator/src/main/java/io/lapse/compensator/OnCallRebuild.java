@@ -77,8 +77,7 @@ public final class OnCallRebuild {
                         CompensatorTopology.repartitionTopic(applicationId), clock), () -> mirror, clock);
                 RebuildProgress progress = new RebuildProgress(out, clock);
                 RebuildResult result = rebuild.run(new MirrorWriter(new TimerRebuild(redis, keys, config.timer()),
-                        config.timer(), dryRun, count -> { }), catchUp, terminal ? progress : FullRebuild.Listener.NONE,
-                        dryRun);
+                        config.timer(), dryRun, count -> { }), catchUp, terminal ? progress : FullRebuild.Listener.NONE);
                 progress.finish();
                 out.println("lapse rebuild: " + RebuildSummary.of(result));
                 return result.complete() ? OK : PROBLEM;

@@ -56,7 +56,7 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
                     throw new CancellationException("the compensator is closing");
                 }
             }
-        }, false);
+        });
         metrics.scanned(CompensatorMetrics.Scan.FULL, result.took());
         log.info("rebuilt in {} ms: {}", result.took().toMillis(), RebuildSummary.of(result));
         return result;

@@ -19,6 +19,9 @@ final class RebuildCommand implements Callable<Integer> {
     @Mixin
     ConfigOption config;
 
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
     @Option(names = "--dry-run", description = "Count what would be written; write nothing, touch no epoch.")
     boolean dryRun;
 

@@ -1,6 +1,8 @@
 package io.lapse.compensator;
 
+import io.lapse.kafka.KafkaClients;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.PartitionInfo;
@@ -34,7 +36,16 @@ final class ChangelogMirror implements MirrorSource {
     private final Deserializer<OrderState> values = OrderStateSerde.serde().deserializer();
 
     /**
-     * @param consumer a consumer with read_committed isolation and no group, used by this mirror alone
+     * A consumer for changelog mirrors: read committed, no group, and never creating the topic, which Kafka Streams
+     * creates with the partitions its tasks need.
+     */
+    static Consumer<byte[], byte[]> consumer(KafkaClients clients, String clientId) {
+        return clients.consumer(null, clientId, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000, ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false));
+    }
+
+    /**
+     * @param consumer one of {@link #consumer}, used by this mirror alone
      * @throws IllegalStateException when the topic does not exist
      */
     ChangelogMirror(Consumer<byte[], byte[]> consumer, String topic) {

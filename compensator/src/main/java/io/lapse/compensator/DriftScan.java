@@ -6,6 +6,8 @@ import io.lapse.store.Watermarks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -18,48 +20,60 @@ import java.util.function.Supplier;
 final class DriftScan {
 
     private static final Logger log = LoggerFactory.getLogger(DriftScan.class);
+    private static final long LONGEST_SLEEP_MS = 1_000;
 
-    private final Supplier<LocalMirror> mirror;
+    private final CompensatorStreams streams;
     private final Watermarks watermarks;
     private final Supplier<MirrorWriter> writer;
+    private final CompensatorMetrics metrics;
+    private final Duration interval;
+    private final Clock clock;
+    private long next;
 
-    /** @param mirror the local mirror, or null while there is none (not started, closed) */
-    DriftScan(Supplier<LocalMirror> mirror, Watermarks watermarks, Supplier<MirrorWriter> writer) {
-        this.mirror = mirror;
+    DriftScan(CompensatorStreams streams, Watermarks watermarks, Supplier<MirrorWriter> writer,
+              CompensatorMetrics metrics, Duration interval, Clock clock) {
+        this.streams = streams;
         this.watermarks = watermarks;
         this.writer = writer;
+        this.metrics = metrics;
+        this.interval = interval;
+        this.clock = clock;
     }
 
-    /**
-     * @return what it wrote, and how many orders the local mirror holds; nothing when the watermark or the store is
-     * not there yet
-     */
-    Result run() {
-        LocalMirror local = mirror.get();
-        OptionalLong mark = Blocking.await(watermarks.low(), "read the watermark");
-        if (local == null || mark.isEmpty()) {
-            return null;
+    /** One round of the scan's loop: a scan when one is due, a short sleep otherwise. */
+    void runWhenDue() throws InterruptedException {
+        long now = clock.millis();
+        if (now < next) {
+            Thread.sleep(Math.min(next - now, LONGEST_SLEEP_MS));
+            return;
         }
-        long watermark = mark.getAsLong();
+        next = now + interval.toMillis();
+        if (streams.isRunning()) { // otherwise the store is migrating or restoring: the next scan will see it
+            run(now);
+        }
+    }
+
+    private void run(long started) {
+        OptionalLong mark = Blocking.await(watermarks.low(), "read the watermark");
         MirrorWriter scan = writer.get();
         AtomicLong orders = new AtomicLong();
-        local.read(batch -> {
+        streams.local().read(batch -> {
             orders.addAndGet(batch.size());
-            scan.write(batch, image -> settled(image) <= watermark);
+            if (mark.isPresent()) {
+                scan.write(batch, image -> settled(image) <= mark.getAsLong());
+            }
         }, MirrorSource.Progress.NONE);
         RebuildCount count = scan.total();
         if (count.written() > 0) {
             log.info("the drift scan wrote {} timers Redis had lost or fallen behind on ({} due at once)",
                     count.written(), count.overdue());
         }
-        return new Result(count, orders.get());
+        metrics.mirrored(orders.get());
+        metrics.scanned(CompensatorMetrics.Scan.DRIFT, Duration.ofMillis(clock.millis() - started));
     }
 
     /** When ingest had to read the order's newest status for Redis to know it. */
     private static long settled(TimerImage image) {
         return image.phase() == TimerImage.Phase.ENDED ? image.at() : image.lastSeen();
-    }
-
-    record Result(RebuildCount count, long orders) {
     }
 }

@@ -56,8 +56,8 @@ final class FullRebuild {
      * @param writer  writes the mirror into Redis; a dry run's writer writes nothing, and no epoch is touched
      * @param catchUp how long to wait for the compensator to process what was published before the rebuild
      */
-    RebuildResult run(MirrorWriter writer, Duration catchUp, Listener listener, boolean dryRun)
-            throws InterruptedException {
+    RebuildResult run(MirrorWriter writer, Duration catchUp, Listener listener) throws InterruptedException {
+        boolean dryRun = writer.dryRun();
         long started = clock.millis();
         Map<Integer, String> generations = dryRun ? Map.of() : Blocking.await(epochs.begin(candidate(started)),
                 "begin the rebuild's epoch");

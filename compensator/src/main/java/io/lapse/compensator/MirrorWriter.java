@@ -62,6 +62,10 @@ final class MirrorWriter {
         }
     }
 
+    boolean dryRun() {
+        return dryRun;
+    }
+
     /** Waits for every batch handed over, and tells what they wrote. */
     RebuildCount total() {
         while (!inFlight.isEmpty()) {

@@ -9,13 +9,11 @@ import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerRebuild;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -64,10 +62,7 @@ public final class OnCallRebuild {
                 return UNUSABLE;
             }
             try (RedisConnection redis = connect();
-                 Consumer<byte[], byte[]> consumer = clients.consumer(null, "lapse-rebuild", Map.of(
-                         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000,
-                         ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false))) {
+                 Consumer<byte[], byte[]> consumer = ChangelogMirror.consumer(clients, "lapse-rebuild")) {
                 if (redis == null) {
                     return UNUSABLE;
                 }
@@ -82,8 +77,7 @@ public final class OnCallRebuild {
                         CompensatorTopology.repartitionTopic(applicationId), clock), () -> mirror, clock);
                 RebuildProgress progress = new RebuildProgress(out, clock);
                 RebuildResult result = rebuild.run(new MirrorWriter(new TimerRebuild(redis, keys, config.timer()),
-                        config.timer(), dryRun, count -> { }), catchUp, terminal ? progress : FullRebuild.Listener.NONE,
-                        dryRun);
+                        config.timer(), dryRun, count -> { }), catchUp, terminal ? progress : FullRebuild.Listener.NONE);
                 progress.finish();
                 out.println("lapse rebuild: " + RebuildSummary.of(result));
                 return result.complete() ? OK : PROBLEM;

@@ -18,10 +18,10 @@ import java.time.Duration;
  * @param endedAt       {@link Phase#ENDED}: when it finished; {@link Phase#GONE}: when upstream said it does not
  *                      know the order; 0 otherwise
  */
-record OrderState(Phase phase, long lastSeen, int fired, long firedDeadline, long firedAt, boolean givenUp,
+public record OrderState(Phase phase, long lastSeen, int fired, long firedDeadline, long firedAt, boolean givenUp,
                   long endedAt) {
 
-    enum Phase {
+    public enum Phase {
         /** Watched, or given up after its last attempt. */
         ACTIVE,
         /** A terminal status arrived: a tombstone, so that replayed statuses cannot revive it. */
@@ -30,7 +30,7 @@ record OrderState(Phase phase, long lastSeen, int fired, long firedDeadline, lon
         GONE
     }
 
-    static OrderState active(long lastSeen) {
+    public static OrderState active(long lastSeen) {
         return new OrderState(Phase.ACTIVE, lastSeen, 0, 0, 0, false, 0);
     }
 
@@ -41,7 +41,7 @@ record OrderState(Phase phase, long lastSeen, int fired, long firedDeadline, lon
      * @param current null when the order is unknown
      * @return {@code current} itself when nothing changes; null when the order stays unknown
      */
-    static OrderState next(OrderState current, OrderUpdate update) {
+    public static OrderState next(OrderState current, OrderUpdate update) {
         long time = update.eventTime();
         return switch (update.kind()) {
             // the tombstone's age counts from the newest terminal status, as Redis's from the latest it applied
@@ -87,7 +87,7 @@ record OrderState(Phase phase, long lastSeen, int fired, long firedDeadline, lon
      *
      * @return null for an order Redis should not know (upstream did not)
      */
-    TimerImage image(String orderId, Duration ttl, Duration repeat) {
+    public TimerImage image(String orderId, Duration ttl, Duration repeat) {
         return switch (phase) {
             case ENDED -> new TimerImage(orderId, TimerImage.Phase.ENDED, lastSeen, 0, 0, endedAt);
             case GONE -> null;

@@ -28,6 +28,7 @@ final class RedisLossWatch {
     private final Rebuild rebuild;
     private final CompensatorMetrics metrics;
     private Set<String> runIds;
+    private volatile boolean whole;
 
     RedisLossWatch(RedisEpochs epochs, Rebuild rebuild, CompensatorMetrics metrics) {
         this.epochs = epochs;
@@ -45,14 +46,22 @@ final class RedisLossWatch {
         boolean restarted = runIds != null && !runIds.equals(ids);
         if (missing.isEmpty() && !restarted) {
             runIds = ids;
+            whole = true;
             return;
         }
+        whole = false;
         String reason = !missing.isEmpty()
                 ? (missing.size() == current.size() ? "no shard" : "shards " + missing) + " of Redis has an epoch"
                 : "a Redis server restarted or failed over (run ids " + runIds + " → " + ids + ")";
         RebuildResult result = rebuild.run(reason);
         if (result.lost().isEmpty()) {
             runIds = ids;
+            whole = true;
         }
+    }
+
+    /** Whether Redis held every shard's epoch at the last look, or got them back from the rebuild since. */
+    boolean redisWhole() {
+        return whole;
     }
 }

@@ -115,7 +115,7 @@ public final class ConfigKeys {
     public static final ConfigKey COMPENSATOR_SCAN_INTERVAL = key("compensator.scan-interval", "60s",
             "How often the compensator compares its part of the mirror with Redis (a loss of Redis's data is noticed within a second regardless).");
     public static final ConfigKey COMPENSATOR_STATE_DIR = key("compensator.state-dir", "",
-            "Kafka Streams state, in a folder per Kafka cluster id; defaults to a lapse-streams folder in the temp directory.");
+            "Kafka Streams state, in a folder per Kafka cluster id; put it on a persistent disk in production.");
 
     public static final ConfigKey INSTANCE_ID = key("instance.id", "",
             "Names this process in its consumer groups (static membership), so that a restarted process gets its partitions back at once; must differ between processes running at the same time. Empty: host name and lowest slot free on this host.");

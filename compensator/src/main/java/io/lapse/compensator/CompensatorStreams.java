@@ -1,0 +1,87 @@
+package io.lapse.compensator;
+
+import io.lapse.config.LapseConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+
+/** The mirror's Kafka Streams instance: started on the cluster's own state directory, watched, and closed. */
+final class CompensatorStreams implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(CompensatorStreams.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration THREAD_SETTLE = Duration.ofSeconds(10);
+    private static final Set<String> GONE_THREAD_STATES = Set.of("DEAD", "PENDING_SHUTDOWN");
+
+    private final KafkaStreams streams;
+    private final StreamThreads threads;
+    private final LocalMirror local;
+    private volatile boolean ranOnce;
+
+    private CompensatorStreams(KafkaStreams streams, StreamThreads threads, String repartitionTopic) {
+        this.streams = streams;
+        this.threads = threads;
+        this.local = new LocalMirror(streams, repartitionTopic);
+    }
+
+    static CompensatorStreams start(LapseConfig config, String clusterId, Clock clock) {
+        Path stateDir = StateDirectory.forCluster(config.compensator().stateDir(), clusterId);
+        KafkaStreams streams = new KafkaStreams(CompensatorTopology.build(config.topics(), config.timer(),
+                config.compensator().scanInterval()), StreamsSettings.of(config, stateDir));
+        CompensatorStreams started = new CompensatorStreams(streams, new StreamThreads(clock, THREAD_SETTLE),
+                CompensatorTopology.repartitionTopic(config.compensator().applicationId()));
+        streams.setStateListener((state, previous) -> {
+            if (state == KafkaStreams.State.RUNNING) {
+                started.ranOnce = true;
+            }
+        });
+        streams.setUncaughtExceptionHandler(e -> {
+            log.error("a compensator stream thread failed; replacing it", e);
+            started.threads.failed();
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+        return started;
+    }
+
+    /** Whether the streams have run: their internal topics, the changelog among them, exist from then on. */
+    boolean ranOnce() {
+        return ranOnce;
+    }
+
+    boolean isRunning() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** Running or rebalancing, with every stream thread alive and settled. */
+    boolean isHealthy() {
+        KafkaStreams.State state = streams.state();
+        if (state != KafkaStreams.State.RUNNING && state != KafkaStreams.State.REBALANCING) {
+            return false;
+        }
+        long alive = streams.metadataForLocalThreads().stream()
+                .filter(thread -> !GONE_THREAD_STATES.contains(thread.threadState())).count();
+        return threads.healthy(alive, StreamsSettings.THREADS);
+    }
+
+    /** This instance's part of the mirror, as its stream threads hold it now. */
+    LocalMirror local() {
+        return local;
+    }
+
+    @Override
+    public void close() {
+        // leaving the group hands the tasks to a restarted or other instance at once, not after the session timeout
+        if (!streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP))) {
+            log.warn("the compensator's streams did not stop within {}", CLOSE_TIMEOUT);
+        }
+    }
+}

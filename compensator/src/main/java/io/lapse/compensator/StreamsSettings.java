@@ -1,0 +1,45 @@
+package io.lapse.compensator;
+
+import io.lapse.config.LapseConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+
+/** The compensator's Kafka Streams configuration, and why each setting is what it is. */
+final class StreamsSettings {
+
+    static final int THREADS = 1;
+    private static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
+
+    private StreamsSettings() {
+    }
+
+    static Properties of(LapseConfig config, Path stateDir) {
+        Properties props = new Properties();
+        props.putAll(config.kafka().clientProperties());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.compensator().applicationId());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, THREADS);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
+        // the mirror must never count a record twice or lose one: a rebuild writes it into Redis as it stands
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // a transaction per commit: fewer of them, and the store's cache folds an order's pushes in between, while
+        // a rebuild still waits only a fraction of a second for what was read before the loss to be committed
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
+        // the default from Kafka 5.0 on; setting it now keeps behaviour the same across the upgrade
+        props.put("processing.exception.handler.global.enabled", true);
+        // the inputs are read as bytes and dead-lettered by the topology; only an internal topic could hold a record
+        // that does not read, and one such must not stop the mirror for good (a thread would die on it again and again)
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueExceptionHandler.class.getName());
+        // one request in flight: with transactions v2 the broker rejects a transaction's second batch to a partition
+        // while its first is being retried (CONCURRENT_TRANSACTIONS), the transaction aborts and the mirror stalls
+        // for seconds (seen here under load; KAFKA-15591)
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
+        return props;
+    }
+}

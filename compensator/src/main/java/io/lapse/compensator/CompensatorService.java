@@ -103,8 +103,8 @@ public final class CompensatorService implements Service {
     /** Dead once Kafka Streams has stopped for good (an error, or shutting down): a restart is what helps then. */
     @Override
     public boolean isAlive() {
-        KafkaStreams streams = this.streams;
-        return streams == null || closed || !streams.state().hasStartedOrFinishedShuttingDown();
+        CompensatorStreams streams = this.streams;
+        return streams == null || closed || !streams.hasStopped();
     }
 
     /**

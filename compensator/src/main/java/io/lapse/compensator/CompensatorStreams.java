@@ -61,6 +61,11 @@ final class CompensatorStreams implements AutoCloseable {
     }
 
     /** Running or rebalancing, with every stream thread alive and settled. */
+    /** Whether Kafka Streams has stopped for good: an error, or shutting down. */
+    boolean hasStopped() {
+        return streams.state().hasStartedOrFinishedShuttingDown();
+    }
+
     boolean isHealthy() {
         KafkaStreams.State state = streams.state();
         if (state != KafkaStreams.State.RUNNING && state != KafkaStreams.State.REBALANCING) {

@@ -16,6 +16,7 @@ import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
+import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
@@ -80,6 +81,7 @@ final class OnCallRig implements AutoCloseable {
         this.redis = RedisConnection.open(config.redis());
         this.keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         this.store = TimerStore.of(redis, keys, config.timer());
+        new RedisEpochs(redis, keys).stamp("on-call-test").join(); // no compensator to vouch for the empty Redis
         this.watermarks = Watermarks.of(redis, keys, config);
         new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
                 config.topics().expired(), config.topics().dlq()));

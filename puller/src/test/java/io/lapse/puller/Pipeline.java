@@ -13,6 +13,7 @@ import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
+import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
@@ -94,6 +95,7 @@ final class Pipeline implements AutoCloseable {
         this.redis = RedisConnection.open(config.redis());
         this.store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
                 config.timer());
+        new RedisEpochs(redis, store.keys()).stamp("puller-test").join(); // no compensator to vouch for Redis
         KafkaClients clients = new KafkaClients(config.kafka());
         Watermarks watermarks = Watermarks.of(redis, store.keys(), config);
         if (with == With.INGEST || with == With.INGEST_AND_TIMER) {

@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -45,7 +46,7 @@ final class Redelivery {
         sent.whenComplete((ok, error) -> {
             if (error == null) {
                 acked.complete(null);
-            } else if (!running.getAsBoolean() || error instanceof RecordTooLargeException) {
+            } else if (!running.getAsBoolean() || causeOf(error) instanceof RecordTooLargeException) {
                 // sending a record too large again would fail again: the caller has to send something else
                 acked.completeExceptionally(error);
             } else {
@@ -54,5 +55,9 @@ final class Redelivery {
                 LATER.execute(() -> attempt(send, what, running, acked));
             }
         });
+    }
+
+    private static Throwable causeOf(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

@@ -11,7 +11,7 @@ import java.util.function.IntConsumer;
 
 /**
  * The Redis timer store, whichever timer.mode keeps the deadlines: ingest applies statuses, the timer claims and
- * acknowledges expiries, the puller and the compensator inspect and repair. Every operation is one Lua script per
+ * acknowledges expiries, the puller, on-call and the status page inspect. Every operation is one Lua script per
  * shard touched, all in flight at once.
  */
 public interface TimerStore {
@@ -48,12 +48,6 @@ public interface TimerStore {
     /** What Redis knows of each order. */
     CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds);
 
-    /**
-     * Repairs orders Redis has lost track of, from their lastSeen; their next expiry says source=compensator.
-     *
-     * @return the orderIds that were repaired
-     */
-    CompletableFuture<List<String>> recover(Map<String, Long> lastSeenByOrder);
 
     /** Orders watched now, over all shards. */
     CompletableFuture<Long> watchedCount();

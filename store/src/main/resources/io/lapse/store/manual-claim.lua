@@ -7,14 +7,6 @@
 -- expiry of the order is being published right now). A given-up order is claimed with its final attempt again, and
 -- stays given up once acknowledged.
 
--- the prelude's state entry, as the fields this script reads
-local function state_fields(st)
-  local s = parse_state(st)
-  if not s then
-    return nil
-  end
-  return s.phase, s.seen, s.attempt, s.deadline, s.source
-end
 
 local due, state = KEYS[1], KEYS[2]
 keep_hash_table(state)

@@ -39,6 +39,15 @@ local function parse_state(st)
           source = source}
 end
 
+-- The same entry as separate values: phase, seen, attempt, deadline, source; nil for no entry or a finished order.
+local function state_fields(st)
+  local s = parse_state(st)
+  if not s then
+    return nil
+  end
+  return s.phase, s.seen, s.attempt, s.deadline, s.source
+end
+
 local function format_state(phase, seen, attempt, deadline, source)
   return phase .. '|' .. fmt(seen) .. '|' .. fmt(attempt) .. '|' .. fmt(deadline) .. '|' .. source
 end

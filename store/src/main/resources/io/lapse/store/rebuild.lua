@@ -11,19 +11,6 @@
 -- Returns {watched, given up, finished, kept, overdue}: orders written by phase, orders Redis already had as far, and
 -- watched orders written (or, in ttl mode, whose lost trigger was set again) that are due at once.
 
--- the prelude's helpers once the store seam lands; until then defined here
-local function parse_state(st)
-  local phase, seen, attempt, deadline, source = string.match(st, '^(%a)|(%d+)|(%d+)|(%d+)|(%a)$')
-  if not phase then
-    return nil
-  end
-  return phase, tonumber(seen), tonumber(attempt), tonumber(deadline), source
-end
-
-local function format_state(phase, seen, attempt, deadline, source)
-  return phase .. '|' .. fmt(seen) .. '|' .. fmt(attempt) .. '|' .. fmt(deadline) .. '|' .. source
-end
-
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 local ttl_mode, trigger, ttl, dry = ARGV[1] == 'ttl', ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
 local first = 5
@@ -35,7 +22,7 @@ if not dry then
   keep_hash_table(state)
 end
 local now = now_ms()
-local FINISHED = math.huge
+local COMPLETE = math.huge
 
 local ids = {}
 for i = 1, n do
@@ -50,9 +37,9 @@ end
 -- what Redis holds of an order: lastSeen and progress, or nil when it knows nothing, or false when it cannot tell
 local function held(st, score)
   if st == 'T' then
-    return 0, FINISHED
+    return 0, COMPLETE
   elseif st then
-    local phase, seen, attempt = parse_state(st)
+    local phase, seen, attempt = state_fields(st)
     if not phase then
       return false
     elseif phase == 'L' then
@@ -93,14 +80,14 @@ for i = 1, n do
   local id, phase = ARGV[base], ARGV[base + 1]
   local seen, fired, fired_deadline, at = tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]),
       tonumber(ARGV[base + 4]), tonumber(ARGV[base + 5])
-  local progress = phase == 't' and FINISHED or 2 * fired
+  local progress = phase == 't' and COMPLETE or 2 * fired
   local held_seen, held_progress = held(states[i], scores[i])
   local ahead = held_seen == nil
-      or (held_seen and held_progress ~= FINISHED
-        and (progress == FINISHED or seen > held_seen or (seen == held_seen and progress > held_progress)))
+      or (held_seen and held_progress ~= COMPLETE
+        and (progress == COMPLETE or seen > held_seen or (seen == held_seen and progress > held_progress)))
   if not ahead then
     kept = kept + 1
-    if ttl_mode and phase == 'w' and held_seen and held_progress ~= FINISHED and states[i]
+    if ttl_mode and phase == 'w' and held_seen and held_progress ~= COMPLETE and states[i]
         and string.sub(states[i], 1, 1) ~= 'G' and redis.call('EXISTS', trigger .. id) == 0 then
       -- a watched order whose keyspace notification was lost: expire its trigger at once
       overdue = overdue + 1

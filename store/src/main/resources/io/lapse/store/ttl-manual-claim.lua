@@ -3,14 +3,6 @@
 -- KEYS[1] state; ARGV[1] trigger key prefix, ARGV[2] orderId, ARGV[3] lease ms, ARGV[4] max attempts
 -- Returns {now, outcome[, lastSeen, attempt]} as manual-claim.lua.
 
--- the prelude's state entry, as the fields this script reads
-local function state_fields(st)
-  local s = parse_state(st)
-  if not s then
-    return nil
-  end
-  return s.phase, s.seen, s.attempt, s.deadline, s.source
-end
 
 local state, trigger = KEYS[1], ARGV[1]
 keep_hash_table(state)

@@ -155,19 +155,4 @@ class TtlTimerStoreTest {
                 .toCompletableFuture().join()).isEqualTo("hashtable");
     }
 
-    @Test
-    void repairRearmsForgottenOrdersAndRetriesLostNotifications() {
-        long ts = now() - TTL - 1_000;
-        store.apply(List.of(OrderUpdate.active("lost-notification", ts), OrderUpdate.active("fine", now()))).join();
-        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("lost-notification") == -2);
-
-        List<String> repaired = store.recover(Map.of("lost-notification", ts, "forgotten", ts, "fine", now())).join();
-
-        assertThat(repaired).containsExactlyInAnyOrder("lost-notification", "forgotten");
-        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("lost-notification") == -2 && pttl("forgotten") == -2);
-        assertThat(fire("lost-notification", FAR_FUTURE)).singleElement()
-                .satisfies(c -> assertThat(c.source()).isEqualTo(TimerExpired.Source.COMPENSATOR));
-        assertThat(fire("forgotten", FAR_FUTURE)).singleElement()
-                .satisfies(c -> assertThat(c.source()).isEqualTo(TimerExpired.Source.COMPENSATOR));
-    }
 }

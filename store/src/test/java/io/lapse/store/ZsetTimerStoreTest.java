@@ -298,22 +298,6 @@ class ZsetTimerStoreTest {
     }
 
     @Test
-    void recoveryReArmsOnlyOrdersRedisKnowsNothingOfAndMarksThemAsRecovered() {
-        long ts = now() - TTL - 1_000;
-        store.apply(List.of(OrderUpdate.active("known", now()), OrderUpdate.terminal("ended", now()))).join();
-
-        List<String> recovered = store.recover(Map.of("lost", ts, "known", ts, "ended", ts)).join();
-
-        assertThat(recovered).containsExactly("lost");
-        assertThat(view("known").dueAt()).as("untouched").isNotEqualTo(view("lost").dueAt());
-        assertThat(claimAll()).singleElement().satisfies(c -> {
-            assertThat(c.orderId()).isEqualTo("lost");
-            assertThat(c.source()).isEqualTo(TimerExpired.Source.COMPENSATOR);
-            assertThat(c.deadline()).isEqualTo(ts + TTL);
-        });
-    }
-
-    @Test
     void inspectingUnknownOrdersSaysSo() {
         assertThat(view("nobody").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
         assertThat(view("nobody").isWatched()).isFalse();

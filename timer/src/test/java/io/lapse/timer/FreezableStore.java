@@ -77,10 +77,6 @@ final class FreezableStore implements TimerStore {
         return real.inspect(orderIds);
     }
 
-    @Override
-    public CompletableFuture<List<String>> recover(Map<String, Long> lastSeenByOrder) {
-        return real.recover(lastSeenByOrder);
-    }
 
     @Override
     public CompletableFuture<Long> watchedCount() {

@@ -24,7 +24,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * What both timer modes share: the scripts that apply statuses, acknowledge, recover, inspect and prune take the
+ * What both timer modes share: the scripts that apply statuses, acknowledge, inspect and prune take the
  * same keys and arguments in either mode, the trigger key prefix telling them which one they serve (see arm.lua).
  * A mode adds how it claims and what tells the timer to look.
  */
@@ -34,7 +34,6 @@ public abstract class LuaTimerStore implements TimerStore {
     private static final LuaScript ACK = LuaScript.named("ack");
     private static final LuaScript PRUNE = LuaScript.named("prune");
     private static final LuaScript INSPECT = LuaScript.named("inspect");
-    private static final LuaScript RECOVER = LuaScript.named("recover");
     /** After an announcement that the watermark held back, ttl mode sets the trigger again to expire this much later. */
     public static final long WATERMARK_RETRY_MS = 50;
 
@@ -153,22 +152,6 @@ public abstract class LuaTimerStore implements TimerStore {
     /** Whether the due set's scores are deadlines (zset mode) rather than announcements (ttl mode). */
     private boolean dueSetHoldsDeadlines() {
         return triggerPrefix(0).isEmpty();
-    }
-
-    @Override
-    public CompletableFuture<List<String>> recover(Map<String, Long> lastSeenByOrder) {
-        String ttl = Long.toString(settings.ttl().toMillis());
-        return PerShard.call(keys, new ArrayList<>(lastSeenByOrder.keySet()), Function.identity(), (shard, chunk) -> {
-            List<String> args = new ArrayList<>(2 + chunk.size() * 2);
-            args.add(ttl);
-            args.add(triggerPrefix(shard));
-            for (String id : chunk) {
-                args.add(id);
-                args.add(Long.toString(lastSeenByOrder.get(id)));
-            }
-            return RECOVER.<List<String>>run(redis, ScriptOutputType.MULTI,
-                    new String[]{keys.due(shard), keys.state(shard)}, args.toArray(String[]::new));
-        }).thenApply(lists -> lists.stream().flatMap(List::stream).toList());
     }
 
     /** Sums one count per shard. */

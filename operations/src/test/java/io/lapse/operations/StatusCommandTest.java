@@ -49,7 +49,7 @@ class StatusCommandTest {
         assertThat(healthy.out()).as("every partition of push and pulled has a mark").contains("\"unreportedPartitions\" : [ ]");
         Lapse.Outcome text = rig.lapse("status", "--metrics", metrics);
         assertThat(text.out()).contains("timers         20 watched in 4 shards:\n  s00 ", "overdue        none",
-                "fire lateness  p50 ", "problems       none", "redis epoch    none");
+                "fire lateness  p50 ", "problems       none", "redis epoch    on-call-test");
 
         ingest.close();
 

@@ -80,7 +80,7 @@ class DeploymentFilesTest {
 
     @Test
     void theImageRunsTheJarOfTheModuleThatBuildsTheProductionLauncher() throws IOException {
-        String module = moduleBuilding("<finalName>lapse</finalName>");
+        String module = moduleBuilding("<launcher.jar>lapse</launcher.jar>");
         Map<String, String> stages = dockerfileStages();
 
         assertThat(stages.get("lapse")).contains("COPY --from=build /src/" + module + "/target/lapse.jar ");
@@ -89,7 +89,7 @@ class DeploymentFilesTest {
                 + "\"/opt/lapse/lapse.jar\"]");
         assertThat(new ArrayList<>(stages.keySet())).as("the production image is the default (last) target")
                 .last().isEqualTo("lapse");
-        String devModule = moduleBuildingOrNull("<finalName>lapse-dev</finalName>");
+        String devModule = moduleBuildingOrNull("<launcher.jar>lapse-dev</launcher.jar>");
         Assumptions.assumeTrue(devModule != null, "no module builds lapse-dev.jar yet (the devtools module): "
                 + "the lapse-dev target cannot be checked");
         assertThat(stages.get("lapse-dev")).contains("/src/" + devModule + "/target/lapse-dev.jar");

@@ -63,7 +63,7 @@ public final class ConfigKeys {
     public static final ConfigKey TIMER_MAX_CLOCK_SKEW = key("timer.max-clock-skew", "5s",
             "A `ts` further in the future is clamped to the time it was read.");
     public static final ConfigKey TIMER_MAX_EVENT_AGE = key("timer.max-event-age", "24h",
-            "A status ts older than this before its record's timestamp (0, seconds for milliseconds) is replaced by that timestamp.");
+            "A `ts` older than this before its record's timestamp (0, seconds for milliseconds) is replaced by that timestamp.");
     public static final ConfigKey TIMER_WATERMARK_SLACK = key("timer.watermark-slack", "20ms",
             "How far behind what ingest has read the watermark is held, for records a producer still held back (linger).");
     public static final ConfigKey TIMER_TERMINAL_STATUSES = key("timer.terminal-statuses", "FINISHED,STOPPED,CANCELLED",

@@ -18,7 +18,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -60,8 +59,6 @@ class PoisonTest {
         everything.close();
     }
 
-    @Disabled("fails today: ingest and the compensator each dead-letter a bad push or pull result (two letters per "
-            + "record) until one service owns a record's dead letter; see the fault suite's poison scenario")
     @Test
     void eachBadRecordIsOneDeadLetterAndStopsNothing() throws Exception {
         Fleet fleet = everything.simulator.fleet();

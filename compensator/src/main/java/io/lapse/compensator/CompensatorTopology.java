@@ -2,16 +2,13 @@ package io.lapse.compensator;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
-import io.lapse.event.JsonCodec;
 import io.lapse.store.StatusReader;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
@@ -21,7 +18,8 @@ import java.util.Map;
 /**
  * The compensator's Kafka Streams topology: pushes, pull results and published expiries, re-keyed by orderId and
  * repartitioned (producers key and partition as they like, and the topics may differ in partition count), fold into a
- * durable mirror of what Redis should hold for every order. Records that break the contract go to the dead letters.
+ * durable mirror of what Redis should hold for every order. Records that break the contract are skipped (their dead
+ * letter is ingest's or the puller's).
  */
 public final class CompensatorTopology {
 
@@ -57,11 +55,11 @@ public final class CompensatorTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
                 Serdes.String(), OrderStateSerde.serde()).withCachingEnabled().withLoggingEnabled(CHANGELOG));
         KStream<String, MirrorInput> pushes = source(builder, topics.push(), "push",
-                RecordDecoder.statuses(reader::push), topics.dlq());
+                RecordDecoder.statuses(reader::push));
         KStream<String, MirrorInput> pulls = source(builder, topics.pulled(), "pulled",
-                RecordDecoder.statuses(reader::pull), topics.dlq());
+                RecordDecoder.statuses(reader::pull));
         KStream<String, MirrorInput> expiries = source(builder, topics.expired(), "expired",
-                RecordDecoder.expiries(), topics.dlq());
+                RecordDecoder.expiries());
         pushes.merge(pulls, Named.as("merge-statuses")).merge(expiries, Named.as("merge-expiries"))
                 .repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde()).withName(REPARTITION))
                 .process(() -> new OrderTracker(pruneInterval, timer.tombstoneRetention()), Named.as("track-orders"),
@@ -70,16 +68,8 @@ public final class CompensatorTopology {
     }
 
     private static KStream<String, MirrorInput> source(StreamsBuilder builder, String topic, String name,
-                                                       RecordDecoder decoder, String deadLetters) {
-        Map<String, KStream<String, Decoded>> decoded = builder.stream(topic,
-                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
-                .process(() -> new DecodeStatus(topic, decoder), Named.as("decode-" + name))
-                .split(Named.as(name + "-"))
-                .branch((key, value) -> value.isRejected(), Branched.as("rejected"))
-                .defaultBranch(Branched.as("decoded"));
-        decoded.get(name + "-rejected")
-                .mapValues(value -> JsonCodec.DEAD_LETTER.encode(value.deadLetter()), Named.as(name + "-dead-letter"))
-                .to(deadLetters, Produced.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-dead-letters"));
-        return decoded.get(name + "-decoded").mapValues(Decoded::input, Named.as(name + "-input"));
+                                                       RecordDecoder decoder) {
+        return builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
+                .process(() -> new DecodeStatus(topic, decoder), Named.as("decode-" + name));
     }
 }

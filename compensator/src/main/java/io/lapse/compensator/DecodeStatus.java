@@ -1,6 +1,5 @@
 package io.lapse.compensator;
 
-import io.lapse.event.DeadLetter;
 import io.lapse.event.InvalidRecordException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -9,20 +8,19 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Turns the raw records of one topic into mirror inputs keyed by orderId, whatever key and partition they came with.
- * A record that breaks the contract becomes a dead letter: one bad record must not stop the compensator, and with
- * exactly-once processing the dead letter is written once, together with the offsets behind it.
+ * A record that breaks the contract is skipped: one bad record must not stop the compensator, and its one dead letter
+ * is written by the service that acts on it (ingest for pushes and pull results, the puller for expiries), so that
+ * on-call sees one letter per bad record and a redrive publishes it once.
  */
-final class DecodeStatus implements Processor<byte[], byte[], String, Decoded> {
+final class DecodeStatus implements Processor<byte[], byte[], String, MirrorInput> {
 
     private static final Logger log = LoggerFactory.getLogger(DecodeStatus.class);
 
     private final String topic;
     private final RecordDecoder decoder;
-    private ProcessorContext<String, Decoded> context;
+    private ProcessorContext<String, MirrorInput> context;
 
     DecodeStatus(String topic, RecordDecoder decoder) {
         this.topic = topic;
@@ -30,7 +28,7 @@ final class DecodeStatus implements Processor<byte[], byte[], String, Decoded> {
     }
 
     @Override
-    public void init(ProcessorContext<String, Decoded> context) {
+    public void init(ProcessorContext<String, MirrorInput> context) {
         this.context = context;
     }
 
@@ -40,20 +38,12 @@ final class DecodeStatus implements Processor<byte[], byte[], String, Decoded> {
         try {
             input = decoder.decode(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs());
         } catch (InvalidRecordException e) {
-            reject(record, e.getMessage());
+            RecordMetadata source = context.recordMetadata().orElseThrow();
+            log.warn("skipped {}-{}@{}: {}", topic, source.partition(), source.offset(), e.getMessage());
             return;
         }
         if (input != null) {
-            context.forward(record.withKey(input.orderId()).withValue(Decoded.of(input)));
+            context.forward(record.withKey(input.orderId()).withValue(input));
         }
-    }
-
-    private void reject(Record<byte[], byte[]> record, String reason) {
-        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        RecordMetadata source = context.recordMetadata().orElseThrow();
-        log.warn("dead letter from {}-{}@{} (key {}): {}", topic, source.partition(), source.offset(), key, reason);
-        DeadLetter letter = DeadLetter.of(reason, topic, source.partition(), source.offset(), key, record.value(),
-                context.currentSystemTimeMs());
-        context.forward(record.withKey(key).withValue(Decoded.rejected(letter)));
     }
 }

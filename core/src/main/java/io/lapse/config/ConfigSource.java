@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -164,6 +165,18 @@ public final class ConfigSource {
             }
         });
         return found;
+    }
+
+    /**
+     * Runs a settings record's constructor on values read from here; a value it refuses is reported as
+     * {@link #invalid} reports it, with where the value came from.
+     */
+    public <T> T build(Supplier<T> constructor) {
+        try {
+            return constructor.get();
+        } catch (InvalidSetting e) {
+            throw invalid(e.key(), e.problem());
+        }
     }
 
     public ConfigException invalid(ConfigKey key, String problem) {

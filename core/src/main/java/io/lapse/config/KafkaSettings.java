@@ -1,6 +1,7 @@
 package io.lapse.config;
 
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * How to reach Kafka and which topics to use.
@@ -15,22 +16,19 @@ public record KafkaSettings(Map<String, String> clientProperties, TopicNames top
 
     public KafkaSettings {
         clientProperties = Map.copyOf(clientProperties);
-        if (clientProperties.getOrDefault("bootstrap.servers", "").isBlank()) {
-            throw new ConfigException(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.name() + " is empty");
-        }
+        Require.that(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS, !clientProperties.getOrDefault("bootstrap.servers", "").isBlank(),
+                "must not be empty");
+        Objects.requireNonNull(topics, "topics");
+        Require.atLeastOne(ConfigKeys.TOPICS_PARTITIONS, partitions);
+        Require.that(ConfigKeys.TOPICS_REPLICATION_FACTOR, replicationFactor == -1 || replicationFactor >= 1,
+                "must be -1 (broker default) or at least 1");
+        Require.given(ConfigKeys.INSTANCE_ID, instanceId);
     }
 
     public static KafkaSettings from(ConfigSource source) {
-        int partitions = source.integer(ConfigKeys.TOPICS_PARTITIONS);
-        if (partitions < 1) {
-            throw source.invalid(ConfigKeys.TOPICS_PARTITIONS, "must be at least 1");
-        }
-        int replication = source.integer(ConfigKeys.TOPICS_REPLICATION_FACTOR);
-        if (replication == 0 || replication < -1) {
-            throw source.invalid(ConfigKeys.TOPICS_REPLICATION_FACTOR, "must be -1 (broker default) or at least 1");
-        }
-        return new KafkaSettings(source.kafkaClientProperties(), TopicNames.from(source),
-                source.bool(ConfigKeys.TOPICS_CREATE), partitions, replication, source.string(ConfigKeys.INSTANCE_ID));
+        return source.build(() -> new KafkaSettings(source.kafkaClientProperties(), TopicNames.from(source),
+                source.bool(ConfigKeys.TOPICS_CREATE), source.integer(ConfigKeys.TOPICS_PARTITIONS),
+                source.integer(ConfigKeys.TOPICS_REPLICATION_FACTOR), source.string(ConfigKeys.INSTANCE_ID)));
     }
 
     public String bootstrapServers() {

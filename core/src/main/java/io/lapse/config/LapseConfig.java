@@ -2,11 +2,23 @@ package io.lapse.config;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
 
-/** The whole, validated configuration of a Lapse process. */
+/** The whole, validated configuration of a Lapse process; each part validates itself when built. */
 public record LapseConfig(KafkaSettings kafka, RedisSettings redis, TimerSettings timer, IngestSettings ingest,
                           UpstreamSettings upstream, CompensatorSettings compensator,
                           ManagementSettings management, ConfigSource source) {
+
+    public LapseConfig {
+        Objects.requireNonNull(kafka, "kafka");
+        Objects.requireNonNull(redis, "redis");
+        Objects.requireNonNull(timer, "timer");
+        Objects.requireNonNull(ingest, "ingest");
+        Objects.requireNonNull(upstream, "upstream");
+        Objects.requireNonNull(compensator, "compensator");
+        Objects.requireNonNull(management, "management");
+        Objects.requireNonNull(source, "source");
+    }
 
     public static LapseConfig from(ConfigSource source) {
         return new LapseConfig(KafkaSettings.from(source), RedisSettings.from(source), TimerSettings.from(source),

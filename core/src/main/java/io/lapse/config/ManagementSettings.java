@@ -3,16 +3,15 @@ package io.lapse.config;
 /** Where the status page, metrics and health endpoints are served. */
 public record ManagementSettings(String address, int port) {
 
+    public ManagementSettings {
+        Require.that(ConfigKeys.MANAGEMENT_ADDRESS, !Require.given(ConfigKeys.MANAGEMENT_ADDRESS, address).isEmpty()
+                        && !address.contains("/") && !address.contains(" "),
+                "'" + address + "' is not an address (0.0.0.0, 127.0.0.1, ::, a host name)");
+        Require.that(ConfigKeys.MANAGEMENT_PORT, port >= 0 && port <= 65_535, "must be a TCP port, or 0 for any free one");
+    }
+
     public static ManagementSettings from(ConfigSource source) {
-        int port = source.integer(ConfigKeys.MANAGEMENT_PORT);
-        if (port < 0 || port > 65_535) {
-            throw source.invalid(ConfigKeys.MANAGEMENT_PORT, "must be a TCP port, or 0 for any free one");
-        }
-        String address = source.string(ConfigKeys.MANAGEMENT_ADDRESS);
-        if (address.isEmpty() || address.contains("/") || address.contains(" ")) {
-            throw source.invalid(ConfigKeys.MANAGEMENT_ADDRESS,
-                    "'" + address + "' is not an address (0.0.0.0, 127.0.0.1, ::, a host name)");
-        }
-        return new ManagementSettings(address, port);
+        return source.build(() -> new ManagementSettings(source.string(ConfigKeys.MANAGEMENT_ADDRESS),
+                source.integer(ConfigKeys.MANAGEMENT_PORT)));
     }
 }

@@ -13,21 +13,26 @@ public record RedisTls(Optional<Path> truststore, String truststorePassword, Opt
 
     public static final RedisTls JVM_DEFAULTS = new RedisTls(Optional.empty(), "", Optional.empty(), "");
 
-    public static RedisTls from(ConfigSource source) {
-        return new RedisTls(existingFile(source, ConfigKeys.REDIS_TLS_TRUSTSTORE),
-                source.string(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD),
-                existingFile(source, ConfigKeys.REDIS_TLS_KEYSTORE), source.string(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD));
+    public RedisTls {
+        requireReadable(ConfigKeys.REDIS_TLS_TRUSTSTORE, truststore);
+        Require.given(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD, truststorePassword);
+        requireReadable(ConfigKeys.REDIS_TLS_KEYSTORE, keystore);
+        Require.given(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD, keystorePassword);
     }
 
-    private static Optional<Path> existingFile(ConfigSource source, ConfigKey key) {
-        if (!source.isSet(key)) {
-            return Optional.empty();
-        }
-        Path file = Path.of(source.string(key));
-        if (!Files.isReadable(file)) {
-            throw source.invalid(key, "cannot read " + file);
-        }
-        return Optional.of(file);
+    public static RedisTls from(ConfigSource source) {
+        return source.build(() -> new RedisTls(file(source, ConfigKeys.REDIS_TLS_TRUSTSTORE),
+                source.string(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD), file(source, ConfigKeys.REDIS_TLS_KEYSTORE),
+                source.string(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD)));
+    }
+
+    private static Optional<Path> file(ConfigSource source, ConfigKey key) {
+        return source.isSet(key) ? Optional.of(Path.of(source.string(key))) : Optional.empty();
+    }
+
+    /** A store that cannot be read fails the first TLS handshake far from its key; fail at start instead. */
+    private static void requireReadable(ConfigKey key, Optional<Path> file) {
+        Require.given(key, file).ifPresent(path -> Require.that(key, Files.isReadable(path), "cannot read " + path));
     }
 
     public boolean isJvmDefault() {

@@ -3,10 +3,18 @@ package io.lapse.config;
 /** The topics Lapse reads and writes. */
 public record TopicNames(String push, String expired, String pulled, String dlq, String timerShards) {
 
+    public TopicNames {
+        Require.nonEmpty(ConfigKeys.TOPIC_PUSH, push);
+        Require.nonEmpty(ConfigKeys.TOPIC_EXPIRED, expired);
+        Require.nonEmpty(ConfigKeys.TOPIC_PULLED, pulled);
+        Require.nonEmpty(ConfigKeys.TOPIC_DLQ, dlq);
+        Require.nonEmpty(ConfigKeys.TOPIC_TIMER_SHARDS, timerShards);
+    }
+
     public static TopicNames from(ConfigSource source) {
-        return new TopicNames(source.string(ConfigKeys.TOPIC_PUSH), source.string(ConfigKeys.TOPIC_EXPIRED),
-                source.string(ConfigKeys.TOPIC_PULLED), source.string(ConfigKeys.TOPIC_DLQ),
-                source.string(ConfigKeys.TOPIC_TIMER_SHARDS));
+        return source.build(() -> new TopicNames(source.string(ConfigKeys.TOPIC_PUSH),
+                source.string(ConfigKeys.TOPIC_EXPIRED), source.string(ConfigKeys.TOPIC_PULLED),
+                source.string(ConfigKeys.TOPIC_DLQ), source.string(ConfigKeys.TOPIC_TIMER_SHARDS)));
     }
 
     public static TopicNames defaults() {

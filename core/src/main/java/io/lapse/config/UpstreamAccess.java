@@ -11,6 +11,7 @@ import java.util.Map;
  *
  * @param bearerTokenFile  null when no token is sent
  * @param truststore       null to trust the JVM's default certificate authorities
+ * @param truststoreType   PKCS12 or JKS, in any case
  */
 public record UpstreamAccess(Map<String, String> headers, Path bearerTokenFile, Path truststore,
                              String truststorePassword, String truststoreType) {
@@ -19,32 +20,32 @@ public record UpstreamAccess(Map<String, String> headers, Path bearerTokenFile, 
 
     public UpstreamAccess {
         headers = Map.copyOf(headers);
+        headers.forEach(UpstreamAccess::requireSendable);
+        Require.that(ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE, bearerTokenFile == null || headers.keySet().stream()
+                        .noneMatch(name -> name.toLowerCase(Locale.ROOT).equals(AUTHORIZATION)),
+                "cannot be used together with an upstream.headers.Authorization header");
+        Require.given(ConfigKeys.UPSTREAM_TRUSTSTORE_PASSWORD, truststorePassword);
+        truststoreType = Require.given(ConfigKeys.UPSTREAM_TRUSTSTORE_TYPE, truststoreType).toUpperCase(Locale.ROOT);
+        Require.that(ConfigKeys.UPSTREAM_TRUSTSTORE_TYPE, truststoreType.equals("PKCS12") || truststoreType.equals("JKS"),
+                "must be PKCS12 or JKS");
     }
 
     static UpstreamAccess from(ConfigSource source) {
-        Map<String, String> headers = source.withPrefix(ConfigKeys.UPSTREAM_HEADERS_PREFIX);
-        headers.forEach((name, value) -> {
-            try {
-                HttpRequest.newBuilder().header(name, value);
-            } catch (IllegalArgumentException e) {
-                throw source.invalid(headerKey(name), "not a header the puller may send: " + e.getMessage());
-            }
-        });
-        Path tokenFile = path(source, ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE);
-        if (tokenFile != null && headers.keySet().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT).equals(AUTHORIZATION))) {
-            throw source.invalid(ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE,
-                    "cannot be used together with an upstream.headers.Authorization header");
-        }
-        String type = source.string(ConfigKeys.UPSTREAM_TRUSTSTORE_TYPE);
-        if (!type.equalsIgnoreCase("PKCS12") && !type.equalsIgnoreCase("JKS")) {
-            throw source.invalid(ConfigKeys.UPSTREAM_TRUSTSTORE_TYPE, "must be PKCS12 or JKS");
-        }
-        return new UpstreamAccess(headers, tokenFile, path(source, ConfigKeys.UPSTREAM_TRUSTSTORE_PATH),
-                source.string(ConfigKeys.UPSTREAM_TRUSTSTORE_PASSWORD), type.toUpperCase(Locale.ROOT));
+        return source.build(() -> new UpstreamAccess(source.withPrefix(ConfigKeys.UPSTREAM_HEADERS_PREFIX),
+                path(source, ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE), path(source, ConfigKeys.UPSTREAM_TRUSTSTORE_PATH),
+                source.string(ConfigKeys.UPSTREAM_TRUSTSTORE_PASSWORD), source.string(ConfigKeys.UPSTREAM_TRUSTSTORE_TYPE)));
     }
 
-    private static ConfigKey headerKey(String name) {
-        return new ConfigKey(ConfigKeys.UPSTREAM_HEADERS_PREFIX + name, "", "request header " + name);
+    /** The JDK's HTTP client refuses malformed and restricted headers; better at start than at the first pull. */
+    private static void requireSendable(String name, String value) {
+        ConfigKey key = new ConfigKey(ConfigKeys.UPSTREAM_HEADERS_PREFIX + name, "", "request header " + name);
+        try {
+            HttpRequest.newBuilder().header(name, value);
+        } catch (IllegalArgumentException e) {
+            // the JDK's message may quote the value, which is a credential
+            throw new InvalidSetting(key, "not a header the puller may send: "
+                    + Secrets.scrub(e.getMessage(), key.name(), value));
+        }
     }
 
     private static Path path(ConfigSource source, ConfigKey key) {

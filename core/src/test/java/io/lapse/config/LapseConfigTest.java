@@ -81,6 +81,22 @@ class LapseConfigTest {
         assertRejected(Map.of("LAPSE_TIMER_SHARDS", "many"), "'many' is not a whole number");
     }
 
+    @Test
+    void aValueItsRecordRefusesIsReportedOnOneLineWithTheFileThatSetIt() throws IOException {
+        Path file = write("timer.shards=0\n");
+
+        assertThatThrownBy(() -> LapseConfig.load(file, Map.of())).isInstanceOf(ConfigException.class)
+                .hasMessage("timer.shards (file " + file + "): must be between 1 and 1024");
+    }
+
+    @Test
+    void aRefusedHeaderIsReportedByItsVariableWithoutItsValue() {
+        assertRejected(Map.of("LAPSE_UPSTREAM_HEADERS_X_API_KEY", "key-secret\nHost: evil"),
+                "upstream.headers.x-api-key (environment LAPSE_UPSTREAM_HEADERS_X_API_KEY): not a header the puller may send");
+        assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_UPSTREAM_HEADERS_X_API_KEY", "key-secret\nHost: evil")))
+                .hasMessageNotContaining("key-secret");
+    }
+
     private static void assertRejected(Map<String, String> env, String message) {
         assertThatThrownBy(() -> LapseConfig.load(null, env)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining(message);

@@ -46,6 +46,23 @@ final class LapseJar {
         return jar;
     }
 
+    /**
+     * The JVM options that map the class-data archive the build trains beside the jar ({@code lapse.jsa}), as the
+     * {@code lapse} launcher passes them: none when it is missing or older than the jar.
+     */
+    static List<String> classArchiveOptions(Path jar) {
+        Path archive = jar.resolveSibling(jar.getFileName().toString().replaceFirst("\\.jar$", "") + ".jsa");
+        try {
+            if (Files.isRegularFile(archive)
+                    && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+                return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off,cds+dynamic=off");
+            }
+        } catch (IOException e) {
+            log.warn("cannot compare {} with {}; the services start without it: {}", archive, jar, e.toString());
+        }
+        return List.of();
+    }
+
     /** Whether a main source or a pom of the checkout (not of this module, which the jar does not hold) is newer. */
     static boolean olderThanASource(Path root, Path jar) {
         Set<Path> skipped = Set.of(root.resolve(".git"), root.resolve("faults"));

@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,7 @@ final class LapseProcess implements AutoCloseable {
     private LapseProcess(String name, List<String> command, Map<String, String> environment, int managementPort,
                          LogFile logFile) {
         this.name = name;
-        this.command = command;
+        this.command = List.copyOf(command);
         this.environment = environment;
         this.managementPort = managementPort;
         this.logFile = logFile;
@@ -53,7 +54,10 @@ final class LapseProcess implements AutoCloseable {
     static LapseProcess start(Path jar, Service service, String name, Map<String, String> environment,
                               int managementPort, Path logDir) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        LapseProcess started = new LapseProcess(name, List.of(java, "-Xmx512m", "-jar", jar.toString(), service.command),
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m"));
+        command.addAll(LapseJar.classArchiveOptions(jar));
+        command.addAll(List.of("-jar", jar.toString(), service.command));
+        LapseProcess started = new LapseProcess(name, command,
                 environment, managementPort, new LogFile(logDir.resolve(name + ".log")));
         JvmExitCleanup.register(started);
         started.launch();

@@ -28,9 +28,9 @@ final class Scenarios {
         // first: if the suite cannot pass without a fault, no other verdict means anything
         all.add(new Scenario("baseline", true, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
         for (Service service : Service.values()) {
-            // known to fail for ingest, timer and puller (a restarted JVM is ready only after ~9 s here): out of CI
-            // until they pass, so that CI stays a verdict; `-Pfaults` runs them
-            all.add(new Scenario("kill-" + service.command, service == Service.COMPENSATOR,
+            // known to fail for ingest (a restarted ingest fires 6 to 7 s after its start on this 2-core machine, the
+            // grace is 5 s): out of CI until it passes, so that CI stays a verdict; `-Pfaults` runs it
+            all.add(new Scenario("kill-" + service.command, service != Service.INGEST,
                     new KillAndRestart(service, RESTART_AFTER)));
         }
         for (Service service : List.of(Service.INGEST, Service.TIMER, Service.PULLER)) {
@@ -42,9 +42,8 @@ final class Scenarios {
         all.add(new Scenario("broker-down", false, new BrokerDown(BROKER_DOWN)));
         all.add(new Scenario("upstream-5xx", false, UpstreamOutage.errors(UPSTREAM_ERRORS)));
         all.add(new Scenario("upstream-stall", false, UpstreamOutage.stalls(UPSTREAM_STALL)));
-        // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation. Known to fail:
-        // ingest and the compensator each write a dead letter for a bad push, two per record; out of CI until fixed
-        all.add(new Scenario("poison", false, new PoisonRecords(POISON)));
+        // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
+        all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
         return all;
     }
 

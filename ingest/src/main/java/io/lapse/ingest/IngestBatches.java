@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ingest's loop, one poll per call. A poll is decoded while Redis still applies the one before, so that decoding and
- * Redis overlap instead of taking turns; then that batch is awaited and committed, and this one goes to Redis. Per
+ * Redis overlap instead of taking turns; then that batch is awaited (its offsets committed with the next commit, at most every half second), and this one
+ * goes to Redis. Per
  * batch: the updates and dead letters first, then its watermarks, and only then its offsets. A batch that fails is
  * rewound together with the one read behind it, so that the next poll reads both again. A partition's watermark moves
  * with the records read, and to the time of the broker's latest {@link CaughtUpProof} once read up to its end offset.
@@ -37,6 +38,12 @@ final class IngestBatches {
     // short, so that the watermark of a quiet but fully read partition keeps up with the clock
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(20);
     private static final long ACK_TIMEOUT_SECONDS = 30;
+    /*
+     * Offsets of applied batches are committed at most this often (and whenever partitions leave): a commit per poll
+     * cost the broker most of its work at a few hundred pushes a second, while a crash re-reads at most this much,
+     * which re-arms nothing differently (a deadline only moves up).
+     */
+    private static final long COMMIT_INTERVAL_MS = 500;
 
     /** A batch Redis is applying, and what completes once it, its dead letters and its watermarks are written. */
     private record InFlight(PolledBatch batch, CompletableFuture<Void> written) {
@@ -52,6 +59,8 @@ final class IngestBatches {
     private final EndOffsetProbe probe;
     private final PartitionProgress progress;
     private final Map<TopicPartition, OffsetAndMetadata> applied = new HashMap<>();
+    private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
+    private long nextCommit;
     private InFlight inFlight;
 
     IngestBatches(Consumer<byte[], byte[]> consumer, RecordReader reader, TimerStore store, Watermarks watermarks,
@@ -91,6 +100,7 @@ final class IngestBatches {
             rewind(List.of(polled));
             throw e;
         }
+        commitIfDue();
     }
 
     private InFlight write(PolledBatch batch) {
@@ -117,20 +127,34 @@ final class IngestBatches {
         }
     }
 
-    /** Waits until the batch is written, then commits its offsets. */
+    /** Waits until the batch is written; its offsets are then committed with the next commit. */
     private void commitWhenWritten(InFlight written) throws Exception {
         written.written().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(written.batch().next());
         // a partition revoked meanwhile is its new owner's to commit
         offsets.keySet().retainAll(consumer.assignment());
-        if (!offsets.isEmpty()) {
-            applied.putAll(offsets);
-            consumer.commitAsync(offsets, (committed, error) -> {
-                if (error != null) {
-                    log.warn("committing ingest offsets failed; the next commit covers them", error);
-                }
-            });
+        applied.putAll(offsets);
+        uncommitted.putAll(offsets);
+    }
+
+    private void commitIfDue() {
+        long now = clock.millis();
+        if (uncommitted.isEmpty() || now < nextCommit) {
+            return;
         }
+        nextCommit = now + COMMIT_INTERVAL_MS;
+        consumer.commitAsync(takeUncommitted(), (committed, error) -> {
+            if (error != null) {
+                log.warn("committing ingest offsets failed; the next commit covers them", error);
+            }
+        });
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> takeUncommitted() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(uncommitted);
+        uncommitted.clear();
+        offsets.keySet().retainAll(consumer.assignment());
+        return offsets;
     }
 
     /**
@@ -156,14 +180,17 @@ final class IngestBatches {
     void finish() {
         InFlight last = inFlight;
         inFlight = null;
-        if (last == null) {
-            return;
+        if (last != null) {
+            try {
+                commitWhenWritten(last);
+            } catch (Exception e) {
+                log.warn("an ingest batch was not applied; it is read again: {}", e.toString());
+                rewind(List.of(last.batch()));
+            }
         }
-        try {
-            commitWhenWritten(last);
-        } catch (Exception e) {
-            log.warn("an ingest batch was not applied; it is read again: {}", e.toString());
-            rewind(List.of(last.batch()));
+        Map<TopicPartition, OffsetAndMetadata> offsets = takeUncommitted();
+        if (!offsets.isEmpty()) {
+            consumer.commitSync(offsets);
         }
     }
 
@@ -174,6 +201,7 @@ final class IngestBatches {
                 finish();
                 Map<TopicPartition, OffsetAndMetadata> leaving = new HashMap<>();
                 partitions.forEach(p -> {
+                    uncommitted.remove(p);
                     OffsetAndMetadata offset = applied.remove(p);
                     if (offset != null) {
                         leaving.put(p, offset);
@@ -189,6 +217,7 @@ final class IngestBatches {
             public void onPartitionsLost(Collection<TopicPartition> partitions) {
                 // another member owns them already: committing would fail, and their offsets are its concern now
                 partitions.forEach(applied::remove);
+                partitions.forEach(uncommitted::remove);
                 progress.forget(partitions);
             }
 

@@ -32,7 +32,7 @@ final class StreamsSettings {
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
         // the default from Kafka 5.0 on; setting it now keeps behaviour the same across the upgrade
         props.put("processing.exception.handler.global.enabled", true);
-        // the inputs are read as bytes and dead-lettered by the topology; only an internal topic could hold a record
+        // the inputs are read as bytes and a record that breaks the contract is skipped by the topology; only an internal topic could hold a record
         // that does not read, and one such must not stop the mirror for good (a thread would die on it again and again)
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 LogAndContinueExceptionHandler.class.getName());

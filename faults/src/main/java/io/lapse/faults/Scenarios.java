@@ -25,8 +25,9 @@ final class Scenarios {
 
     static List<Scenario> all(SuiteSettings settings) {
         List<Scenario> all = new ArrayList<>();
-        // first: if the suite cannot pass without a fault, no other verdict means anything
-        all.add(new Scenario("baseline", true, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
+        // first: if the suite cannot pass without a fault, no other verdict means anything. Out of CI: every set of
+        // processes already proves in its warm-up that silent orders fire and are pulled
+        all.add(new Scenario("baseline", false, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
         for (Service service : Service.values()) {
             // known to fail for ingest (a restarted ingest fires 6 to 7 s after its start on this 2-core machine, the
             // grace is 5 s): out of CI until it passes, so that CI stays a verdict; `-Pfaults` runs it

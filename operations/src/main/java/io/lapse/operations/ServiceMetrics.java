@@ -13,22 +13,24 @@ import java.util.TreeMap;
 
 /**
  * What lapse status reads from the running services' /metrics: fire lateness, from the histogram's buckets summed
- * over every timer reached (so since each started), and the compensator's last full scan where one exports it.
+ * over every timer reached (so since each started), and when a compensator last compared its mirror with Redis.
  */
 final class ServiceMetrics {
 
     static final String LATENESS_BUCKETS = "lapse_timer_fire_lateness_seconds_bucket";
-    /** Epoch seconds at which the compensator last finished a scan of all its orders. */
-    static final String LAST_FULL_SCAN = "lapse_compensator_last_full_scan_timestamp_seconds";
+    /** Epoch seconds at which a compensator last finished a scan ({@code scan} label) of its mirror against Redis. */
+    static final String LAST_SCAN = "lapse_compensator_scan_last_seconds";
+    /** The periodic scan of every order in the mirror; {@code full} is a rebuild, which only a loss of Redis starts. */
+    static final String DRIFT_SCAN = "drift";
 
     /**
      * @param unreachable "url: why" for each URL that did not answer
      * @param p50Millis   null when no timer reached has fired anything
      * @param fired       expiries the reached timers have fired
-     * @param lastFullScan epoch ms, null when no service reached exports it
+     * @param lastDriftScan epoch ms, null when no service reached exports it
      */
     record Reading(List<String> reached, List<String> unreachable, Double p50Millis, Double p99Millis, long fired,
-                   Long lastFullScan) {
+                   Long lastDriftScan) {
     }
 
     private ServiceMetrics() {
@@ -53,7 +55,8 @@ final class ServiceMetrics {
                 if (sample.name().equals(LATENESS_BUCKETS)) {
                     buckets.merge(PrometheusText.number(sample.labels().getOrDefault("le", "+Inf")), sample.value(),
                             Double::sum);
-                } else if (sample.name().equals(LAST_FULL_SCAN) && sample.value() > 0) {
+                } else if (sample.name().equals(LAST_SCAN) && DRIFT_SCAN.equals(sample.labels().get("scan"))
+                        && sample.value() > 0) {
                     lastScan = Math.max(lastScan == null ? 0 : lastScan, Math.round(sample.value() * 1000));
                 }
             }

@@ -13,7 +13,7 @@ import java.util.Objects;
         header = "Lapse on one screen; exit code 1 when something is wrong.",
         description = {"Lapse on one screen: each partition's watermark and its age, the consumer lag of ingest, "
                 + "puller and compensator, watched timers per shard, overdue timers and the oldest, fire lateness "
-                + "p50/p99 from the services' /metrics, the dead-letter topic, the compensator's last full scan and "
+                + "p50/p99 from the services' /metrics, the dead-letter topic, the compensator's last drift scan and "
                 + "the Redis epoch.",
                 "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
                         + "without one, overdue timers, dead letters within --dlq-window, or shards that lost their "

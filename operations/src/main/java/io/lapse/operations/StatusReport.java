@@ -37,9 +37,9 @@ record StatusReport(long at, List<PartitionMarks.Mark> watermarks, List<String> 
                 + " (deadline " + Show.time(oldestOverdue.deadline()) + ", " + Show.ago(oldestOverdue.deadline(), at) + ")"));
         out.println("fire lateness  " + describeLateness());
         out.println("dead letters   " + describeDeadLetters());
-        out.println("compensator    last full scan " + (metrics.lastFullScan() == null ? "unknown (no service reached "
-                + "exports " + ServiceMetrics.LAST_FULL_SCAN + ")"
-                : Show.time(metrics.lastFullScan()) + " (" + Show.ago(metrics.lastFullScan(), at) + ")"));
+        out.println("compensator    last drift scan " + (metrics.lastDriftScan() == null ? "unknown (no service "
+                + "reached exports " + ServiceMetrics.LAST_SCAN + "{scan=\"" + ServiceMetrics.DRIFT_SCAN + "\"})"
+                : Show.time(metrics.lastDriftScan()) + " (" + Show.ago(metrics.lastDriftScan(), at) + ")"));
         out.println("redis epoch    " + describeEpochs());
         out.println(problems.isEmpty() ? "problems       none" : "problems       " + problems.size());
         problems.forEach(p -> out.println("  - " + p));

@@ -19,21 +19,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/**
- * Asks the broker, through an admin client, for the end offsets of partitions and the partition counts of topics.
- * The counts are asked at most every {@link #COUNTS_MAX_AGE_MS}: partitions appear or go rarely, and ingest's own
- * consumer learns of them only every few seconds, while the end offsets are asked many times a second.
- */
+/** Asks the broker, through an admin client, for the end offsets of partitions and the partition counts of topics. */
 final class BrokerEndOffsets implements EndOffsetProbe.Question, AutoCloseable {
 
     private static final int TIMEOUT_MS = 5_000;
-    private static final long COUNTS_MAX_AGE_MS = 1_000;
 
     private final Admin admin;
     private final List<String> topics;
     private final IsolationLevel isolation;
-    private CompletableFuture<Map<String, Integer>> counted;
-    private long countedAt;
 
     /** @param isolation the consumer's: with read_committed it never reads past the last stable offset */
     BrokerEndOffsets(Admin admin, Collection<String> topics, IsolationLevel isolation) {
@@ -44,19 +37,15 @@ final class BrokerEndOffsets implements EndOffsetProbe.Question, AutoCloseable {
 
     @Override
     public CompletableFuture<CaughtUpProof> ask(long askedAt, Set<TopicPartition> partitions) {
-        if (counted == null || counted.isCompletedExceptionally() || askedAt - countedAt >= COUNTS_MAX_AGE_MS) {
-            counted = admin.describeTopics(topics, new DescribeTopicsOptions().timeoutMs(TIMEOUT_MS)).allTopicNames()
-                    .toCompletionStage().toCompletableFuture().thenApply(BrokerEndOffsets::partitionCounts);
-            countedAt = askedAt;
-        }
+        CompletableFuture<Map<String, Integer>> counted = admin.describeTopics(topics,
+                        new DescribeTopicsOptions().timeoutMs(TIMEOUT_MS)).allTopicNames().toCompletionStage()
+                .toCompletableFuture().thenApply(BrokerEndOffsets::partitionCounts);
         CompletableFuture<Map<TopicPartition, Long>> ends = partitions.isEmpty()
                 ? CompletableFuture.completedFuture(Map.of())
                 : admin.listOffsets(partitions.stream().collect(Collectors.toMap(Function.identity(),
                                 p -> OffsetSpec.latest())), new ListOffsetsOptions(isolation).timeoutMs(TIMEOUT_MS))
                 .all().toCompletionStage().toCompletableFuture().thenApply(BrokerEndOffsets::offsets);
-        long countsAskedAt = countedAt;
-        return counted.thenCombine(ends, (counts, offsets) -> new CaughtUpProof(askedAt, offsets, counts,
-                countsAskedAt));
+        return counted.thenCombine(ends, (counts, offsets) -> new CaughtUpProof(askedAt, offsets, counts));
     }
 
     private static Map<String, Integer> partitionCounts(Map<String, TopicDescription> topics) {

@@ -13,10 +13,8 @@ import java.util.OptionalLong;
  * @param askedAt    taken before the question was sent (ingest's clock)
  * @param endOffsets per partition asked about, its end offset
  * @param partitions per topic, how many partitions the broker listed
- * @param countedAt  when the broker was asked for those counts, at or before {@code askedAt}
  */
-record CaughtUpProof(long askedAt, Map<TopicPartition, Long> endOffsets, Map<String, Integer> partitions,
-                     long countedAt) {
+record CaughtUpProof(long askedAt, Map<TopicPartition, Long> endOffsets, Map<String, Integer> partitions) {
 
     CaughtUpProof {
         endOffsets = Map.copyOf(endOffsets);

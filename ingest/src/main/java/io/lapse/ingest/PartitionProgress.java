@@ -71,7 +71,7 @@ final class PartitionProgress {
             }
         }
         return proof == null ? new WatermarkReport(report, Map.of(), 0, madeAt)
-                : new WatermarkReport(report, proof.partitions(), proof.countedAt(), madeAt);
+                : new WatermarkReport(report, proof.partitions(), proof.askedAt(), madeAt);
     }
 
     /** How far marks are held back now for records that arrived late, ms. */

@@ -92,7 +92,7 @@ class IngestBatchesTest {
         brokerAnswers = true;
         EndOffsetProbe probe = new EndOffsetProbe((askedAt, partitions) -> brokerAnswers
                 ? CompletableFuture.completedFuture(new CaughtUpProof(askedAt, consumer.endOffsets(partitions),
-                Map.of(PUSH.topic(), 1), askedAt))
+                Map.of(PUSH.topic(), 1)))
                 : CompletableFuture.failedFuture(new TimeoutException("the broker does not answer")), brokerClock);
         batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer(), metrics), store.store(),
                 watermarks, new DeadLetterSink(new MockProducer<>(true, null,

@@ -19,7 +19,7 @@ class PartitionProgressTest {
     private final PartitionProgress progress = new PartitionProgress(Duration.ofMillis(100), Duration.ofSeconds(3));
 
     private static CaughtUpProof brokerSaid(long askedAt, Map<TopicPartition, Long> endOffsets) {
-        return new CaughtUpProof(askedAt, endOffsets, Map.of("push", 2), askedAt);
+        return new CaughtUpProof(askedAt, endOffsets, Map.of("push", 2));
     }
 
     private Map<String, Long> marks(Map<TopicPartition, Long> positions, CaughtUpProof proof, long madeAt) {

@@ -26,10 +26,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ingest's loop, one poll per call. A poll is decoded while Redis still applies the one before, so that decoding and
- * Redis overlap instead of taking turns; then that batch is awaited (its offsets committed with the next commit, at most every half second), and this one
- * goes to Redis. Per
- * batch: the updates and dead letters first, then its watermarks, and only then its offsets. A batch that fails is
- * rewound together with the one read behind it, so that the next poll reads both again. A partition's watermark moves
+ * Redis overlap instead of taking turns; then that batch is awaited (its offsets go with the next commit, at most
+ * every half second), and this one goes to Redis. Per batch: the updates and dead letters first, then its
+ * watermarks, and only then its offsets. A batch that fails is rewound together with the one read behind it, so that the next poll reads both again. A partition's watermark moves
  * with the records read, and to the time of the broker's latest {@link CaughtUpProof} once read up to its end offset.
  */
 final class IngestBatches {
@@ -40,8 +39,8 @@ final class IngestBatches {
     private static final long ACK_TIMEOUT_SECONDS = 30;
     /*
      * Offsets of applied batches are committed at most this often (and whenever partitions leave): a commit per poll
-     * cost the broker most of its work at a few hundred pushes a second, while a crash re-reads at most this much,
-     * which re-arms nothing differently (a deadline only moves up).
+     * is a broker request and a write to __consumer_offsets for every few records at a few hundred pushes a second,
+     * while a crash re-reads at most this much, which re-arms nothing differently (a deadline only moves up).
      */
     private static final long COMMIT_INTERVAL_MS = 500;
 

@@ -28,8 +28,9 @@ import java.util.concurrent.TimeUnit;
  * Ingest's loop, one poll per call. A poll is decoded while Redis still applies the one before, so that decoding and
  * Redis overlap instead of taking turns; then that batch is awaited (its offsets go with the next commit, at most
  * every half second), and this one goes to Redis. Per batch: the updates and dead letters first, then its
- * watermarks, and only then its offsets. A batch that fails is rewound together with the one read behind it, so that the next poll reads both again. A partition's watermark moves
- * with the records read, and to the time of the broker's latest {@link CaughtUpProof} once read up to its end offset.
+ * watermarks, and only then its offsets. A batch that fails is rewound together with the one read behind it, so
+ * that the next poll reads both again. A partition's watermark moves with the records read, and to the time of the
+ * broker's latest {@link CaughtUpProof} once read up to its end offset.
  */
 final class IngestBatches {
 

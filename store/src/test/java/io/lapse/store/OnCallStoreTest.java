@@ -1,13 +1,9 @@
 package io.lapse.store;
 
 import io.lapse.config.ConfigSource;
-import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
-import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import org.assertj.core.data.Offset;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,22 +22,11 @@ class OnCallStoreTest {
     private static final long TTL = 60_000;
 
     @RegisterExtension
-    static final DevStackExtension server = DevStackExtension.redisOnly();
-    private static RedisConnection connection;
-
-    @BeforeAll
-    static void startRedis() {
-        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-    }
+    static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
     @BeforeEach
     void emptyRedis() {
-        connection.async().flushall().toCompletableFuture().join();
+        redis.connection().async().flushall().toCompletableFuture().join();
     }
 
     private static TimerSettings settings(String mode) {
@@ -54,8 +39,8 @@ class OnCallStoreTest {
     void aWatchedOrderFiresNowAsManualAndCountsAsAnAttempt(String mode) {
         TimerSettings settings = settings(mode);
         TimerKeys keys = new TimerKeys("lapse", 4);
-        TimerStore store = TimerStore.of(connection, keys, settings);
-        ManualFiring firing = new ManualFiring(connection, keys, settings);
+        TimerStore store = TimerStore.of(redis.connection(), keys, settings);
+        ManualFiring firing = new ManualFiring(redis.connection(), keys, settings);
         long lastSeen = System.currentTimeMillis();
         store.apply(List.of(OrderUpdate.active("o-1", lastSeen))).join();
 
@@ -94,9 +79,9 @@ class OnCallStoreTest {
     void finishedAndUnknownOrdersAreNotFired(String mode) {
         TimerSettings settings = settings(mode);
         TimerKeys keys = new TimerKeys("lapse", 4);
-        TimerStore.of(connection, keys, settings)
+        TimerStore.of(redis.connection(), keys, settings)
                 .apply(List.of(OrderUpdate.terminal("done", System.currentTimeMillis()))).join();
-        ManualFiring firing = new ManualFiring(connection, keys, settings);
+        ManualFiring firing = new ManualFiring(redis.connection(), keys, settings);
 
         assertThat(firing.claim("done").join().outcome()).isEqualTo(ManualFiring.Outcome.FINISHED);
         assertThat(firing.claim("never-seen").join().outcome()).isEqualTo(ManualFiring.Outcome.UNKNOWN);
@@ -107,12 +92,12 @@ class OnCallStoreTest {
     void countsWatchedAndOverdueTimersPerShardAndNamesTheOldest(String mode) {
         TimerSettings settings = settings(mode);
         TimerKeys keys = new TimerKeys("lapse", 4);
-        TimerStore store = TimerStore.of(connection, keys, settings);
+        TimerStore store = TimerStore.of(redis.connection(), keys, settings);
         long now = System.currentTimeMillis();
         store.apply(List.of(OrderUpdate.active("live-1", now), OrderUpdate.active("live-2", now),
                 OrderUpdate.active("late-1", now - TTL - 30_000), OrderUpdate.active("late-2", now - TTL - 90_000),
                 OrderUpdate.terminal("done", now))).join();
-        ShardCensus census = new ShardCensus(connection, keys, settings);
+        ShardCensus census = new ShardCensus(redis.connection(), keys, settings);
 
         List<ShardCensus.ShardCount> shards = census.count(census.redisNow().join(), Duration.ofSeconds(5)).join();
 
@@ -126,7 +111,7 @@ class OnCallStoreTest {
 
     @Test
     void theAuditLogKeepsWhoDidWhatToWhichOrderNewestFirst() {
-        AuditLog audit = new AuditLog(connection, new TimerKeys("lapse", 4));
+        AuditLog audit = new AuditLog(redis.connection(), new TimerKeys("lapse", 4));
         audit.record(new AuditLog.Entry(0, "fire", "o-1", "", "alice")).join();
         audit.record(new AuditLog.Entry(0, "cancel", "o-2", "customer called", "bob")).join();
         audit.record(new AuditLog.Entry(0, "cancel", "o-1", "stuck", "alice")).join();

@@ -1,14 +1,10 @@
 package io.lapse.store;
 
 import io.lapse.config.ConfigSource;
-import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
-import io.lapse.devstack.DevStackExtension;
 import io.lapse.store.rules.StatusRuleCase;
 import io.lapse.store.rules.StatusRules;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,18 +21,7 @@ import static org.awaitility.Awaitility.await;
 class StatusRulesTest {
 
     @RegisterExtension
-    static final DevStackExtension server = DevStackExtension.redisOnly();
-    private static RedisConnection connection;
-
-    @BeforeAll
-    static void startRedis() {
-        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-    }
+    static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
     static Stream<Arguments> casesInEachMode() {
         return Stream.of("zset", "ttl").flatMap(mode -> StatusRuleCase.all().stream().map(c -> Arguments.of(mode, c)));
@@ -45,12 +30,12 @@ class StatusRulesTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("casesInEachMode")
     void theStoreEndsInTheExpectedState(String mode, StatusRuleCase rule) throws Exception {
-        connection.async().flushall().toCompletableFuture().join();
+        redis.connection().async().flushall().toCompletableFuture().join();
         TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of(
                 "timer.ttl", StatusRuleCase.TTL_MS + "ms", "timer.repeat", StatusRuleCase.REPEAT_MS + "ms",
                 "timer.max-attempts", Integer.toString(StatusRuleCase.MAX_ATTEMPTS), "timer.mode", mode)));
-        TimerStore store = TimerStore.of(connection, new TimerKeys("rules", settings.shards()), settings);
-        new RedisEpochs(connection, store.keys()).stamp("rules").join(); // the compensator's word that Redis is whole
+        TimerStore store = TimerStore.of(redis.connection(), new TimerKeys("rules", settings.shards()), settings);
+        new RedisEpochs(redis.connection(), store.keys()).stamp("rules").join(); // the compensator's word that Redis is whole
         // long enough ago that every deadline of a case has passed by Redis's clock
         long start = System.currentTimeMillis() - Duration.ofMinutes(10).toMillis();
 

@@ -2,12 +2,8 @@ package io.lapse.store;
 
 import io.lapse.config.ConfigSource;
 import io.lapse.config.LapseConfig;
-import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
-import io.lapse.devstack.DevStackExtension;
 import io.lapse.ops.TimerCounts;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,26 +18,15 @@ class TimerCensusTest {
     private static final long NOW = 1_800_000_000_000L;
 
     @RegisterExtension
-    static final DevStackExtension server = DevStackExtension.redisOnly();
-    private static RedisConnection connection;
-
-    @BeforeAll
-    static void startRedis() {
-        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-    }
+    static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
     @Test
     void countsWatchedOrdersAndThoseMoreThanTheGracePastTheirDeadline() {
         TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
                 "timer.shards", "4")));
         TimerKeys keys = new TimerKeys("census", settings.shards());
-        ZsetTimerStore store = new ZsetTimerStore(connection, keys, settings);
-        TimerCensus census = new TimerCensus(store, Watermarks.of(connection, keys, LapseConfig.load(null, Map.of())));
+        ZsetTimerStore store = new ZsetTimerStore(redis.connection(), keys, settings);
+        TimerCensus census = new TimerCensus(store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of())));
         store.apply(List.of(
                 OrderUpdate.active("late-a", NOW - TTL - 60_000),
                 OrderUpdate.active("late-b", NOW - TTL - 5_000),
@@ -60,10 +45,10 @@ class TimerCensusTest {
     void noOverdueOrderMeansNoOldestDeadline() {
         TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms")));
         TimerKeys keys = new TimerKeys("census-none", settings.shards());
-        ZsetTimerStore store = new ZsetTimerStore(connection, keys, settings);
+        ZsetTimerStore store = new ZsetTimerStore(redis.connection(), keys, settings);
         store.apply(List.of(OrderUpdate.active("on-time", NOW))).join();
 
-        TimerCounts counts = new TimerCensus(store, Watermarks.of(connection, keys, LapseConfig.load(null, Map.of()))).counts(NOW).join();
+        TimerCounts counts = new TimerCensus(store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of()))).counts(NOW).join();
 
         assertThat(counts).isEqualTo(new TimerCounts(1, 0L, null));
     }

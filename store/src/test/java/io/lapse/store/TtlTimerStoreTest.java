@@ -1,13 +1,9 @@
 package io.lapse.store;
 
 import io.lapse.config.ConfigSource;
-import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
 import io.lapse.store.internal.LuaTimerStore;
-import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,28 +22,17 @@ class TtlTimerStoreTest {
     private static final long FAR_FUTURE = Long.MAX_VALUE / 2;
 
     @RegisterExtension
-    static final DevStackExtension server = DevStackExtension.redisOnly();
-    private static RedisConnection connection;
+    static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
     private TtlTimerStore store;
 
-    @BeforeAll
-    static void startRedis() {
-        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-    }
-
     @BeforeEach
     void emptyRedis() {
-        connection.async().flushall().toCompletableFuture().join();
+        redis.connection().async().flushall().toCompletableFuture().join();
         TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
                 "timer.repeat", "5s", "timer.max-attempts", "3", "timer.shards", "4", "timer.mode", "ttl")));
-        store = (TtlTimerStore) TimerStore.of(connection, new TimerKeys("lapse", 4), settings);
-        new RedisEpochs(connection, store.keys()).stamp("test").join();
+        store = (TtlTimerStore) TimerStore.of(redis.connection(), new TimerKeys("lapse", 4), settings);
+        new RedisEpochs(redis.connection(), store.keys()).stamp("test").join();
     }
 
     private static long now() {
@@ -59,7 +44,7 @@ class TtlTimerStoreTest {
     }
 
     private long pttl(String orderId) {
-        return connection.async().pttl(trigger(orderId))
+        return redis.connection().async().pttl(trigger(orderId))
                 .toCompletableFuture().join();
     }
 
@@ -128,7 +113,7 @@ class TtlTimerStoreTest {
     void aNotificationOnAShardWithoutItsEpochSetsTheTriggerAgainInsteadOfFiring() {
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
-        connection.async().del(store.keys().epoch(store.keys().shardOf("o1"))).toCompletableFuture().join();
+        redis.connection().async().del(store.keys().epoch(store.keys().shardOf("o1"))).toCompletableFuture().join();
 
         assertThat(fire("o1", Long.MAX_VALUE / 2)).isEmpty();
 
@@ -151,7 +136,7 @@ class TtlTimerStoreTest {
                 OrderUpdate.terminal("o3", now()))).join();
 
         assertThat(store.watchedCount().join()).isEqualTo(2);
-        assertThat(connection.async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
+        assertThat(redis.connection().async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
                 .toCompletableFuture().join()).isEqualTo("hashtable");
     }
 

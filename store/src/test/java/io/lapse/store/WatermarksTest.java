@@ -1,10 +1,6 @@
 package io.lapse.store;
 
-import io.lapse.config.RedisSettings;
 import io.lapse.config.TopicNames;
-import io.lapse.devstack.DevStackExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,25 +15,14 @@ class WatermarksTest {
     private static final long SLACK = 100;
 
     @RegisterExtension
-    static final DevStackExtension server = DevStackExtension.redisOnly();
-    private static RedisConnection connection;
+    static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
-    private final Watermarks marks = new Watermarks(connection, new TimerKeys("wm-test", 16),
+    private final Watermarks marks = new Watermarks(redis.connection(), new TimerKeys("wm-test", 16),
             new TopicNames("push", "expired", "pulled", "dlq", "shards"), Duration.ofMillis(SLACK));
-
-    @BeforeAll
-    static void startRedis() {
-        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-    }
 
     @BeforeEach
     void forgetEverything() {
-        connection.async().flushall().toCompletableFuture().join();
+        redis.connection().async().flushall().toCompletableFuture().join();
     }
 
     private void report(Map<String, Long> partitionMarks, Map<String, Integer> partitions, long countedAt) {

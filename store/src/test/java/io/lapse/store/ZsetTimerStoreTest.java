@@ -1,14 +1,10 @@
 package io.lapse.store;
 
 import io.lapse.config.ConfigSource;
-import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
-import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,32 +30,21 @@ class ZsetTimerStoreTest {
     private static final long FAR_FUTURE = Long.MAX_VALUE / 2;
 
     @RegisterExtension
-    static final DevStackExtension server = DevStackExtension.redisOnly();
-    private static RedisConnection connection;
+    static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
     private ZsetTimerStore store;
 
-    @BeforeAll
-    static void startRedis() {
-        connection = RedisConnection.open(new RedisSettings(server.redisUri(), false, "lapse"));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-    }
-
     @BeforeEach
     void emptyRedis() {
-        connection.async().flushall().toCompletableFuture().join();
+        redis.connection().async().flushall().toCompletableFuture().join();
         store = storeWith(Map.of());
-        new RedisEpochs(connection, store.keys()).stamp("test").join();
+        new RedisEpochs(redis.connection(), store.keys()).stamp("test").join();
     }
 
     private static ZsetTimerStore storeWith(Map<String, String> overrides) {
         TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
                 "timer.repeat", REPEAT + "ms", "timer.max-attempts", "3", "timer.shards", "4")).with(overrides));
-        return new ZsetTimerStore(connection, new TimerKeys("lapse", settings.shards()), settings);
+        return new ZsetTimerStore(redis.connection(), new TimerKeys("lapse", settings.shards()), settings);
     }
 
     private static long now() {
@@ -145,13 +130,13 @@ class ZsetTimerStoreTest {
         long ts = now() - TTL - 5_000;
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
         int shard = store.keys().shardOf("o1");
-        connection.async().del(store.keys().epoch(shard)).toCompletableFuture().join();
+        redis.connection().async().del(store.keys().epoch(shard)).toCompletableFuture().join();
 
         ClaimBatch lost = store.claim(shard, FAR_FUTURE).join();
 
         assertThat(lost.claims()).isEmpty();
         assertThat(lost.nextDue()).as("so that the timer sleeps instead of claiming again at once").isEmpty();
-        new RedisEpochs(connection, store.keys()).stamp("rebuilt").join();
+        new RedisEpochs(redis.connection(), store.keys()).stamp("rebuilt").join();
         assertThat(store.claim(shard, FAR_FUTURE).join().claims()).extracting(Claim::orderId).containsExactly("o1");
     }
 
@@ -261,7 +246,7 @@ class ZsetTimerStoreTest {
     void aShardsStateHashIsATableHoweverFewOrdersItHolds() {
         store.apply(List.of(OrderUpdate.terminal("o1", now()))).join();
 
-        assertThat(connection.async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
+        assertThat(redis.connection().async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
                 .toCompletableFuture().join()).as("looked up in O(1), not scanned").isEqualTo("hashtable");
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
     }
@@ -319,7 +304,7 @@ class ZsetTimerStoreTest {
     @Test
     void armingADeadlineEarlierThanTheShardsNextOneWakesTheTimer() throws InterruptedException {
         BlockingQueue<String> wakes = new LinkedBlockingQueue<>();
-        try (StatefulRedisPubSubConnection<String, String> sub = connection.pubSub()) {
+        try (StatefulRedisPubSubConnection<String, String> sub = redis.connection().pubSub()) {
             sub.addListener(new RedisPubSubAdapter<>() {
                 @Override
                 public void message(String channel, String message) {

@@ -71,7 +71,7 @@ public final class CompensatorService implements Service {
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.expired(), topics.dlq()));
         admin = clients.admin();
-        CompensatorStreams started = CompensatorStreams.start(config,
+        CompensatorStreams started = CompensatorStreams.start(config, clients,
                 Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"), clock);
         streams = started;
         rebuild = new RebuildOnLoss(config, clients, admin, epochs, writers, metrics, () -> closed, clock);

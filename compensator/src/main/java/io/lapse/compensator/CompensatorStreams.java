@@ -1,6 +1,8 @@
 package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.kafka.InstanceSlot;
+import io.lapse.kafka.KafkaClients;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -21,21 +23,24 @@ final class CompensatorStreams implements AutoCloseable {
     private static final Set<String> GONE_THREAD_STATES = Set.of("DEAD", "PENDING_SHUTDOWN");
 
     private final KafkaStreams streams;
+    private final InstanceSlot slot;
     private final StreamThreads threads;
     private final LocalMirror local;
     private volatile boolean ranOnce;
 
-    private CompensatorStreams(KafkaStreams streams, StreamThreads threads, String repartitionTopic) {
+    private CompensatorStreams(KafkaStreams streams, InstanceSlot slot, StreamThreads threads, String repartitionTopic) {
         this.streams = streams;
+        this.slot = slot;
         this.threads = threads;
         this.local = new LocalMirror(streams, repartitionTopic);
     }
 
-    static CompensatorStreams start(LapseConfig config, String clusterId, Clock clock) {
+    static CompensatorStreams start(LapseConfig config, KafkaClients clients, String clusterId, Clock clock) {
         Path stateDir = StateDirectory.forCluster(config.compensator().stateDir(), clusterId);
+        InstanceSlot slot = clients.claimSlot(config.compensator().applicationId());
         KafkaStreams streams = new KafkaStreams(CompensatorTopology.build(config.topics(), config.timer(),
-                config.compensator().scanInterval()), StreamsSettings.of(config, stateDir));
-        CompensatorStreams started = new CompensatorStreams(streams, new StreamThreads(clock, THREAD_SETTLE),
+                config.compensator().scanInterval()), StreamsSettings.of(config, stateDir, slot));
+        CompensatorStreams started = new CompensatorStreams(streams, slot, new StreamThreads(clock, THREAD_SETTLE),
                 CompensatorTopology.repartitionTopic(config.compensator().applicationId()));
         streams.setStateListener((state, previous) -> {
             if (state == KafkaStreams.State.RUNNING) {
@@ -88,5 +93,6 @@ final class CompensatorStreams implements AutoCloseable {
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP))) {
             log.warn("the compensator's streams did not stop within {}", CLOSE_TIMEOUT);
         }
+        slot.close();
     }
 }

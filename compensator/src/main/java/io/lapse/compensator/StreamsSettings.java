@@ -1,6 +1,8 @@
 package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.kafka.InstanceSlot;
+import io.lapse.kafka.KafkaClients;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
@@ -18,12 +20,16 @@ final class StreamsSettings {
     private StreamsSettings() {
     }
 
-    static Properties of(LapseConfig config, Path stateDir) {
+    /** @param slot this process's static membership of the application's group */
+    static Properties of(LapseConfig config, Path stateDir, InstanceSlot slot) {
         Properties props = new Properties();
         props.putAll(config.kafka().clientProperties());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.compensator().applicationId());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, THREADS);
+        // a static member (Streams suffixes the id with the thread's index): after a kill -9 the restarted process
+        // takes its tasks back as it joins, instead of the mirror standing still until the dead member's session ends
+        KafkaClients.staticMember(slot).forEach((key, value) -> props.put(StreamsConfig.mainConsumerPrefix(key), value));
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
         // the mirror must never count a record twice or lose one: a rebuild writes it into Redis as it stands
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

@@ -22,7 +22,7 @@ import java.nio.file.StandardOpenOption;
  * host gets the same slot back, and two processes running at once never get the same one. Two hosts must not share
  * a host name; where they do, set {@code instance.id}.
  */
-final class InstanceSlot implements AutoCloseable {
+public final class InstanceSlot implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(InstanceSlot.class);
     private static final int MOST_SLOTS = 1_000;
@@ -58,7 +58,7 @@ final class InstanceSlot implements AutoCloseable {
         throw new IllegalStateException("no free instance slot for group " + groupId + " in " + directory);
     }
 
-    static InstanceSlot claim(String groupId, String configured) {
+    public static InstanceSlot claim(String groupId, String configured) {
         return claim(groupId, configured, Path.of(System.getProperty("java.io.tmpdir")));
     }
 
@@ -104,7 +104,7 @@ final class InstanceSlot implements AutoCloseable {
     }
 
     /** The group.instance.id to present, or null for dynamic membership. */
-    String id() {
+    public String id() {
         return id;
     }
 

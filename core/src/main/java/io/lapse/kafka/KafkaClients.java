@@ -61,14 +61,28 @@ public final class KafkaClients {
      * is replaced after {@link #MEMBER_SESSION_TIMEOUT_MS}; closing the consumer leaves the group at once.
      */
     public KafkaConsumer<byte[], byte[]> member(String groupId, String clientId, Map<String, Object> overrides) {
-        InstanceSlot slot = InstanceSlot.claim(groupId, settings.instanceId());
-        Map<String, Object> props = consumerProperties(groupId, clientId, Map.of(
+        InstanceSlot slot = claimSlot(groupId);
+        Map<String, Object> props = consumerProperties(groupId, clientId, staticMember(slot), overrides);
+        return new GroupMember(props, slot);
+    }
+
+    /** This process's slot in the group; close it once the member it names has left. */
+    public InstanceSlot claimSlot(String groupId) {
+        return InstanceSlot.claim(groupId, settings.instanceId());
+    }
+
+    /**
+     * The consumer settings of a static member with this slot's id (see {@link #member}), for a consumer Lapse does not
+     * build itself: Kafka Streams' main consumer.
+     */
+    public static Map<String, Object> staticMember(InstanceSlot slot) {
+        Map<String, Object> props = new HashMap<>(Map.of(
                 ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, MEMBER_SESSION_TIMEOUT_MS,
-                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, MEMBER_HEARTBEAT_INTERVAL_MS), overrides);
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, MEMBER_HEARTBEAT_INTERVAL_MS));
         if (slot.id() != null) {
             props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, slot.id());
         }
-        return new GroupMember(props, slot);
+        return props;
     }
 
     /** Lapse's defaults, then the service's, then the operator's kafka.* properties, then the caller's overrides. */

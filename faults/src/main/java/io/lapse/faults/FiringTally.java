@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -24,6 +25,8 @@ final class FiringTally {
             - **false**: distinct expiries (orderId, deadline, attempt) of the scenario's orders that Kafka appended \
             before their deadline, or whose order pushed with a ts in (deadline − ttl, deadline] (it was live), or \
             whose order had finished by the deadline.
+            - **slowest firing**: the longest any silent order waited for its expiry, from its deadline or the \
+            fault's recovery, whichever is later (the grace is the most it may be).
             - **duplicates**: copies of an expiry beyond the first (at least once allows them; printed, not judged).
             - **pull results lost**: distinct expiries appended up to the end of the fault plus the grace with no \
             PullResult naming their (deadline, attempt) by the end of the observation (FAILED and SKIPPED count).
@@ -32,10 +35,11 @@ final class FiringTally {
     private static final int EXAMPLES = 3;
 
     /**
-     * @param examples a few missed, false and unanswered expiries, described
+     * @param slowestFiring see {@link #DEFINITIONS}, in ms; -1 when no silent order has an expiry for its deadline
+     * @param examples      a few missed, false and unanswered expiries, described
      */
-    record Figures(int expected, int fired, int falseExpiries, int falseOrders, int duplicates, int pullsLost,
-                   List<String> examples) {
+    record Figures(int expected, int fired, long slowestFiring, int falseExpiries, int falseOrders, int duplicates,
+                   int pullsLost, List<String> examples) {
 
         int missed() {
             return expected - fired;
@@ -64,6 +68,7 @@ final class FiringTally {
 
         int expected = 0;
         int fired = 0;
+        long[] slowest = {-1};
         for (String order : workload.silent()) {
             PushHistory history = histories.get(order);
             if (history == null) {
@@ -72,9 +77,12 @@ final class FiringTally {
             }
             expected++;
             long deadline = history.newest() + ttl.toMillis();
-            long due = Math.max(deadline, timeline.recoveredAt()) + grace.toMillis();
+            long from = Math.max(deadline, timeline.recoveredAt());
             List<Seen.Expiry> own = byOrder.getOrDefault(order, List.of());
-            if (own.stream().anyMatch(e -> e.deadline() == deadline && e.appendedAt() >= deadline && e.appendedAt() <= due)) {
+            OptionalLong waited = own.stream().filter(e -> e.deadline() == deadline && e.appendedAt() >= deadline)
+                    .mapToLong(e -> Math.max(0, e.appendedAt() - from)).min();
+            waited.ifPresent(w -> slowest[0] = Math.max(slowest[0], w));
+            if (waited.isPresent() && waited.getAsLong() <= grace.toMillis()) {
                 fired++;
             } else if (expected - fired <= EXAMPLES) {
                 examples.add("missed: " + order + " " + firstExpiry(own, deadline));
@@ -100,7 +108,7 @@ final class FiringTally {
         unanswered.stream().limit(EXAMPLES).forEach(e -> examples.add("no pull result: " + e.orderId()
                 + " attempt " + e.attempt() + ", appended " + seconds(timeline.endedAt() - e.appendedAt())
                 + " before the end"));
-        return new Figures(expected, fired, falseExpiries, falseOrders.size(), expiries.size() - distinct.size(),
+        return new Figures(expected, fired, slowest[0], falseExpiries, falseOrders.size(), expiries.size() - distinct.size(),
                 unanswered.size(), examples);
     }
 

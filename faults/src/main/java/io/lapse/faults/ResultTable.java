@@ -7,8 +7,8 @@ import java.util.stream.IntStream;
 /** The suite's report in Markdown: one row per scenario, why each failure failed, and what the columns mean. */
 final class ResultTable {
 
-    private static final List<String> HEADER = List.of("scenario", "expected expiries", "fired", "missed", "false",
-            "duplicates", "pull results lost", "dead letters / poison sent", "consumers alive", "verdict");
+    private static final List<String> HEADER = List.of("scenario", "expected expiries", "fired", "missed",
+            "slowest firing", "false", "duplicates", "pull results lost", "dead letters / poison sent", "consumers alive", "verdict");
 
     private ResultTable() {
     }
@@ -48,14 +48,19 @@ final class ResultTable {
     private static List<String> cells(ScenarioResult result) {
         String verdict = result.passed() ? "PASS" : "FAIL";
         if (!result.measured()) {
-            return List.of(result.scenario(), "–", "–", "–", "–", "–", "–", "–", "–", verdict);
+            return List.of(result.scenario(), "–", "–", "–", "–", "–", "–", "–", "–", "–", verdict);
         }
         FiringTally.Figures firing = result.firing();
         DeadLetterTally.Figures letters = result.deadLetters();
         return List.of(result.scenario(), Integer.toString(firing.expected()), Integer.toString(firing.fired()),
-                Integer.toString(firing.missed()), Integer.toString(firing.falseExpiries()),
+                Integer.toString(firing.missed()), seconds(firing.slowestFiring()),
+                Integer.toString(firing.falseExpiries()),
                 Integer.toString(firing.duplicates()), Integer.toString(firing.pullsLost()),
                 letters.deadLetters() + " / " + letters.poisonSent(), result.consumers().alive() ? "yes" : "no", verdict);
+    }
+
+    private static String seconds(long millis) {
+        return millis < 0 ? "–" : String.format("%.1f s", millis / 1000.0);
     }
 
     private static String line(List<String> cells, int[] widths) {

@@ -29,11 +29,7 @@ final class Scenarios {
         // processes already proves in its warm-up that silent orders fire and are pulled
         all.add(new Scenario("baseline", false, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
         for (Service service : Service.values()) {
-            // ingest fails and the timer passes only now and then: a restarted one fires 6 to 8.5 s after its start on
-            // this 2-core machine, and the grace is 5 s. Out of CI until they pass, so that CI stays a verdict;
-            // `-Pfaults` runs them
-            all.add(new Scenario("kill-" + service.command, service == Service.PULLER || service == Service.COMPENSATOR,
-                    new KillAndRestart(service, RESTART_AFTER)));
+            all.add(new Scenario("kill-" + service.command, true, new KillAndRestart(service, RESTART_AFTER)));
         }
         for (Service service : List.of(Service.INGEST, Service.TIMER, Service.PULLER)) {
             all.add(new Scenario("freeze-" + service.command, true, new Freeze(service, settings.ttl().multipliedBy(3))));

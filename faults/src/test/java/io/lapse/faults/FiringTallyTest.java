@@ -54,6 +54,7 @@ class FiringTallyTest {
         assertThat(figures.expected()).isEqualTo(1);
         assertThat(figures.fired()).isEqualTo(1);
         assertThat(figures.missed()).isZero();
+        assertThat(figures.slowestFiring()).isEqualTo(100);
         assertThat(figures.falseExpiries()).isZero();
         assertThat(figures.pullsLost()).isZero();
     }
@@ -63,7 +64,9 @@ class FiringTallyTest {
         answered(expiry("t-1", 5_000, 1, 10_100));
 
         assertThat(tally(TIMELINE).missed()).isEqualTo(1);
+        assertThat(tally(TIMELINE).slowestFiring()).isEqualTo(5_100);
         assertThat(tally(new Timeline(0, 6_000, 12_000, 15_000)).missed()).isZero();
+        assertThat(tally(new Timeline(0, 6_000, 12_000, 15_000)).slowestFiring()).isEqualTo(4_100);
     }
 
     @Test
@@ -73,6 +76,7 @@ class FiringTallyTest {
         FiringTally.Figures figures = tally(TIMELINE);
 
         assertThat(figures.missed()).isEqualTo(1);
+        assertThat(figures.slowestFiring()).isEqualTo(-1);
         assertThat(figures.falseExpiries()).isEqualTo(1);
     }
 

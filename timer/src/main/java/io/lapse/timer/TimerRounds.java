@@ -24,8 +24,15 @@ final class TimerRounds {
     private static final Logger log = LoggerFactory.getLogger(TimerRounds.class);
     // a safety net for lost wake messages and ownership changes: every shard is asked at least this often
     private static final long LONGEST_SLEEP_MS = 1_000;
-    // a deadline has passed but ingest has not read that far yet: look at the watermark again this soon
-    private static final long WATERMARK_POLL_MS = 2;
+    /*
+     * A deadline has passed but ingest has not read that far yet. A watermark trailing the clock by its usual tens of
+     * ms moves within a few: look again soon. One trailing by seconds is an ingest that is down, frozen or restarting:
+     * asking Redis 500 times a second then only takes CPU from the process that has to come back. So wait a share of
+     * the watermark's age, which adds at most that share to the lateness.
+     */
+    private static final long WATERMARK_POLL_MIN_MS = 2;
+    private static final long WATERMARK_POLL_MAX_MS = 50;
+    private static final long WATERMARK_POLL_AGE_SHARE = 20;
     private static final long PRUNE_EVERY_MS = 60_000;
     private static final int PRUNE_LIMIT = 1_000;
     private static final long ACK_TIMEOUT_SECONDS = 30;
@@ -138,6 +145,14 @@ final class TimerRounds {
         if (next > now) {
             return Math.min(next - now, LONGEST_SLEEP_MS);
         }
-        return next <= mark ? 0 : WATERMARK_POLL_MS;
+        if (next <= mark) {
+            return 0;
+        }
+        return watermarkPollMillis(mark == Long.MIN_VALUE ? Long.MAX_VALUE : now - mark);
+    }
+
+    /** How long to wait before looking at a watermark again that trails the clock by {@code age} ms. */
+    static long watermarkPollMillis(long age) {
+        return Math.max(WATERMARK_POLL_MIN_MS, Math.min(WATERMARK_POLL_MAX_MS, age / WATERMARK_POLL_AGE_SHARE));
     }
 }

@@ -6,7 +6,8 @@ import java.util.List;
  * What a fault did.
  *
  * @param recoveredAt   from when on firing may be expected again (epoch ms): the end of an outage (process restarted or
- *                      thawed, broker or Redis back), the start of a fault firing must not notice (poison, upstream)
+ *                      thawed, a dead member's session over, broker or Redis back), the start of a fault firing must
+ *                      not notice (poison, upstream)
  * @param poison        where Kafka put the poison it acknowledged: exactly these must become dead letters
  * @param poisonRefused poison records Kafka refused, which nobody can be expected to dead-letter
  */

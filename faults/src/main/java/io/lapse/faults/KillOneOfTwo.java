@@ -1,10 +1,14 @@
 package io.lapse.faults;
 
+import io.lapse.kafka.KafkaClients;
+
 import java.time.Duration;
 
 /**
  * Two instances of every service, as a user who outgrew one machine runs them; then kill -9 of the older instance of
- * each, for good: the survivors must take over all of their work.
+ * each, for good: the survivors must take over all of their work. Their groups hand them the dead members' partitions
+ * once those members' sessions end ({@link KafkaClients#MEMBER_SESSION_TIMEOUT_MS}; a stock broker allows no less
+ * than 6 s), so that is when the fault is over and the grace starts.
  */
 record KillOneOfTwo(Duration startTimeout) implements Fault {
 
@@ -22,6 +26,6 @@ record KillOneOfTwo(Duration startTimeout) implements Fault {
         for (Service service : Service.values()) {
             services.killForGood(services.first(service));
         }
-        return FaultReport.recoveredAt(System.currentTimeMillis());
+        return FaultReport.recoveredAt(System.currentTimeMillis() + KafkaClients.MEMBER_SESSION_TIMEOUT_MS);
     }
 }

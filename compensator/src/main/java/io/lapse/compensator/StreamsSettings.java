@@ -29,7 +29,8 @@ final class StreamsSettings {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, THREADS);
         // a static member (Streams suffixes the id with the thread's index): after a kill -9 the restarted process
         // takes its tasks back as it joins, instead of the mirror standing still until the dead member's session ends
-        KafkaClients.staticMember(slot).forEach((key, value) -> props.put(StreamsConfig.mainConsumerPrefix(key), value));
+        KafkaClients.staticMember(slot)
+                .forEach((key, value) -> props.put(StreamsConfig.mainConsumerPrefix(key), value));
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
         // the mirror must never count a record twice or lose one: a rebuild writes it into Redis as it stands
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

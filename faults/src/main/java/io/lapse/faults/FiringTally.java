@@ -68,7 +68,7 @@ final class FiringTally {
 
         int expected = 0;
         int fired = 0;
-        long[] slowest = {-1};
+        long slowest = -1;
         for (String order : workload.silent()) {
             PushHistory history = histories.get(order);
             if (history == null) {
@@ -81,7 +81,9 @@ final class FiringTally {
             List<Seen.Expiry> own = byOrder.getOrDefault(order, List.of());
             OptionalLong waited = own.stream().filter(e -> e.deadline() == deadline && e.appendedAt() >= deadline)
                     .mapToLong(e -> Math.max(0, e.appendedAt() - from)).min();
-            waited.ifPresent(w -> slowest[0] = Math.max(slowest[0], w));
+            if (waited.isPresent()) {
+                slowest = Math.max(slowest, waited.getAsLong());
+            }
             if (waited.isPresent() && waited.getAsLong() <= grace.toMillis()) {
                 fired++;
             } else if (expected - fired <= EXAMPLES) {
@@ -108,8 +110,8 @@ final class FiringTally {
         unanswered.stream().limit(EXAMPLES).forEach(e -> examples.add("no pull result: " + e.orderId()
                 + " attempt " + e.attempt() + ", appended " + seconds(timeline.endedAt() - e.appendedAt())
                 + " before the end"));
-        return new Figures(expected, fired, slowest[0], falseExpiries, falseOrders.size(), expiries.size() - distinct.size(),
-                unanswered.size(), examples);
+        return new Figures(expected, fired, slowest, falseExpiries, falseOrders.size(),
+                expiries.size() - distinct.size(), unanswered.size(), examples);
     }
 
     private static String firstExpiry(List<Seen.Expiry> own, long deadline) {

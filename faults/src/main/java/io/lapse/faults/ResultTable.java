@@ -8,7 +8,8 @@ import java.util.stream.IntStream;
 final class ResultTable {
 
     private static final List<String> HEADER = List.of("scenario", "expected expiries", "fired", "missed",
-            "slowest firing", "false", "duplicates", "pull results lost", "dead letters / poison sent", "consumers alive", "verdict");
+            "slowest firing", "false", "duplicates", "pull results lost", "dead letters / poison sent",
+            "consumers alive", "verdict");
 
     private ResultTable() {
     }
@@ -54,9 +55,9 @@ final class ResultTable {
         DeadLetterTally.Figures letters = result.deadLetters();
         return List.of(result.scenario(), Integer.toString(firing.expected()), Integer.toString(firing.fired()),
                 Integer.toString(firing.missed()), seconds(firing.slowestFiring()),
-                Integer.toString(firing.falseExpiries()),
-                Integer.toString(firing.duplicates()), Integer.toString(firing.pullsLost()),
-                letters.deadLetters() + " / " + letters.poisonSent(), result.consumers().alive() ? "yes" : "no", verdict);
+                Integer.toString(firing.falseExpiries()), Integer.toString(firing.duplicates()),
+                Integer.toString(firing.pullsLost()), letters.deadLetters() + " / " + letters.poisonSent(),
+                result.consumers().alive() ? "yes" : "no", verdict);
     }
 
     private static String seconds(long millis) {

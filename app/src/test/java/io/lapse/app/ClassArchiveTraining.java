@@ -4,6 +4,7 @@ import io.lapse.config.ConfigKeys;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.devstack.Ports;
+import io.lapse.devstack.TempDirs;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.SimulatorSettings;
@@ -58,6 +59,7 @@ final class ClassArchiveTraining {
     }
 
     private static void train(Path jar, Path archive, Path log) throws Exception {
+        Path stateDir = TempDirs.create("lapse-jsa-training");
         try (DevStack stack = DevStack.start()) {
             LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of(
                     "kafka.bootstrap.servers", stack.bootstrapServers(), "topics.partitions", "3"));
@@ -74,10 +76,11 @@ final class ClassArchiveTraining {
                         ConfigKeys.UPSTREAM_BASE_URL.envName(), upstream.baseUrl(),
                         ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port),
                         ConfigKeys.TIMER_TTL.envName(), "2s",
-                        ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
-                        Files.createTempDirectory("lapse-jsa-training").toString()));
+                        ConfigKeys.COMPENSATOR_STATE_DIR.envName(), stateDir.toString()));
                 work(upstream.fleet(), port, all.start());
             }
+        } finally {
+            TempDirs.deleteRecursively(stateDir);
         }
     }
 

@@ -10,12 +10,12 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /** Creates and removes the per-server scratch directories under java.io.tmpdir. */
-final class TempDirs {
+public final class TempDirs {
 
     private TempDirs() {
     }
 
-    static Path create(String prefix) {
+    public static Path create(String prefix) {
         try {
             return Files.createTempDirectory(prefix);
         } catch (IOException e) {
@@ -27,7 +27,7 @@ final class TempDirs {
      * Deletes {@code dir} and everything below it. Files that vanish meanwhile are fine: a server
      * that is still shutting down may remove its own temp files while we walk.
      */
-    static void deleteRecursively(Path dir) {
+    public static void deleteRecursively(Path dir) {
         if (dir == null || Files.notExists(dir)) {
             return;
         }

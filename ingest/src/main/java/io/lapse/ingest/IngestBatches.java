@@ -201,7 +201,6 @@ final class IngestBatches {
                 finish();
                 Map<TopicPartition, OffsetAndMetadata> leaving = new HashMap<>();
                 partitions.forEach(p -> {
-                    uncommitted.remove(p);
                     OffsetAndMetadata offset = applied.remove(p);
                     if (offset != null) {
                         leaving.put(p, offset);

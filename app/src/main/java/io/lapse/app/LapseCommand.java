@@ -11,12 +11,26 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ScopeType;
 
 /** Every subcommand inherits --help and --version, including those the development launcher adds. */
-@Command(name = "lapse", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = Version.class,
+@Command(
+        name = "lapse",
+        mixinStandardHelpOptions = true,
+        scope = ScopeType.INHERIT,
+        versionProvider = Version.class,
         description = "Watchdog for silent charging orders: re-arms a deadline on every status and pulls upstream "
                 + "when an order stays silent.",
-        subcommands = {ServeCommand.All.class, ServeCommand.Ingest.class, ServeCommand.Timer.class,
-                ServeCommand.Puller.class, ServeCommand.Compensator.class, StatusCommand.class, InspectCommand.class,
-                FireCommand.class, CancelCommand.class, ReplayCommand.class, DlqCommand.class, WatermarksCommand.class,
-                RebuildCommand.class})
-final class LapseCommand {
-}
+        subcommands = {
+            ServeCommand.All.class,
+            ServeCommand.Ingest.class,
+            ServeCommand.Timer.class,
+            ServeCommand.Puller.class,
+            ServeCommand.Compensator.class,
+            StatusCommand.class,
+            InspectCommand.class,
+            FireCommand.class,
+            CancelCommand.class,
+            ReplayCommand.class,
+            DlqCommand.class,
+            WatermarksCommand.class,
+            RebuildCommand.class
+        })
+final class LapseCommand {}

@@ -5,8 +5,7 @@ import picocli.CommandLine;
 /** The {@code lapse} launcher of the production jar. */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

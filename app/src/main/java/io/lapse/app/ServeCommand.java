@@ -2,14 +2,13 @@ package io.lapse.app;
 
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** Runs one or all services against the configured Kafka and Redis until the process is stopped. */
 abstract class ServeCommand implements Callable<Integer> {
@@ -23,10 +22,13 @@ abstract class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         LapseRuntime runtime = new LapseRuntime(config.load(), Clock.systemUTC());
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            runtime.close();
-            stopped.countDown();
-        }, "lapse-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            runtime.close();
+                            stopped.countDown();
+                        },
+                        "lapse-shutdown"));
         runtime.start(services());
         stopped.await();
         return 0;

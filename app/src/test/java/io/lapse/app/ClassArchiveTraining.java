@@ -9,7 +9,6 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,8 +38,7 @@ final class ClassArchiveTraining {
     /** Long enough for expiries to fire, be pulled and their results to be ingested and compensated. */
     private static final Duration WORKING = Duration.ofSeconds(8);
 
-    private ClassArchiveTraining() {
-    }
+    private ClassArchiveTraining() {}
 
     public static void main(String[] args) throws IOException {
         Path jar = Path.of(args[0]).toAbsolutePath();
@@ -53,30 +51,41 @@ final class ClassArchiveTraining {
             // an optimisation that failed must not fail the build
             System.out.println("class-data archive training failed: " + e);
         }
-        System.out.println(Files.isRegularFile(archive)
-                ? "wrote " + archive + " (" + Files.size(archive) / 1_048_576 + " MB)"
-                : "wrote no class-data archive, lapse.jar starts without one: see " + log);
+        System.out.println(
+                Files.isRegularFile(archive)
+                        ? "wrote " + archive + " (" + Files.size(archive) / 1_048_576 + " MB)"
+                        : "wrote no class-data archive, lapse.jar starts without one: see " + log);
     }
 
     private static void train(Path jar, Path archive, Path log) throws Exception {
         Path stateDir = TempDirs.create("lapse-jsa-training");
         try (DevStack stack = DevStack.start()) {
-            LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of(
-                    "kafka.bootstrap.servers", stack.bootstrapServers(), "topics.partitions", "3"));
-            try (UpstreamSimulator upstream = new UpstreamSimulator(SimulatorSettings.manual(Duration.ofSeconds(1)),
-                    new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC())) {
+            LapseConfig config = LapseConfig.load(null, Map.of())
+                    .with(Map.of("kafka.bootstrap.servers", stack.bootstrapServers(), "topics.partitions", "3"));
+            try (UpstreamSimulator upstream = new UpstreamSimulator(
+                    SimulatorSettings.manual(Duration.ofSeconds(1)),
+                    new KafkaClients(config.kafka()),
+                    config.topics().push(),
+                    Clock.systemUTC())) {
                 upstream.start();
                 int port = Ports.free();
-                ProcessBuilder all = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                        .toString(), "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar.toString(), "all")
-                        .redirectErrorStream(true).redirectOutput(log.toFile());
-                all.environment().putAll(Map.of(
-                        ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.envName(), stack.bootstrapServers(),
-                        ConfigKeys.REDIS_URI.envName(), stack.redisUri(),
-                        ConfigKeys.UPSTREAM_BASE_URL.envName(), upstream.baseUrl(),
-                        ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port),
-                        ConfigKeys.TIMER_TTL.envName(), "2s",
-                        ConfigKeys.COMPENSATOR_STATE_DIR.envName(), stateDir.toString()));
+                ProcessBuilder all = new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString(),
+                                "-XX:ArchiveClassesAtExit=" + archive,
+                                "-jar",
+                                jar.toString(),
+                                "all")
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile());
+                all.environment()
+                        .putAll(Map.of(
+                                ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.envName(), stack.bootstrapServers(),
+                                ConfigKeys.REDIS_URI.envName(), stack.redisUri(),
+                                ConfigKeys.UPSTREAM_BASE_URL.envName(), upstream.baseUrl(),
+                                ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port),
+                                ConfigKeys.TIMER_TTL.envName(), "2s",
+                                ConfigKeys.COMPENSATOR_STATE_DIR.envName(), stateDir.toString()));
                 work(upstream.fleet(), port, all.start());
             }
         } finally {
@@ -105,7 +114,8 @@ final class ClassArchiveTraining {
     private static boolean awaitReady(int port, Process lapse) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready"))
-                .timeout(Duration.ofSeconds(2)).build();
+                .timeout(Duration.ofSeconds(2))
+                .build();
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (lapse.isAlive() && System.nanoTime() < deadline) {
             try {

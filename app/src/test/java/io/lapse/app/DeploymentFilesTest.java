@@ -1,11 +1,9 @@
 package io.lapse.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-import org.yaml.snakeyaml.Yaml;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +16,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * What can be checked of docker/ without Docker: the compose file names real images, real configuration keys, health
@@ -47,7 +46,9 @@ class DeploymentFilesTest {
                     .containsExactly("CMD", "/opt/lapse/healthcheck", "ready");
             assertThat(service).doesNotContainKey("profiles");
         }
-        assertThat(Files.isExecutable(DOCKER.resolve("healthcheck"))).as("docker/healthcheck is executable").isTrue();
+        assertThat(Files.isExecutable(DOCKER.resolve("healthcheck")))
+                .as("docker/healthcheck is executable")
+                .isTrue();
     }
 
     @Test
@@ -70,12 +71,19 @@ class DeploymentFilesTest {
     void everyLapseVariableInComposeIsAConfigurationKey() throws IOException {
         Set<String> known = ConfigKeys.all().stream().map(ConfigKey::envName).collect(Collectors.toSet());
         List<String> variables = new ArrayList<>();
-        composeServices().values().forEach(service -> map(service.getOrDefault("environment", Map.of())).keySet()
-                .stream().filter(name -> name.startsWith("LAPSE_")).forEach(variables::add));
+        composeServices()
+                .values()
+                .forEach(service -> map(service.getOrDefault("environment", Map.of())).keySet().stream()
+                        .filter(name -> name.startsWith("LAPSE_"))
+                        .forEach(variables::add));
 
-        assertThat(variables).isNotEmpty().allSatisfy(name -> assertThat(known.contains(name)
-                || name.startsWith("LAPSE_KAFKA_") || LOGGING_VARIABLES.contains(name))
-                .as("%s is a configuration key, a kafka.* property or a logging variable", name).isTrue());
+        assertThat(variables)
+                .isNotEmpty()
+                .allSatisfy(name -> assertThat(known.contains(name)
+                                || name.startsWith("LAPSE_KAFKA_")
+                                || LOGGING_VARIABLES.contains(name))
+                        .as("%s is a configuration key, a kafka.* property or a logging variable", name)
+                        .isTrue());
     }
 
     @Test
@@ -85,13 +93,18 @@ class DeploymentFilesTest {
 
         assertThat(stages.get("lapse")).contains("COPY --from=build /src/" + module + "/target/lapse.jar ");
         assertThat(stages.get("build")).contains("-pl " + module + " ");
-        assertThat(stages.get("lapse")).contains("ENTRYPOINT [\"java\", \"-XX:MaxRAMPercentage=75\", \"-jar\", "
-                + "\"/opt/lapse/lapse.jar\"]");
-        assertThat(new ArrayList<>(stages.keySet())).as("the production image is the default (last) target")
-                .last().isEqualTo("lapse");
+        assertThat(stages.get("lapse"))
+                .contains(
+                        "ENTRYPOINT [\"java\", \"-XX:MaxRAMPercentage=75\", \"-jar\", " + "\"/opt/lapse/lapse.jar\"]");
+        assertThat(new ArrayList<>(stages.keySet()))
+                .as("the production image is the default (last) target")
+                .last()
+                .isEqualTo("lapse");
         String devModule = moduleBuildingOrNull("<launcher.jar>lapse-dev</launcher.jar>");
-        Assumptions.assumeTrue(devModule != null, "no module builds lapse-dev.jar yet (the devtools module): "
-                + "the lapse-dev target cannot be checked");
+        Assumptions.assumeTrue(
+                devModule != null,
+                "no module builds lapse-dev.jar yet (the devtools module): "
+                        + "the lapse-dev target cannot be checked");
         assertThat(stages.get("lapse-dev")).contains("/src/" + devModule + "/target/lapse-dev.jar");
     }
 
@@ -104,11 +117,14 @@ class DeploymentFilesTest {
                 list(map(config).get("targets")).forEach(t -> targets.add((String) t));
             }
         }
-        assertThat(targets).containsExactlyInAnyOrderElementsOf(SERVICES.stream().map(s -> s + ":8080").toList());
+        assertThat(targets)
+                .containsExactlyInAnyOrderElementsOf(
+                        SERVICES.stream().map(s -> s + ":8080").toList());
         assertThat(list(prometheus.get("rule_files"))).containsExactly("/etc/prometheus/alerts.yml");
 
         Map<String, Object> datasources = yaml(DOCKER.resolve("grafana/provisioning/datasources/prometheus.yml"));
-        assertThat(map(list(datasources.get("datasources")).get(0))).containsEntry("uid", "prometheus")
+        assertThat(map(list(datasources.get("datasources")).get(0)))
+                .containsEntry("uid", "prometheus")
                 .containsEntry("url", "http://prometheus:9090");
         assertThat(DOCKER.resolve("grafana/dashboards/lapse.json")).exists();
     }
@@ -116,8 +132,13 @@ class DeploymentFilesTest {
     @Test
     void promtoolAcceptsTheAlertRules() throws Exception {
         Assumptions.assumeTrue(ToolInstall.ensure("promtool"), ToolInstall.skipMessage("promtool"));
-        Process check = new ProcessBuilder("promtool", "check", "rules", DOCKER.resolve("prometheus/alerts.yml")
-                .toString()).redirectErrorStream(true).start();
+        Process check = new ProcessBuilder(
+                        "promtool",
+                        "check",
+                        "rules",
+                        DOCKER.resolve("prometheus/alerts.yml").toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
         assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -127,8 +148,8 @@ class DeploymentFilesTest {
 
     static Map<String, Map<String, Object>> composeServices() throws IOException {
         Map<String, Map<String, Object>> services = new LinkedHashMap<>();
-        map(yaml(DOCKER.resolve("compose.yaml")).get("services")).forEach((name, service) ->
-                services.put(name, map(service)));
+        map(yaml(DOCKER.resolve("compose.yaml")).get("services"))
+                .forEach((name, service) -> services.put(name, map(service)));
         return services;
     }
 
@@ -169,7 +190,8 @@ class DeploymentFilesTest {
     }
 
     private static String moduleBuildingOrNull(String marker) throws IOException {
-        try (Stream<Path> poms = Files.list(ROOT).map(dir -> dir.resolve("pom.xml")).filter(Files::isRegularFile)) {
+        try (Stream<Path> poms =
+                Files.list(ROOT).map(dir -> dir.resolve("pom.xml")).filter(Files::isRegularFile)) {
             for (Path pom : poms.toList()) {
                 if (Files.readString(pom).contains(marker)) {
                     return pom.getParent().getFileName().toString();

@@ -1,13 +1,12 @@
 package io.lapse.app;
 
-import io.lapse.runtime.ServiceName;
-import io.lapse.runtime.LapseRuntime;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -34,12 +33,25 @@ final class LapseUnderTest implements AutoCloseable {
 
     static LapseUnderTest start(long ttlMillis) throws IOException {
         DevStack stack = DevStack.start();
-        LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of(
-                "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
-                "timer.ttl", ttlMillis + "ms", "topics.partitions", "3", "management.port", "0",
-                "compensator.state-dir", Files.createTempDirectory("lapse-streams").toString()));
-        UpstreamSimulator simulator = new UpstreamSimulator(SimulatorSettings.manual(Duration.ofSeconds(1)),
-                new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC());
+        LapseConfig config = LapseConfig.load(null, Map.of())
+                .with(Map.of(
+                        "kafka.bootstrap.servers",
+                        stack.bootstrapServers(),
+                        "redis.uri",
+                        stack.redisUri(),
+                        "timer.ttl",
+                        ttlMillis + "ms",
+                        "topics.partitions",
+                        "3",
+                        "management.port",
+                        "0",
+                        "compensator.state-dir",
+                        Files.createTempDirectory("lapse-streams").toString()));
+        UpstreamSimulator simulator = new UpstreamSimulator(
+                SimulatorSettings.manual(Duration.ofSeconds(1)),
+                new KafkaClients(config.kafka()),
+                config.topics().push(),
+                Clock.systemUTC());
         simulator.start();
         config = config.with(Map.of("upstream.base-url", simulator.baseUrl()));
         LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC()).start(ServiceName.ALL);

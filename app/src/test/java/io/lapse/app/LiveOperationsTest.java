@@ -1,23 +1,17 @@
 package io.lapse.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lapse.runtime.ServiceName;
-import io.lapse.runtime.LapseRuntime;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.runtime.LapseRuntime;
+import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.yaml.snakeyaml.Yaml;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +25,14 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * One process running all four services on the devstack with simulated orders, some of which go silent: what the
@@ -50,33 +49,56 @@ class LiveOperationsTest {
 
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+
     private static UpstreamSimulator simulator;
     private static LapseRuntime lapse;
     private static ManagementClient management;
 
     @BeforeAll
     static void startAPipelineWithSilentOrders() throws Exception {
-        LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of(
-                "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
-                "timer.ttl", "2s", "topics.partitions", "2", "management.address", "127.0.0.1",
-                "management.port", "0", "compensator.scan-interval", "2s",
-                "compensator.state-dir", Files.createTempDirectory("ops-streams").toString()));
-        simulator = new UpstreamSimulator(SimulatorSettings.manual(Duration.ofSeconds(1)),
-                new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC());
+        LapseConfig config = LapseConfig.load(null, Map.of())
+                .with(Map.of(
+                        "kafka.bootstrap.servers",
+                        stack.bootstrapServers(),
+                        "redis.uri",
+                        stack.redisUri(),
+                        "timer.ttl",
+                        "2s",
+                        "topics.partitions",
+                        "2",
+                        "management.address",
+                        "127.0.0.1",
+                        "management.port",
+                        "0",
+                        "compensator.scan-interval",
+                        "2s",
+                        "compensator.state-dir",
+                        Files.createTempDirectory("ops-streams").toString()));
+        simulator = new UpstreamSimulator(
+                SimulatorSettings.manual(Duration.ofSeconds(1)),
+                new KafkaClients(config.kafka()),
+                config.topics().push(),
+                Clock.systemUTC());
         simulator.start();
         config = config.with(Map.of("upstream.base-url", simulator.baseUrl()));
         lapse = new LapseRuntime(config, Clock.systemUTC()).start(ServiceName.ALL);
         management = new ManagementClient(lapse.managementPort());
 
         List<String> orders = simulator.fleet().startMany(ORDERS, "ops-");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(config.kafka()).producer("ops-poison", Map.of())) {
-            producer.send(new ProducerRecord<>(config.topics().push(), "poison".getBytes(StandardCharsets.UTF_8),
-                    "{\"orderId\":".getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaClients(config.kafka()).producer("ops-poison", Map.of())) {
+            producer.send(new ProducerRecord<>(
+                            config.topics().push(),
+                            "poison".getBytes(StandardCharsets.UTF_8),
+                            "{\"orderId\":".getBytes(StandardCharsets.UTF_8)))
+                    .get(30, TimeUnit.SECONDS);
         }
-        await().atMost(Duration.ofSeconds(60)).until(() -> status().path("timers").path("watched").asLong() == ORDERS);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> status().path("timers").path("watched").asLong() == ORDERS);
         orders.subList(0, SILENT).forEach(simulator.fleet()::silence);
-        await().atMost(Duration.ofSeconds(60)).until(() -> status().path("pulls").path("ok").asLong() >= SILENT
-                && status().path("deadLetters").asLong() == 1);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> status().path("pulls").path("ok").asLong() >= SILENT
+                        && status().path("deadLetters").asLong() == 1);
     }
 
     @AfterAll
@@ -99,21 +121,35 @@ class LiveOperationsTest {
             queried.addAll(PromQl.metricNames(expr));
         }
         queried.removeAll(SCRAPE_SERIES);
-        assertThat(queried).contains("lapse_timers_watched", "lapse_consumer_lag_records",
-                "lapse_timer_fire_lateness_seconds_bucket", "lapse_puller_circuit_open");
+        assertThat(queried)
+                .contains(
+                        "lapse_timers_watched",
+                        "lapse_consumer_lag_records",
+                        "lapse_timer_fire_lateness_seconds_bucket",
+                        "lapse_puller_circuit_open");
 
         // consumer lag appears once a group has committed and the lag was measured (every 10 s)
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                assertThat(exported(management.get("/metrics").body())).containsAll(queried));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() ->
+                        assertThat(exported(management.get("/metrics").body())).containsAll(queried));
     }
 
     @Test
     void theStatusPageShowsTheFiguresInAHeadlessBrowser() throws Exception {
         Assumptions.assumeTrue(ToolInstall.ensure("chromium"), ToolInstall.skipMessage("chromium"));
         Path dump = Files.createTempFile("status-page", ".html");
-        Process chromium = new ProcessBuilder("chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-dev-shm-usage", "--virtual-time-budget=10000", "--dump-dom", management.url("/"))
-                .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(dump.toFile()).start();
+        Process chromium = new ProcessBuilder(
+                        "chromium",
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-dev-shm-usage",
+                        "--virtual-time-budget=10000",
+                        "--dump-dom",
+                        management.url("/"))
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(dump.toFile())
+                .start();
         boolean finished = chromium.waitFor(120, TimeUnit.SECONDS);
         if (!finished) {
             chromium.destroyForcibly();
@@ -129,7 +165,9 @@ class LiveOperationsTest {
         assertThat(figure(dom, "lateness-p50")).matches("[0-9.]+ m?s");
         assertThat(figure(dom, "lateness-p99")).matches("[0-9.]+ m?s");
         assertThat(Long.parseLong(figure(dom, "lateness-count"))).isGreaterThanOrEqualTo(SILENT);
-        assertThat(rows(dom, "lateness-histogram")).hasSize(9).anySatisfy(row -> assertThat(row).startsWith("≤ 5.0 ms"));
+        assertThat(rows(dom, "lateness-histogram"))
+                .hasSize(9)
+                .anySatisfy(row -> assertThat(row).startsWith("≤ 5.0 ms"));
         assertThat(rows(dom, "expiries")).anySatisfy(row -> assertThat(row).startsWith("timer"));
         assertThat(rows(dom, "pulls")).anySatisfy(row -> assertThat(row).startsWith("ok"));
         assertThat(rows(dom, "watermarks")).anySatisfy(row -> assertThat(row).startsWith("charging.status.push/0"));
@@ -158,9 +196,13 @@ class LiveOperationsTest {
     }
 
     private static List<String> dashboardQueries() throws Exception {
-        JsonNode dashboard = new ObjectMapper().readTree(DOCKER.resolve("grafana/dashboards/lapse.json").toFile());
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(DOCKER.resolve("grafana/dashboards/lapse.json").toFile());
         List<String> queries = new ArrayList<>();
-        dashboard.get("panels").forEach(panel -> panel.get("targets").forEach(t -> queries.add(t.get("expr").asText())));
+        dashboard
+                .get("panels")
+                .forEach(panel -> panel.get("targets")
+                        .forEach(t -> queries.add(t.get("expr").asText())));
         assertThat(queries).hasSizeGreaterThanOrEqualTo(12);
         return queries;
     }

@@ -1,5 +1,7 @@
 package io.lapse.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
@@ -7,14 +9,11 @@ import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.status.StatusUtil;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The launcher's logback.xml: text lines by default, one JSON object per line with LAPSE_LOG_FORMAT=json. */
 class LogFormatTest {
@@ -32,7 +31,8 @@ class LogFormatTest {
 
     @Test
     void textFormatIsTheDefault() throws Exception {
-        assertThat(logOneEventWith(null)).contains("WARN", "lapse.test - waiting for Redis at redis://redis:6379")
+        assertThat(logOneEventWith(null))
+                .contains("WARN", "lapse.test - waiting for Redis at redis://redis:6379")
                 .doesNotStartWith("{");
     }
 
@@ -50,7 +50,8 @@ class LogFormatTest {
             JoranConfigurator configurator = new JoranConfigurator();
             configurator.setContext(context);
             configurator.doConfigure(LogFormatTest.class.getResource("/logback.xml"));
-            assertThat(new StatusUtil(context).getHighestLevel(0)).as("logback found nothing to warn about")
+            assertThat(new StatusUtil(context).getHighestLevel(0))
+                    .as("logback found nothing to warn about")
                     .isLessThan(Status.WARN);
             context.getLogger("lapse.test").warn("waiting for Redis at {}", "redis://redis:6379");
         } finally {

@@ -1,6 +1,6 @@
 package io.lapse.app;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,8 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The jar the Docker image ships, as {@code package} built it: the services and nothing of the development tools (the
@@ -20,28 +19,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProductionJarIT {
 
     private static final Path JAR = Path.of("target", "lapse.jar");
-    private static final Pattern DEVELOPMENT = Pattern.compile(
-            "io/lapse/(devstack|simulator|bench|devtools)/.*|kafka/server/.*|.*redis-server.*");
+    private static final Pattern DEVELOPMENT =
+            Pattern.compile("io/lapse/(devstack|simulator|bench|devtools)/.*|kafka/server/.*|.*redis-server.*");
 
     @Test
     void holdsTheServicesAndNoDevelopmentTool() throws IOException {
         try (ZipFile jar = new ZipFile(JAR.toFile())) {
             List<String> entries = jar.stream().map(ZipEntry::getName).toList();
 
-            assertThat(entries).contains("io/lapse/app/Main.class", "io/lapse/runtime/LapseRuntime.class",
-                    "org/apache/kafka/streams/KafkaStreams.class", "io/lettuce/core/RedisClient.class");
-            assertThat(entries).filteredOn(name -> DEVELOPMENT.matcher(name).matches()).isEmpty();
+            assertThat(entries)
+                    .contains(
+                            "io/lapse/app/Main.class",
+                            "io/lapse/runtime/LapseRuntime.class",
+                            "org/apache/kafka/streams/KafkaStreams.class",
+                            "io/lettuce/core/RedisClient.class");
+            assertThat(entries)
+                    .filteredOn(name -> DEVELOPMENT.matcher(name).matches())
+                    .isEmpty();
         }
     }
 
     @Test
     void offersEveryServiceButNeitherDemoNorBench() throws Exception {
-        Process lapse = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", JAR.toString(), "--help").redirectErrorStream(true).start();
+        Process lapse = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-jar",
+                        JAR.toString(),
+                        "--help")
+                .redirectErrorStream(true)
+                .start();
         String help = new String(lapse.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
         assertThat(lapse.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(lapse.exitValue()).as(help).isZero();
-        assertThat(help).contains("all", "ingest", "timer", "puller", "compensator").doesNotContain("demo", "bench");
+        assertThat(help)
+                .contains("all", "ingest", "timer", "puller", "compensator")
+                .doesNotContain("demo", "bench");
     }
 }

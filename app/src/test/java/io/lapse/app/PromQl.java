@@ -9,16 +9,27 @@ import java.util.regex.Pattern;
 final class PromQl {
 
     private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
-    private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "by", "without", "on", "ignoring",
-            "group_left", "group_right", "bool", "offset", "inf", "nan");
+    private static final Set<String> KEYWORDS = Set.of(
+            "and",
+            "or",
+            "unless",
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "offset",
+            "inf",
+            "nan");
 
-    private PromQl() {
-    }
+    private PromQl() {}
 
     static Set<String> metricNames(String expr) {
-        String bare = expr.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")  // string literals
-                .replaceAll("\\{[^}]*}", " ")                              // label matchers
-                .replaceAll("\\[[^]]*]", " ")                              // range selectors
+        String bare = expr.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"") // string literals
+                .replaceAll("\\{[^}]*}", " ") // label matchers
+                .replaceAll("\\[[^]]*]", " ") // range selectors
                 .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ");
         Set<String> names = new TreeSet<>();
         Matcher m = IDENTIFIER.matcher(bare);

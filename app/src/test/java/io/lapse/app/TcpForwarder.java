@@ -27,7 +27,8 @@ final class TcpForwarder implements AutoCloseable {
 
     static TcpForwarder start(int port, int target) {
         try {
-            TcpForwarder forwarder = new TcpForwarder(new ServerSocket(port, 50, InetAddress.getLoopbackAddress()), target);
+            TcpForwarder forwarder =
+                    new TcpForwarder(new ServerSocket(port, 50, InetAddress.getLoopbackAddress()), target);
             Thread accepting = new Thread(forwarder::accept, "test-forwarder-" + port);
             accepting.setDaemon(true);
             accepting.start();
@@ -53,13 +54,16 @@ final class TcpForwarder implements AutoCloseable {
     }
 
     private static void pipe(Socket from, Socket to) {
-        Thread copying = new Thread(() -> {
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                in.transferTo(out);
-            } catch (IOException e) {
-                // one side closed: the other follows
-            }
-        }, "test-forwarder-pipe");
+        Thread copying = new Thread(
+                () -> {
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        in.transferTo(out);
+                    } catch (IOException e) {
+                        // one side closed: the other follows
+                    }
+                },
+                "test-forwarder-pipe");
         copying.setDaemon(true);
         copying.start();
     }

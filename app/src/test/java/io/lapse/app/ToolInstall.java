@@ -10,8 +10,7 @@ final class ToolInstall {
 
     private static final Path SCRIPT = Path.of("..", ".ci", "install-tools");
 
-    private ToolInstall() {
-    }
+    private ToolInstall() {}
 
     /** @return whether the tool is on the PATH, after trying to install it */
     static synchronized boolean ensure(String tool) {
@@ -19,7 +18,9 @@ final class ToolInstall {
             return true;
         }
         try {
-            Process install = new ProcessBuilder("bash", SCRIPT.toString(), tool).inheritIO().start();
+            Process install = new ProcessBuilder("bash", SCRIPT.toString(), tool)
+                    .inheritIO()
+                    .start();
             if (!install.waitFor(15, TimeUnit.MINUTES)) {
                 install.destroyForcibly();
             }

@@ -7,11 +7,13 @@ import java.time.format.DateTimeFormatter;
 record BenchEnvironment(String date, int cores, String os, String java, long maxHeapMb, String redisVersion) {
 
     static BenchEnvironment capture(RedisProbe redis) throws Exception {
-        return new BenchEnvironment(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z")),
+        return new BenchEnvironment(
+                ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z")),
                 Runtime.getRuntime().availableProcessors(),
-                System.getProperty("os.name") + " " + System.getProperty("os.version") + " (" + System.getProperty("os.arch")
-                        + ")",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " ("
+                        + System.getProperty("os.arch") + ")",
                 System.getProperty("java.vm.name") + " " + Runtime.version(),
-                Runtime.getRuntime().maxMemory() / (1024 * 1024), redis.version());
+                Runtime.getRuntime().maxMemory() / (1024 * 1024),
+                redis.version());
     }
 }

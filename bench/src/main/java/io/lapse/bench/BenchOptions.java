@@ -16,8 +16,14 @@ import java.util.Locale;
  * @param throughputPushes records of the ingest-throughput measurement; 0 skips it
  * @param output           also write the Markdown report here, when not null
  */
-public record BenchOptions(List<Integer> sizes, List<String> modes, Duration cadence, Duration ttl,
-                           double silentFraction, long throughputPushes, Path output) {
+public record BenchOptions(
+        List<Integer> sizes,
+        List<String> modes,
+        Duration cadence,
+        Duration ttl,
+        double silentFraction,
+        long throughputPushes,
+        Path output) {
 
     public BenchOptions {
         sizes = List.copyOf(sizes);
@@ -45,7 +51,13 @@ public record BenchOptions(List<Integer> sizes, List<String> modes, Duration cad
 
     /** 10 k, 100 k and 1 M orders in both modes, pushing every 15 s with a 20 s ttl; 1 % go silent. */
     public static BenchOptions defaults() {
-        return new BenchOptions(List.of(10_000, 100_000, 1_000_000), List.of("zset", "ttl"), Duration.ofSeconds(15),
-                Duration.ofSeconds(20), 0.01, 2_000_000, null);
+        return new BenchOptions(
+                List.of(10_000, 100_000, 1_000_000),
+                List.of("zset", "ttl"),
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(20),
+                0.01,
+                2_000_000,
+                null);
     }
 }

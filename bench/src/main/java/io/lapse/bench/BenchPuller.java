@@ -3,7 +3,6 @@ package io.lapse.bench;
 import io.lapse.config.LapseConfig;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
-
 import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
 

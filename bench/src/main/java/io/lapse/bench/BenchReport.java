@@ -1,7 +1,6 @@
 package io.lapse.bench;
 
 import io.lapse.config.Durations;
-
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -11,21 +10,40 @@ import java.util.stream.Collectors;
 /** The Markdown report: where it ran, with which options, the throughput table and the fire-lateness table. */
 final class BenchReport {
 
-    private BenchReport() {
-    }
+    private BenchReport() {}
 
-    static String markdown(BenchEnvironment env, BenchOptions options, ThroughputResult throughput,
-                           List<LatenessResult> runs, Duration took) {
+    static String markdown(
+            BenchEnvironment env,
+            BenchOptions options,
+            ThroughputResult throughput,
+            List<LatenessResult> runs,
+            Duration took) {
         StringBuilder out = new StringBuilder("# Lapse benchmark\n\n");
         out.append("- date: ").append(env.date()).append('\n');
-        out.append("- machine: ").append(env.cores()).append(" cores, ").append(env.os()).append(", ")
-                .append(env.java()).append(", max heap ").append(count(env.maxHeapMb())).append(" MB; Redis ")
-                .append(env.redisVersion()).append(" (child process), Kafka broker in the same JVM (devstack)\n");
-        out.append("- options: sizes ").append(options.sizes().stream().map(BenchReport::count)
-                        .collect(Collectors.joining(", "))).append("; modes ").append(String.join(", ", options.modes()))
-                .append("; cadence ").append(Durations.format(options.cadence())).append("; ttl ")
-                .append(Durations.format(options.ttl())).append("; silent ").append(percent(options.silentFraction()))
-                .append("; throughput pushes ").append(count(options.throughputPushes())).append('\n');
+        out.append("- machine: ")
+                .append(env.cores())
+                .append(" cores, ")
+                .append(env.os())
+                .append(", ")
+                .append(env.java())
+                .append(", max heap ")
+                .append(count(env.maxHeapMb()))
+                .append(" MB; Redis ")
+                .append(env.redisVersion())
+                .append(" (child process), Kafka broker in the same JVM (devstack)\n");
+        out.append("- options: sizes ")
+                .append(options.sizes().stream().map(BenchReport::count).collect(Collectors.joining(", ")))
+                .append("; modes ")
+                .append(String.join(", ", options.modes()))
+                .append("; cadence ")
+                .append(Durations.format(options.cadence()))
+                .append("; ttl ")
+                .append(Durations.format(options.ttl()))
+                .append("; silent ")
+                .append(percent(options.silentFraction()))
+                .append("; throughput pushes ")
+                .append(count(options.throughputPushes()))
+                .append('\n');
         out.append("- every run: topics.partitions 6, timer.repeat 1 h, other settings Lapse's defaults; load from one"
                 + " producer (acks=1, lz4, linger 5 ms)\n");
         if (throughput != null) {
@@ -34,14 +52,18 @@ final class BenchReport {
         if (!runs.isEmpty()) {
             out.append('\n').append(LatenessSection.markdown(options, runs));
         }
-        out.append("\nTotal run time: ").append(took.toMinutes()).append(" min ").append(took.toSecondsPart())
+        out.append("\nTotal run time: ")
+                .append(took.toMinutes())
+                .append(" min ")
+                .append(took.toSecondsPart())
                 .append(" s\n");
         return out.toString();
     }
 
     private static String percent(double fraction) {
-        return new BigDecimal(String.format(Locale.ROOT, "%.4f", fraction * 100)).stripTrailingZeros().toPlainString()
-                + " %";
+        return new BigDecimal(String.format(Locale.ROOT, "%.4f", fraction * 100))
+                        .stripTrailingZeros()
+                        .toPlainString() + " %";
     }
 
     static String count(long n) {

@@ -7,7 +7,6 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerKeys;
 import io.micrometer.core.instrument.Gauge;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
@@ -17,8 +16,7 @@ final class BenchServices {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
-    private BenchServices() {
-    }
+    private BenchServices() {}
 
     /**
      * Returns once every service is ready and, with the timer, it serves every shard. A timer without a compensator
@@ -29,13 +27,19 @@ final class BenchServices {
         try {
             if (names.contains(ServiceName.TIMER) && !names.contains(ServiceName.COMPENSATOR)) {
                 try (RedisConnection redis = RedisConnection.open(config.redis())) {
-                    new RedisEpochs(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()))
-                            .stamp("bench").join();
+                    new RedisEpochs(
+                                    redis,
+                                    new TimerKeys(
+                                            config.redis().keyPrefix(),
+                                            config.timer().shards()))
+                            .stamp("bench")
+                            .join();
                 }
             }
             lapse.start(names);
             long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-            while (!lapse.health().isReady() || (names.contains(ServiceName.TIMER) && !servesEveryShard(lapse, config))) {
+            while (!lapse.health().isReady()
+                    || (names.contains(ServiceName.TIMER) && !servesEveryShard(lapse, config))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(names + " not ready within " + READY_TIMEOUT);
                 }

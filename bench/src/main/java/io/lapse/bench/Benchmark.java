@@ -1,7 +1,6 @@
 package io.lapse.bench;
 
 import io.lapse.devstack.DevStack;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -19,8 +18,7 @@ public final class Benchmark {
 
     private static final String LOGGING = "io/lapse/bench/logback-bench.xml";
 
-    private Benchmark() {
-    }
+    private Benchmark() {}
 
     /** Runs the default benchmark without the app; progress goes to stderr, the report to stdout. */
     public static void main(String[] args) {
@@ -41,7 +39,8 @@ public final class Benchmark {
         ThroughputResult throughput = null;
         List<LatenessResult> runs = new ArrayList<>();
         BenchEnvironment environment;
-        try (DevStack stack = DevStack.start(); RedisProbe probe = RedisProbe.open(stack.redisUri())) {
+        try (DevStack stack = DevStack.start();
+                RedisProbe probe = RedisProbe.open(stack.redisUri())) {
             environment = BenchEnvironment.capture(probe);
             if (options.throughputPushes() > 0) {
                 try {
@@ -64,8 +63,8 @@ public final class Benchmark {
         } catch (Exception e) {
             throw new IllegalStateException("the devstack could not run the benchmark: " + e.getMessage(), e);
         }
-        String report = BenchReport.markdown(environment, options, throughput, runs,
-                Duration.ofNanos(System.nanoTime() - started));
+        String report = BenchReport.markdown(
+                environment, options, throughput, runs, Duration.ofNanos(System.nanoTime() - started));
         out.print(report);
         out.flush();
         if (options.output() != null) {

@@ -7,10 +7,6 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,6 +19,9 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The compensator's two heavy operations on a mirror of N orders (default 1,000,000), on the devstack: a full rebuild
@@ -33,15 +32,22 @@ import java.util.stream.Stream;
  */
 public final class CompensatorBenchmark {
 
-    private static final Map<String, Object> FILL = Map.of(ProducerConfig.ACKS_CONFIG, "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.LINGER_MS_CONFIG, 5,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+    private static final Map<String, Object> FILL = Map.of(
+            ProducerConfig.ACKS_CONFIG,
+            "1",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            false,
+            ProducerConfig.LINGER_MS_CONFIG,
+            5,
+            ProducerConfig.COMPRESSION_TYPE_CONFIG,
+            "lz4",
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            128 * 1024);
     private static final Duration MIRROR_TIMEOUT = Duration.ofMinutes(30);
     private static final Duration CATCH_UP = Duration.ofSeconds(30);
     private static final int FINISHED_EVERY = 50;
 
-    private CompensatorBenchmark() {
-    }
+    private CompensatorBenchmark() {}
 
     /** {@code [orders]}; the report goes to stdout, progress to stderr. */
     public static void main(String[] args) {
@@ -59,10 +65,14 @@ public final class CompensatorBenchmark {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try (DevStack stack = DevStack.start(); RedisProbe probe = RedisProbe.open(stack.redisUri())) {
+        try (DevStack stack = DevStack.start();
+                RedisProbe probe = RedisProbe.open(stack.redisUri())) {
             BenchEnvironment environment = BenchEnvironment.capture(probe);
-            try (RunSandbox sandbox = RunSandbox.open(stack, probe, "compensator", Map.of("topics.partitions", "6",
-                    "compensator.state-dir", stateDir.toString()))) {
+            try (RunSandbox sandbox = RunSandbox.open(
+                    stack,
+                    probe,
+                    "compensator",
+                    Map.of("topics.partitions", "6", "compensator.state-dir", stateDir.toString()))) {
                 stack.kafka().createTopic(sandbox.config.topics().push(), sandbox.partitions());
                 fill(sandbox, orders);
                 long mirrorStarted = System.nanoTime();
@@ -80,10 +90,20 @@ public final class CompensatorBenchmark {
                         + " s (not a goal).");
                 out.println();
                 out.print(new MarkdownTable("operation", "orders", "seconds", "orders/s", "goal", "exit")
-                        .row("rebuild into an empty Redis", String.format("%,d", orders), rebuild.seconds(),
-                                rebuild.rate(orders), "≤ 30 s", Integer.toString(rebuild.exit))
-                        .row("full scan against the rebuilt Redis", String.format("%,d", orders), scan.seconds(),
-                                scan.rate(orders), "≤ 10 s", Integer.toString(scan.exit)));
+                        .row(
+                                "rebuild into an empty Redis",
+                                String.format("%,d", orders),
+                                rebuild.seconds(),
+                                rebuild.rate(orders),
+                                "≤ 30 s",
+                                Integer.toString(rebuild.exit))
+                        .row(
+                                "full scan against the rebuilt Redis",
+                                String.format("%,d", orders),
+                                scan.seconds(),
+                                scan.rate(orders),
+                                "≤ 10 s",
+                                Integer.toString(scan.exit)));
                 out.println();
                 out.println("- rebuild: " + rebuild.summary);
                 out.println("- scan: " + scan.summary);
@@ -99,7 +119,8 @@ public final class CompensatorBenchmark {
 
     private static void delete(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             System.err.println("could not delete " + dir + ": " + e);
         }
@@ -112,10 +133,10 @@ public final class CompensatorBenchmark {
                 String orderId = OrderIds.of(i);
                 byte[] value = i % FINISHED_EVERY == 0
                         ? ("{\"orderId\":\"" + orderId + "\",\"status\":\"FINISHED\",\"ts\":" + seen + "}")
-                        .getBytes(StandardCharsets.UTF_8)
+                                .getBytes(StandardCharsets.UTF_8)
                         : PushJson.charging(orderId, i, 0, seen);
-                producer.send(new ProducerRecord<>(sandbox.config.topics().push(),
-                        orderId.getBytes(StandardCharsets.UTF_8), value));
+                producer.send(new ProducerRecord<>(
+                        sandbox.config.topics().push(), orderId.getBytes(StandardCharsets.UTF_8), value));
             }
         }
     }
@@ -123,10 +144,18 @@ public final class CompensatorBenchmark {
     /** Runs the compensator until it has mirrored every push, then stops it. */
     private static void mirror(RunSandbox sandbox, int orders) throws Exception {
         try (RedisConnection redis = RedisConnection.open(sandbox.config.redis());
-             CompensatorService compensator = new CompensatorService(sandbox.config, sandbox.clients, redis,
-                     Watermarks.of(redis, new TimerKeys(sandbox.config.redis().keyPrefix(),
-                             sandbox.config.timer().shards()), sandbox.config), new SimpleMeterRegistry(),
-                     Clock.systemUTC())) {
+                CompensatorService compensator = new CompensatorService(
+                        sandbox.config,
+                        sandbox.clients,
+                        redis,
+                        Watermarks.of(
+                                redis,
+                                new TimerKeys(
+                                        sandbox.config.redis().keyPrefix(),
+                                        sandbox.config.timer().shards()),
+                                sandbox.config),
+                        new SimpleMeterRegistry(),
+                        Clock.systemUTC())) {
             compensator.start();
             long deadline = System.nanoTime() + MIRROR_TIMEOUT.toNanos();
             String group = sandbox.config.compensator().applicationId();
@@ -134,8 +163,8 @@ public final class CompensatorBenchmark {
             while (ConsumerLag.of(sandbox.admin, group, sandbox.config.topics().push(), sandbox.partitions()) > 0
                     || ConsumerLag.of(sandbox.admin, group, repartition, sandbox.partitions()) > sandbox.partitions()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the compensator did not mirror " + orders + " pushes within "
-                            + MIRROR_TIMEOUT);
+                    throw new IllegalStateException(
+                            "the compensator did not mirror " + orders + " pushes within " + MIRROR_TIMEOUT);
                 }
                 Thread.sleep(1_000);
             }
@@ -150,7 +179,10 @@ public final class CompensatorBenchmark {
             PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
             long started = System.nanoTime();
             int exit = new OnCallRebuild(sandbox.config, out, out, Clock.systemUTC()).run(dryRun, CATCH_UP, false);
-            return new Step(exit, System.nanoTime() - started, printed.toString(StandardCharsets.UTF_8).trim());
+            return new Step(
+                    exit,
+                    System.nanoTime() - started,
+                    printed.toString(StandardCharsets.UTF_8).trim());
         }
 
         String seconds() {

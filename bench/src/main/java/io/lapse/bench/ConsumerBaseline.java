@@ -2,15 +2,14 @@ package io.lapse.bench;
 
 import io.lapse.event.JsonCodec;
 import io.lapse.kafka.KafkaClients;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The Kafka half of ingest alone: a plain consumer with ingest's poll size that reads and decodes every push as
@@ -20,17 +19,17 @@ final class ConsumerBaseline {
 
     private static final Duration POLL = Duration.ofMillis(100);
 
-    private ConsumerBaseline() {
-    }
+    private ConsumerBaseline() {}
 
-    static Rate read(KafkaClients clients, String topic, int partitions, long records, int maxPollRecords,
-                     Duration limit) {
+    static Rate read(
+            KafkaClients clients, String topic, int partitions, long records, int maxPollRecords, Duration limit) {
         long started = System.nanoTime();
         long deadline = started + limit.toNanos();
         long read = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer("bench-baseline", "bench-baseline",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords))) {
-            List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p))
+        try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer(
+                "bench-baseline", "bench-baseline", Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords))) {
+            List<TopicPartition> all = IntStream.range(0, partitions)
+                    .mapToObj(p -> new TopicPartition(topic, p))
                     .toList();
             consumer.assign(all);
             consumer.seekToBeginning(all);

@@ -4,11 +4,10 @@ import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.record.TimestampType;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The expired topic of a run, read from its beginning while the run goes on. Its records carry the broker's append
@@ -23,8 +22,7 @@ final class ExpiryCollector implements AutoCloseable {
      * @param firedAt    when the timer claimed it, by Redis's clock
      * @param appendTime when Kafka appended it
      */
-    record Expiry(String orderId, long deadline, int attempt, long firedAt, long appendTime) {
-    }
+    record Expiry(String orderId, long deadline, int attempt, long firedAt, long appendTime) {}
 
     private final TopicRecorder recorder;
     // the recorder only appends: each record is decoded once, not at every look during the run
@@ -56,7 +54,9 @@ final class ExpiryCollector implements AutoCloseable {
     }
 
     long withoutAppendTime() {
-        return recorder.records().stream().filter(r -> r.timestampType() != TimestampType.LOG_APPEND_TIME).count();
+        return recorder.records().stream()
+                .filter(r -> r.timestampType() != TimestampType.LOG_APPEND_TIME)
+                .count();
     }
 
     @Override

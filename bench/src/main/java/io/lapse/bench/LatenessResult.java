@@ -9,9 +9,19 @@ package io.lapse.bench;
  * @param gcMillis       time this JVM spent in garbage collection from the end of the warm-up on
  * @param failure        why the run could not complete, or null
  */
-record LatenessResult(String mode, int timers, double targetRate, LoadGenerator.Stats generator,
-                      LatenessTally.Figures figures, long armedAtWarmup, long bytesPerOrder, long lagEnd, long lagMax,
-                      long watermarkAgeMaxMillis, long gcMillis, String failure) {
+record LatenessResult(
+        String mode,
+        int timers,
+        double targetRate,
+        LoadGenerator.Stats generator,
+        LatenessTally.Figures figures,
+        long armedAtWarmup,
+        long bytesPerOrder,
+        long lagEnd,
+        long lagMax,
+        long watermarkAgeMaxMillis,
+        long gcMillis,
+        String failure) {
 
     static LatenessResult failed(String mode, int timers, String failure) {
         return new LatenessResult(mode, timers, 0, null, null, 0, 0, 0, 0, 0, 0, failure);

@@ -1,10 +1,9 @@
 package io.lapse.bench;
 
-import org.HdrHistogram.Histogram;
-
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.IntToLongFunction;
+import org.HdrHistogram.Histogram;
 
 /**
  * Judges the expiries of a run against what the generator did. The deadline is the bench's own (the silent order's
@@ -22,20 +21,23 @@ final class LatenessTally {
      * @param lateness       ms from deadline to Kafka's append time, of the fired ones
      * @param claimDelay     the part of it until the timer claimed the expiry in Redis; the rest is the publish
      */
-    record Figures(int expected, int fired, int lateOverSecond, long falseExpiries, Histogram lateness,
-                   Histogram claimDelay) {
+    record Figures(
+            int expected, int fired, int lateOverSecond, long falseExpiries, Histogram lateness, Histogram claimDelay) {
 
         int missing() {
             return expected - fired;
         }
     }
 
-    private LatenessTally() {
-    }
+    private LatenessTally() {}
 
     /** @param lastSent the ts of an order's newest push */
-    static Figures tally(PushSchedule schedule, IntToLongFunction lastSent, long ttlMillis, long graceMillis,
-                         List<ExpiryCollector.Expiry> expiries) {
+    static Figures tally(
+            PushSchedule schedule,
+            IntToLongFunction lastSent,
+            long ttlMillis,
+            long graceMillis,
+            List<ExpiryCollector.Expiry> expiries) {
         Histogram lateness = new Histogram(HIGHEST_MILLIS, 3);
         Histogram claimDelay = new Histogram(HIGHEST_MILLIS, 3);
         BitSet counted = new BitSet(schedule.orders());

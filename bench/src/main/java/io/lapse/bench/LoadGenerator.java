@@ -1,17 +1,16 @@
 package io.lapse.bench;
 
 import io.lapse.kafka.KafkaClients;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 
 /**
  * Sends the pushes of a {@link PushSchedule} from one thread through one producer, never waiting for a send: a
@@ -21,16 +20,27 @@ import java.util.concurrent.locks.LockSupport;
 final class LoadGenerator implements AutoCloseable {
 
     /** acks=1 and lingering like a busy upstream would; no idempotence, which needs acks=all. */
-    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(ProducerConfig.ACKS_CONFIG, "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.LINGER_MS_CONFIG, 5,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024,
-            ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024, ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
+            ProducerConfig.ACKS_CONFIG,
+            "1",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            false,
+            ProducerConfig.LINGER_MS_CONFIG,
+            5,
+            ProducerConfig.COMPRESSION_TYPE_CONFIG,
+            "lz4",
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            64 * 1024,
+            ProducerConfig.BUFFER_MEMORY_CONFIG,
+            64L * 1024 * 1024,
+            ProducerConfig.MAX_BLOCK_MS_CONFIG,
+            10_000);
+
     private static final long TICK_NANOS = 1_000_000;
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
 
     /** What the generator achieved; {@code behindMaxMillis} is how late its sends ran against the schedule at worst. */
-    record Stats(long acknowledged, long failed, double pushesPerSecond, long behindMaxMillis) {
-    }
+    record Stats(long acknowledged, long failed, double pushesPerSecond, long behindMaxMillis) {}
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
@@ -92,10 +102,14 @@ final class LoadGenerator implements AutoCloseable {
         long ts = System.currentTimeMillis();
         lastSent.set(order, ts);
         try {
-            producer.send(new ProducerRecord<>(topic, orderId.getBytes(StandardCharsets.UTF_8),
-                    PushJson.charging(orderId, order, schedule.roundOf(index), ts)), (meta, error) -> {
-                (error == null ? acknowledged : failed).increment();
-            });
+            producer.send(
+                    new ProducerRecord<>(
+                            topic,
+                            orderId.getBytes(StandardCharsets.UTF_8),
+                            PushJson.charging(orderId, order, schedule.roundOf(index), ts)),
+                    (meta, error) -> {
+                        (error == null ? acknowledged : failed).increment();
+                    });
         } catch (KafkaException e) {
             failed.increment();
         }

@@ -19,8 +19,8 @@ final class MarkdownTable {
 
     MarkdownTable row(String... cells) {
         if (cells.length != header.size()) {
-            throw new IllegalArgumentException("a row of " + cells.length + " cells in a table of " + header.size()
-                    + " columns");
+            throw new IllegalArgumentException(
+                    "a row of " + cells.length + " cells in a table of " + header.size() + " columns");
         }
         rows.add(Arrays.stream(cells).map(c -> c.replace("|", "\\|")).toList());
         return this;
@@ -50,7 +50,9 @@ final class MarkdownTable {
         out.append('|');
         for (int c = 0; c < widths.length; c++) {
             String padding = " ".repeat(widths[c] - cells.get(c).length());
-            out.append(' ').append(c == 0 ? cells.get(c) + padding : padding + cells.get(c)).append(" |");
+            out.append(' ')
+                    .append(c == 0 ? cells.get(c) + padding : padding + cells.get(c))
+                    .append(" |");
         }
         out.append('\n');
     }

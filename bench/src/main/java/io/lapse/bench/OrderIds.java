@@ -8,8 +8,7 @@ final class OrderIds {
 
     private static final String PREFIX = "order-";
 
-    private OrderIds() {
-    }
+    private OrderIds() {}
 
     static String of(int index) {
         String digits = Integer.toString(index);

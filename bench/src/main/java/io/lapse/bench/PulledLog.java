@@ -3,7 +3,6 @@ package io.lapse.bench;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
-
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;

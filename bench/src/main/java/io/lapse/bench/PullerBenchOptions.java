@@ -13,8 +13,13 @@ import java.util.List;
  * @param outage            how long upstream answers 503 in the recovery run
  * @param recoveryRateLimit upstream.rate-limit of the recovery run
  */
-public record PullerBenchOptions(List<Integer> rateLimits, Duration latency, Duration runLength, int silentOrders,
-                                 Duration outage, int recoveryRateLimit) {
+public record PullerBenchOptions(
+        List<Integer> rateLimits,
+        Duration latency,
+        Duration runLength,
+        int silentOrders,
+        Duration outage,
+        int recoveryRateLimit) {
 
     public PullerBenchOptions {
         rateLimits = List.copyOf(rateLimits);
@@ -31,8 +36,13 @@ public record PullerBenchOptions(List<Integer> rateLimits, Duration latency, Dur
 
     /** Rates 200 (the default), 500 and 1,000/s for 20 s each at 50 ms; 10,000 orders through a 60 s outage at 500/s. */
     public static PullerBenchOptions defaults() {
-        return new PullerBenchOptions(List.of(200, 500, 1_000), Duration.ofMillis(50), Duration.ofSeconds(20), 10_000,
-                Duration.ofSeconds(60), 500);
+        return new PullerBenchOptions(
+                List.of(200, 500, 1_000),
+                Duration.ofMillis(50),
+                Duration.ofSeconds(20),
+                10_000,
+                Duration.ofSeconds(60),
+                500);
     }
 
     /** Pull threads for a rate: three times what it needs at this latency, so that threads do not bound it even when a busy machine doubles the latency. */

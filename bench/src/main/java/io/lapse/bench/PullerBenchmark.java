@@ -2,7 +2,6 @@ package io.lapse.bench;
 
 import io.lapse.config.Durations;
 import io.lapse.devstack.DevStack;
-
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +15,7 @@ import java.util.Locale;
  */
 public final class PullerBenchmark {
 
-    private PullerBenchmark() {
-    }
+    private PullerBenchmark() {}
 
     /** @return 0 when every run completed, 1 when one did not (its row says so) */
     public static int run(PullerBenchOptions options, PrintStream out) {
@@ -25,7 +23,8 @@ public final class PullerBenchmark {
         List<PullRateResult> rates = new ArrayList<>();
         RecoveryResult recovery = null;
         BenchEnvironment environment;
-        try (DevStack stack = DevStack.start(); RedisProbe probe = RedisProbe.open(stack.redisUri())) {
+        try (DevStack stack = DevStack.start();
+                RedisProbe probe = RedisProbe.open(stack.redisUri())) {
             environment = BenchEnvironment.capture(probe);
             for (int rate : options.rateLimits()) {
                 rates.add(PullRateRun.run(stack, probe, options, rate));
@@ -43,43 +42,89 @@ public final class PullerBenchmark {
         return complete ? 0 : 1;
     }
 
-    static String markdown(BenchEnvironment env, PullerBenchOptions options, List<PullRateResult> rates,
-                           RecoveryResult recovery, Duration took) {
+    static String markdown(
+            BenchEnvironment env,
+            PullerBenchOptions options,
+            List<PullRateResult> rates,
+            RecoveryResult recovery,
+            Duration took) {
         StringBuilder out = new StringBuilder("# Lapse puller benchmark\n\n");
-        out.append("- date: ").append(env.date()).append("; machine: ").append(env.cores()).append(" cores, ")
-                .append(env.os()).append(", ").append(env.java()).append("; Kafka broker, Redis, simulated upstream"
-                        + " and puller on this machine\n");
-        out.append("- simulated upstream latency ").append(Durations.format(options.latency()))
+        out.append("- date: ")
+                .append(env.date())
+                .append("; machine: ")
+                .append(env.cores())
+                .append(" cores, ")
+                .append(env.os())
+                .append(", ")
+                .append(env.java())
+                .append("; Kafka broker, Redis, simulated upstream" + " and puller on this machine\n");
+        out.append("- simulated upstream latency ")
+                .append(Durations.format(options.latency()))
                 .append(" per request; pull threads (upstream.concurrency) 3 × rate × latency, at least 16\n\n");
         out.append("## Sustained pulls (goal: achieved rate within 2 % of upstream.rate-limit)\n\n");
-        MarkdownTable table = new MarkdownTable("upstream.rate-limit", "pull threads", "expiries", "answered", "ok",
-                "pulls/s", "vs limit", "upstream peak req/s", "request mean", "permit wait mean");
+        MarkdownTable table = new MarkdownTable(
+                "upstream.rate-limit",
+                "pull threads",
+                "expiries",
+                "answered",
+                "ok",
+                "pulls/s",
+                "vs limit",
+                "upstream peak req/s",
+                "request mean",
+                "permit wait mean");
         for (PullRateResult r : rates) {
-            table.row(count(r.rateLimit()), count(r.concurrency()), count(r.pulls()), count(r.answered()), count(r.ok()),
+            table.row(
+                    count(r.rateLimit()),
+                    count(r.concurrency()),
+                    count(r.pulls()),
+                    count(r.answered()),
+                    count(r.ok()),
                     String.format(Locale.ROOT, "%,.1f", r.perSecond()),
-                    String.format(Locale.ROOT, "%+.2f %%", r.deviation() * 100), count(r.peakUpstream()),
+                    String.format(Locale.ROOT, "%+.2f %%", r.deviation() * 100),
+                    count(r.peakUpstream()),
                     String.format(Locale.ROOT, "%.1f ms", r.requestMs()),
                     String.format(Locale.ROOT, "%.1f ms", r.permitWaitMs()));
         }
-        out.append(table).append("\npulls/s: PullResults per second by their pulledAt, over the middle 90 % of the run;"
-                + " all expiries were waiting in the topic when the puller started. Upstream peak: the most requests the"
-                + " simulator's handler threads took in within one second; requests the puller starts evenly can reach"
-                + " them bunched when the machine is busy. Request mean: as the puller timed it, latency included.\n");
+        out.append(table)
+                .append(
+                        "\npulls/s: PullResults per second by their pulledAt, over the middle 90 % of the run;"
+                                + " all expiries were waiting in the topic when the puller started. Upstream peak: the most requests the"
+                                + " simulator's handler threads took in within one second; requests the puller starts evenly can reach"
+                                + " them bunched when the machine is busy. Request mean: as the puller timed it, latency included.\n");
         if (recovery != null) {
             out.append("\n## Recovery after an outage (goal: backlog ÷ rate limit + 5 s)\n\n");
-            out.append(new MarkdownTable("silent orders", "outage", "rate limit", "backlog at recovery",
-                    "FAILED in outage", "orders pulled after", "last order pulled", "backlog answered", "goal",
-                    "upstream peak req/s")
-                    .row(count(recovery.orders()), Durations.format(recovery.outage()), count(recovery.rateLimit()),
-                            count(recovery.backlog()), count(recovery.failedInOutage()), count(recovery.pulledOrders()),
-                            seconds(recovery.lastPulledMs()), seconds(recovery.drainedMs()), seconds(recovery.goalMs()),
+            out.append(new MarkdownTable(
+                            "silent orders",
+                            "outage",
+                            "rate limit",
+                            "backlog at recovery",
+                            "FAILED in outage",
+                            "orders pulled after",
+                            "last order pulled",
+                            "backlog answered",
+                            "goal",
+                            "upstream peak req/s")
+                    .row(
+                            count(recovery.orders()),
+                            Durations.format(recovery.outage()),
+                            count(recovery.rateLimit()),
+                            count(recovery.backlog()),
+                            count(recovery.failedInOutage()),
+                            count(recovery.pulledOrders()),
+                            seconds(recovery.lastPulledMs()),
+                            seconds(recovery.drainedMs()),
+                            seconds(recovery.goalMs()),
                             count(recovery.peakUpstream())));
             out.append("\nThe whole pipeline (simulator pushing every 15 s, ingest, timer with ttl 45 s, puller); all"
                     + " orders go silent as upstream starts answering 503. Times count from upstream's recovery: until"
                     + " the last order's first OK pull, and until the last expiry fired during the outage was"
                     + " answered.\n");
         }
-        out.append("\nTotal run time: ").append(took.toMinutes()).append(" min ").append(took.toSecondsPart())
+        out.append("\nTotal run time: ")
+                .append(took.toMinutes())
+                .append(" min ")
+                .append(took.toSecondsPart())
                 .append(" s\n");
         return out.toString();
     }

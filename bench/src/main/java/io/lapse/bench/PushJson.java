@@ -8,8 +8,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class PushJson {
 
-    private PushJson() {
-    }
+    private PushJson() {}
 
     /**
      * @param round how many pushes the order sent before, so that soc and power change the way a real session does
@@ -17,8 +16,8 @@ final class PushJson {
     static byte[] charging(String orderId, int order, long round, long ts) {
         int soc = (int) ((order * 7L + round) % 100);
         int powerTenths = 37 + order % 74 + (int) (round % 5);
-        String json = "{\"orderId\":\"" + orderId + "\",\"status\":\"CHARGING\",\"soc\":" + soc
-                + ",\"power\":" + powerTenths / 10 + "." + powerTenths % 10 + ",\"ts\":" + ts + "}";
+        String json = "{\"orderId\":\"" + orderId + "\",\"status\":\"CHARGING\",\"soc\":" + soc + ",\"power\":"
+                + powerTenths / 10 + "." + powerTenths % 10 + ",\"ts\":" + ts + "}";
         return json.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,14 +1,13 @@
 package io.lapse.bench;
 
 import io.lapse.kafka.KafkaClients;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Writes the records of the throughput measurement before anything reads them, so that ingest and the baselines all
@@ -16,14 +15,22 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class PushTopicFiller {
 
-    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(ProducerConfig.ACKS_CONFIG, "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.LINGER_MS_CONFIG, 5,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024,
-            ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
+            ProducerConfig.ACKS_CONFIG,
+            "1",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            false,
+            ProducerConfig.LINGER_MS_CONFIG,
+            5,
+            ProducerConfig.COMPRESSION_TYPE_CONFIG,
+            "lz4",
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            128 * 1024,
+            ProducerConfig.BUFFER_MEMORY_CONFIG,
+            64L * 1024 * 1024);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
 
-    private PushTopicFiller() {
-    }
+    private PushTopicFiller() {}
 
     /** @return how fast the producer wrote them, acknowledged */
     static Rate fill(KafkaClients clients, String topic, long records, int orders) {
@@ -34,12 +41,16 @@ final class PushTopicFiller {
             for (long i = 0; i < records; i++) {
                 int order = (int) (i % orders);
                 String orderId = OrderIds.of(order);
-                producer.send(new ProducerRecord<>(topic, orderId.getBytes(StandardCharsets.UTF_8),
-                        PushJson.charging(orderId, order, i / orders, System.currentTimeMillis())), (meta, error) -> {
-                    if (error != null) {
-                        failed.incrementAndGet();
-                    }
-                });
+                producer.send(
+                        new ProducerRecord<>(
+                                topic,
+                                orderId.getBytes(StandardCharsets.UTF_8),
+                                PushJson.charging(orderId, order, i / orders, System.currentTimeMillis())),
+                        (meta, error) -> {
+                            if (error != null) {
+                                failed.incrementAndGet();
+                            }
+                        });
             }
             producer.flush();
             rate = Rate.since(started, records, true);

@@ -12,8 +12,17 @@ import java.time.Duration;
  * @param lastPulledMs   from the recovery until the last order's first OK pull
  * @param drainedMs      from the recovery until the last held expiry was answered
  */
-record RecoveryResult(int orders, Duration outage, int rateLimit, int concurrency, long backlog, int pulledOrders,
-                      int failedInOutage, long lastPulledMs, long drainedMs, int peakUpstream) {
+record RecoveryResult(
+        int orders,
+        Duration outage,
+        int rateLimit,
+        int concurrency,
+        long backlog,
+        int pulledOrders,
+        int failedInOutage,
+        long lastPulledMs,
+        long drainedMs,
+        int peakUpstream) {
 
     /** The goal: the backlog at the rate limit, plus 5 s. */
     long goalMs() {

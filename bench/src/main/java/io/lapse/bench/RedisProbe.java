@@ -3,7 +3,6 @@ package io.lapse.bench;
 import io.lapse.config.RedisSettings;
 import io.lapse.store.RedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.util.concurrent.TimeUnit;
 
 /**

@@ -2,12 +2,11 @@ package io.lapse.bench;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Samples, once a second, how far ingest trails the push topic and how old the timer's watermark is, and keeps the
@@ -74,7 +73,9 @@ final class RunMonitor implements AutoCloseable {
 
     private static long gcMillis() {
         return ManagementFactory.getGarbageCollectorMXBeans().stream()
-                .mapToLong(GarbageCollectorMXBean::getCollectionTime).filter(t -> t > 0).sum();
+                .mapToLong(GarbageCollectorMXBean::getCollectionTime)
+                .filter(t -> t > 0)
+                .sum();
     }
 
     @Override

@@ -4,10 +4,6 @@ import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.KafkaClients;
-import org.apache.kafka.clients.admin.Admin;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +11,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One measurement's own topics, consumer groups and Redis key prefix, all named after the run, so that nothing a
@@ -72,16 +71,21 @@ final class RunSandbox implements AutoCloseable {
     public void close() {
         TopicNames topics = config.topics();
         try {
-            admin.deleteConsumerGroups(List.of(config.ingest().groupId(), config.timer().groupId(),
-                            config.upstream().pullerGroupId())).all()
+            admin.deleteConsumerGroups(List.of(
+                            config.ingest().groupId(),
+                            config.timer().groupId(),
+                            config.upstream().pullerGroupId()))
+                    .all()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.debug("consumer groups not deleted (a group that never committed does not exist): {}", e.toString());
         }
         try {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            List<String> ours = Stream.of(topics.push(), topics.pulled(), topics.dlq(), topics.expired(),
-                    topics.timerShards()).filter(existing::contains).toList();
+            List<String> ours = Stream.of(
+                            topics.push(), topics.pulled(), topics.dlq(), topics.expired(), topics.timerShards())
+                    .filter(existing::contains)
+                    .toList();
             admin.deleteTopics(ours).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.warn("topics of {} not all deleted: {}", topics.push(), e.toString());

@@ -5,13 +5,12 @@ import io.lapse.devstack.DevStack;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.micrometer.core.instrument.Counter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Ingest throughput end to end (Kafka → Redis, committed) on a backlog written beforehand, next to a plain consumer
@@ -22,18 +21,18 @@ final class ThroughputBenchmark {
     private static final Logger log = LoggerFactory.getLogger(ThroughputBenchmark.class);
     /** Orders the backlog cycles over: each is pushed records / 200,000 times, as in a busy hour. */
     private static final int ORDERS = 200_000;
+
     private static final long CHECK_EVERY_MS = 10;
 
-    private ThroughputBenchmark() {
-    }
+    private ThroughputBenchmark() {}
 
     static ThroughputResult run(DevStack stack, RedisProbe probe, BenchOptions options) throws Exception {
         long records = options.throughputPushes();
         int orders = (int) Math.min(ORDERS, records);
         // no path should need more than this, even at a tenth of the goal of 100,000/s
         Duration limit = Duration.ofSeconds(Math.max(120, records / 10_000));
-        Map<String, String> settings = Map.of("timer.mode", "zset", "timer.ttl", options.ttl().toMillis() + "ms",
-                "topics.partitions", "6");
+        Map<String, String> settings =
+                Map.of("timer.mode", "zset", "timer.ttl", options.ttl().toMillis() + "ms", "topics.partitions", "6");
         try (RunSandbox sandbox = RunSandbox.open(stack, probe, "throughput", settings)) {
             LapseConfig config = sandbox.config;
             String topic = config.topics().push();
@@ -41,14 +40,24 @@ final class ThroughputBenchmark {
             log.info("throughput: writing {} pushes over {} orders", records, orders);
             Rate fill = PushTopicFiller.fill(sandbox.clients, topic, records, orders);
             log.info("throughput: plain consumer");
-            Rate consumer = ConsumerBaseline.read(sandbox.clients, topic, sandbox.partitions(), records,
-                    config.ingest().maxPollRecords(), limit);
+            Rate consumer = ConsumerBaseline.read(
+                    sandbox.clients,
+                    topic,
+                    sandbox.partitions(),
+                    records,
+                    config.ingest().maxPollRecords(),
+                    limit);
             log.info("throughput: ingest");
             Rate ingest = ingest(sandbox, records, limit);
             probe.reset();
             log.info("throughput: ZADD GT alone");
-            Rate redis = ZaddBaseline.run(config.redis().uri(), config.redis().keyPrefix() + "-zadd",
-                    config.timer().shards(), records, orders, options.ttl().toMillis());
+            Rate redis = ZaddBaseline.run(
+                    config.redis().uri(),
+                    config.redis().keyPrefix() + "-zadd",
+                    config.timer().shards(),
+                    records,
+                    orders,
+                    options.ttl().toMillis());
             return new ThroughputResult(records, orders, fill, consumer, ingest, redis, null);
         }
     }
@@ -62,7 +71,9 @@ final class ThroughputBenchmark {
             lapse.start(EnumSet.of(ServiceName.INGEST));
             while (System.nanoTime() < deadline) {
                 // the counter moves as records are read; only the committed offsets prove they were applied
-                Counter read = lapse.registry().find("lapse.ingest.records").tag("topic", config.topics().push())
+                Counter read = lapse.registry()
+                        .find("lapse.ingest.records")
+                        .tag("topic", config.topics().push())
                         .counter();
                 if (read != null && read.count() >= records && sandbox.ingestLag() == 0) {
                     return Rate.since(started, records, true);

@@ -9,8 +9,8 @@ package io.lapse.bench;
  * @param redisBaseline    pipelined ZADD GT of as many members
  * @param failure          why the measurement could not complete, or null
  */
-record ThroughputResult(long records, int orders, Rate fill, Rate consumerBaseline, Rate ingest, Rate redisBaseline,
-                        String failure) {
+record ThroughputResult(
+        long records, int orders, Rate fill, Rate consumerBaseline, Rate ingest, Rate redisBaseline, String failure) {
 
     static ThroughputResult failed(long records, String failure) {
         return new ThroughputResult(records, 0, null, null, null, null, failure);

@@ -5,15 +5,16 @@ import java.util.Locale;
 /** The ingest-throughput part of the report: ingest beside its Kafka half and its Redis half alone. */
 final class ThroughputSection {
 
-    private ThroughputSection() {
-    }
+    private ThroughputSection() {}
 
     static String markdown(ThroughputResult t) {
         StringBuilder out = new StringBuilder("## Ingest throughput (goal ≥ 100,000 pushes/s)\n\n");
         if (t.failure() != null) {
             return out.append("Failed: ").append(t.failure()).append('\n').toString();
         }
-        out.append(BenchReport.count(t.records())).append(" pushes over ").append(BenchReport.count(t.orders()))
+        out.append(BenchReport.count(t.records()))
+                .append(" pushes over ")
+                .append(BenchReport.count(t.orders()))
                 .append(" orders, written beforehand to one topic with 6 partitions; each path reads or writes all of"
                         + " them once.\n\n");
         MarkdownTable table = new MarkdownTable("path", "records", "seconds", "records/s", "ingest ÷ path");
@@ -27,7 +28,10 @@ final class ThroughputSection {
     /** @param ingest when not null, the ratio of ingest's rate to this path's */
     private static void row(MarkdownTable table, String path, Rate rate, Rate ingest) {
         String records = BenchReport.count(rate.records()) + (rate.complete() ? "" : " (time limit)");
-        table.row(path, records, String.format(Locale.ROOT, "%.1f", rate.seconds()),
+        table.row(
+                path,
+                records,
+                String.format(Locale.ROOT, "%.1f", rate.seconds()),
                 BenchReport.count(Math.round(rate.perSecond())),
                 ingest == null ? "—" : String.format(Locale.ROOT, "%.2f", ingest.perSecond() / rate.perSecond()));
     }

@@ -5,7 +5,6 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -22,8 +21,7 @@ final class ZaddBaseline {
     private static final int IN_FLIGHT = 64;
     private static final long TIMEOUT_SECONDS = 60;
 
-    private ZaddBaseline() {
-    }
+    private ZaddBaseline() {}
 
     static Rate run(String redisUri, String keyPrefix, int shards, long members, int orders, long ttlMillis)
             throws Exception {
@@ -70,8 +68,12 @@ final class ZaddBaseline {
         }
     }
 
-    private static void send(RedisClusterAsyncCommands<String, String> redis, String key,
-                             List<Object> batch, Semaphore window, AtomicReference<Throwable> failure)
+    private static void send(
+            RedisClusterAsyncCommands<String, String> redis,
+            String key,
+            List<Object> batch,
+            Semaphore window,
+            AtomicReference<Throwable> failure)
             throws InterruptedException {
         Object[] scoresAndMembers = batch.toArray();
         window.acquire();

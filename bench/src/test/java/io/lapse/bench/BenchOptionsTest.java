@@ -1,12 +1,11 @@
 package io.lapse.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class BenchOptionsTest {
 
@@ -24,15 +23,19 @@ class BenchOptionsTest {
 
     @Test
     void refusesATtlNoLongerThanTheCadence() {
-        assertThatThrownBy(() -> new BenchOptions(List.of(10), List.of("zset"), Duration.ofSeconds(20),
-                Duration.ofSeconds(20), 0.01, 0, null)).hasMessageContaining("must be longer than the cadence");
+        assertThatThrownBy(() -> new BenchOptions(
+                        List.of(10), List.of("zset"), Duration.ofSeconds(20), Duration.ofSeconds(20), 0.01, 0, null))
+                .hasMessageContaining("must be longer than the cadence");
     }
 
     @Test
     void refusesUnknownModesAndAcceptsAnyCase() {
-        assertThat(new BenchOptions(List.of(10), List.of("ZSET"), Duration.ofSeconds(1), Duration.ofSeconds(2), 0, 0,
-                null).modes()).containsExactly("zset");
-        assertThatThrownBy(() -> new BenchOptions(List.of(10), List.of("wheel"), Duration.ofSeconds(1),
-                Duration.ofSeconds(2), 0, 0, null)).hasMessageContaining("zset or ttl");
+        assertThat(new BenchOptions(
+                                List.of(10), List.of("ZSET"), Duration.ofSeconds(1), Duration.ofSeconds(2), 0, 0, null)
+                        .modes())
+                .containsExactly("zset");
+        assertThatThrownBy(() -> new BenchOptions(
+                        List.of(10), List.of("wheel"), Duration.ofSeconds(1), Duration.ofSeconds(2), 0, 0, null))
+                .hasMessageContaining("zset or ttl");
     }
 }

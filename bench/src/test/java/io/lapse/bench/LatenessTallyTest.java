@@ -1,13 +1,12 @@
 package io.lapse.bench;
 
-import io.lapse.bench.ExpiryCollector.Expiry;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.bench.ExpiryCollector.Expiry;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.IntToLongFunction;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class LatenessTallyTest {
 
@@ -20,11 +19,11 @@ class LatenessTallyTest {
     @Test
     void judgesEachExpiryAgainstTheDeadlineOfTheLastPush() {
         List<Expiry> expiries = List.of(
-                expiry(0, 5, 3),             // on time
-                expiry(100, 1_500, 1_400),   // late by more than a second
-                expiry(100, 1_600, 1_500),   // the same expiry again: counted once
-                expiry(200, GRACE + 1, 5),   // after the grace: missing
-                expiry(1, 4, 2),             // an order that kept pushing: false
+                expiry(0, 5, 3), // on time
+                expiry(100, 1_500, 1_400), // late by more than a second
+                expiry(100, 1_600, 1_500), // the same expiry again: counted once
+                expiry(200, GRACE + 1, 5), // after the grace: missing
+                expiry(1, 4, 2), // an order that kept pushing: false
                 new Expiry(OrderIds.of(300), deadline(300) - 15_000, 1, 0, deadline(300) - 14_000), // older push: false
                 new Expiry("", 0, 0, 0, 0)); // not a TimerExpired: false
         LatenessTally.Figures figures = LatenessTally.tally(schedule, lastSent, TTL, GRACE, expiries);

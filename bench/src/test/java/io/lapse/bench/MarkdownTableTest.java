@@ -1,15 +1,18 @@
 package io.lapse.bench;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class MarkdownTableTest {
 
     @Test
     void padsColumnsAndAlignsFiguresRight() {
-        String table = new MarkdownTable("mode", "timers").row("zset", "1,000,000").row("ttl", "10").toString();
+        String table = new MarkdownTable("mode", "timers")
+                .row("zset", "1,000,000")
+                .row("ttl", "10")
+                .toString();
         assertThat(table).isEqualTo("""
                 | mode |    timers |
                 | ---- | --------: |

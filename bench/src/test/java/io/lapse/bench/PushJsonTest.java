@@ -1,10 +1,10 @@
 package io.lapse.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class PushJsonTest {
 

@@ -1,14 +1,13 @@
 package io.lapse.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.LongStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.offset;
+import org.junit.jupiter.api.Test;
 
 class PushScheduleTest {
 
@@ -38,7 +37,7 @@ class PushScheduleTest {
     @Test
     void dueAtIsWhenDueByFirstCountsThePush() {
         PushSchedule schedule = new PushSchedule(7_919, CADENCE, 0, Duration.ofSeconds(20));
-        for (long index : new long[]{0, 1, 2, 7_918, 7_919, 123_456}) {
+        for (long index : new long[] {0, 1, 2, 7_918, 7_919, 123_456}) {
             long at = schedule.dueAt(index);
             assertThat(schedule.dueBy(at)).isGreaterThan(index);
             assertThat(at == 0 ? 0 : schedule.dueBy(at - 1)).isLessThanOrEqualTo(index);
@@ -53,7 +52,9 @@ class PushScheduleTest {
         long end = schedule.dueBy(silenceStart.plus(CADENCE).plus(CADENCE).toNanos());
         for (long i = 0; i < end; i++) {
             boolean afterStart = schedule.dueAt(i) >= silenceStart.toNanos();
-            assertThat(schedule.skips(i)).as("push %d", i).isEqualTo(afterStart && schedule.isSilent(schedule.orderOf(i)));
+            assertThat(schedule.skips(i))
+                    .as("push %d", i)
+                    .isEqualTo(afterStart && schedule.isSilent(schedule.orderOf(i)));
         }
     }
 
@@ -72,7 +73,8 @@ class PushScheduleTest {
             }
         }
         assertThat(firstSkipTenths).containsOnly(10L);
-        assertThat(schedule.silenceCompleteNanos()).isEqualTo(silenceStart.plus(CADENCE).toNanos());
+        assertThat(schedule.silenceCompleteNanos())
+                .isEqualTo(silenceStart.plus(CADENCE).toNanos());
     }
 
     @Test

@@ -14,14 +14,14 @@ final class Blocking {
 
     static final Duration TIMEOUT = Duration.ofSeconds(15);
 
-    private Blocking() {
-    }
+    private Blocking() {}
 
     static <T> T await(Future<T> reply, String what) {
         try {
             return reply.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("failed to " + what + ": " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(
+                    "failed to " + what + ": " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
             throw new IllegalStateException("did not " + what + " within " + TIMEOUT.toSeconds() + " s", e);
         } catch (InterruptedException e) {

@@ -1,5 +1,11 @@
 package io.lapse.compensator;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -8,13 +14,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Waits until the compensator has processed its input topics up to where they ended when the wait began, so that a
@@ -68,7 +67,8 @@ final class CaughtUp {
     }
 
     private Map<TopicPartition, OffsetAndMetadata> committed() {
-        return Blocking.await(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
+        return Blocking.await(
+                admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
                 "read the offsets of consumer group " + groupId);
     }
 
@@ -76,12 +76,15 @@ final class CaughtUp {
     private Map<TopicPartition, Long> ends(Collection<String> topics) {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         for (TopicDescription topic : describe(topics)) {
-            topic.partitions().forEach(p -> latest.put(new TopicPartition(topic.name(), p.partition()),
-                    OffsetSpec.latest()));
+            topic.partitions()
+                    .forEach(p -> latest.put(new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
         }
         Map<TopicPartition, Long> ends = new HashMap<>();
-        Blocking.await(admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
-                "read the end offsets of " + topics).forEach((partition, info) -> ends.put(partition, info.offset()));
+        Blocking.await(
+                        admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                                .all(),
+                        "read the end offsets of " + topics)
+                .forEach((partition, info) -> ends.put(partition, info.offset()));
         return ends;
     }
 
@@ -89,8 +92,13 @@ final class CaughtUp {
         Map<String, TopicDescription> found = new HashMap<>();
         for (String topic : topics) {
             try {
-                found.put(topic, Blocking.await(admin.describeTopics(List.of(topic)).topicNameValues().get(topic),
-                        "describe topic " + topic));
+                found.put(
+                        topic,
+                        Blocking.await(
+                                admin.describeTopics(List.of(topic))
+                                        .topicNameValues()
+                                        .get(topic),
+                                "describe topic " + topic));
             } catch (IllegalStateException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw e;

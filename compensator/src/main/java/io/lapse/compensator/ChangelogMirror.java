@@ -1,6 +1,12 @@
 package io.lapse.compensator;
 
 import io.lapse.kafka.KafkaClients;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -9,13 +15,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The mirror as its changelog topic in Kafka holds it: every order the compensator knows, whichever instance owns it
@@ -40,8 +39,16 @@ final class ChangelogMirror implements MirrorSource {
      * creates with the partitions its tasks need.
      */
     static Consumer<byte[], byte[]> consumer(KafkaClients clients, String clientId) {
-        return clients.consumer(null, clientId, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000, ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false));
+        return clients.consumer(
+                null,
+                clientId,
+                Map.of(
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        10_000,
+                        ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG,
+                        false));
     }
 
     /**
@@ -54,8 +61,10 @@ final class ChangelogMirror implements MirrorSource {
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " does not exist");
         }
-        this.partitions = infos.stream().map(info -> new TopicPartition(topic, info.partition()))
-                .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
+        this.partitions = infos.stream()
+                .map(info -> new TopicPartition(topic, info.partition()))
+                .sorted(Comparator.comparingInt(TopicPartition::partition))
+                .toList();
         // assigned before asking for end offsets: read committed, the consumer keeps them as the partitions' state
         consumer.assign(partitions);
         consumer.pause(partitions);
@@ -66,7 +75,9 @@ final class ChangelogMirror implements MirrorSource {
     /** Records to read: the offsets between each partition's beginning and its end when this mirror was opened. */
     @Override
     public long size() {
-        return partitions.stream().mapToLong(p -> ends.get(p) - beginnings.get(p)).sum();
+        return partitions.stream()
+                .mapToLong(p -> ends.get(p) - beginnings.get(p))
+                .sum();
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.lapse.store.RebuildCount;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -36,7 +35,8 @@ final class CompensatorMetrics {
     CompensatorMetrics(MeterRegistry registry, Clock clock) {
         this.clock = clock;
         Gauge.builder("lapse.compensator.orders", orders, n -> n.get() < 0 ? Double.NaN : n.get())
-                .description("Orders in this instance's mirror at its last drift scan").register(registry);
+                .description("Orders in this instance's mirror at its last drift scan")
+                .register(registry);
         watched = rebuilt(registry, "watched");
         givenUp = rebuilt(registry, "given-up");
         ended = rebuilt(registry, "ended");
@@ -44,22 +44,29 @@ final class CompensatorMetrics {
                 .description("Watched timers the compensator wrote back: each one's next expiry Redis had lost")
                 .register(registry);
         epochs = Counter.builder("lapse.compensator.redis.epochs")
-                .description("Distinct Redis epochs seen; a new one follows every full rebuild").register(registry);
+                .description("Distinct Redis epochs seen; a new one follows every full rebuild")
+                .register(registry);
         for (Scan scan : Scan.values()) {
             String name = scan.name().toLowerCase();
             Gauge.builder("lapse.compensator.scan.last", lastScan[scan.ordinal()], CompensatorMetrics::orNaN)
-                    .tag("scan", name).baseUnit("seconds")
+                    .tag("scan", name)
+                    .baseUnit("seconds")
                     .description("When the last scan of the mirror against Redis completed (epoch seconds)")
                     .register(registry);
-            Gauge.builder("lapse.compensator.scan.duration", lastDurationMillis[scan.ordinal()],
+            Gauge.builder(
+                            "lapse.compensator.scan.duration",
+                            lastDurationMillis[scan.ordinal()],
                             n -> n.get() < 0 ? Double.NaN : n.get() / 1000.0)
-                    .tag("scan", name).baseUnit("seconds").description("How long the last scan took")
+                    .tag("scan", name)
+                    .baseUnit("seconds")
+                    .description("How long the last scan took")
                     .register(registry);
         }
     }
 
     private static Counter rebuilt(MeterRegistry registry, String phase) {
-        return Counter.builder("lapse.compensator.timers.rebuilt").tag("phase", phase)
+        return Counter.builder("lapse.compensator.timers.rebuilt")
+                .tag("phase", phase)
                 .description("Timer states the compensator wrote because Redis held less than its mirror")
                 .register(registry);
     }

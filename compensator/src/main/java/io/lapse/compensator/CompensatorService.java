@@ -12,13 +12,12 @@ import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerRebuild;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.kafka.clients.admin.Admin;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * The compensator: a Kafka Streams mirror of what Redis should hold for every order, which rebuilds Redis at once
@@ -45,11 +44,17 @@ public final class CompensatorService implements Service {
     private ServiceLoop watch;
     private ServiceLoop scan;
 
-    public CompensatorService(LapseConfig config, KafkaClients clients, RedisConnection redis, Watermarks watermarks,
-                              MeterRegistry registry, Clock clock) {
+    public CompensatorService(
+            LapseConfig config,
+            KafkaClients clients,
+            RedisConnection redis,
+            Watermarks watermarks,
+            MeterRegistry registry,
+            Clock clock) {
         this.config = config;
         this.clients = clients;
-        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        TimerKeys keys =
+                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         this.epochs = new RedisEpochs(redis, keys);
         this.watermarks = watermarks;
         this.metrics = new CompensatorMetrics(registry, clock);
@@ -71,25 +76,32 @@ public final class CompensatorService implements Service {
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.expired(), topics.dlq()));
         admin = clients.admin();
-        CompensatorStreams started = CompensatorStreams.start(config, clients,
-                Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"), clock);
+        CompensatorStreams started = CompensatorStreams.start(
+                config,
+                clients,
+                Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"),
+                clock);
         streams = started;
         rebuild = new RebuildOnLoss(config, clients, admin, epochs, writers, metrics, () -> closed, clock);
         loss = new RedisLossWatch(epochs, rebuild, metrics);
-        watch = new ServiceLoop("lapse-compensator-watch", () -> {
-            // a rebuild reads the changelog, which exists once the streams ran
-            if (started.ranOnce() && !closed) {
-                try {
-                    loss.check();
-                } catch (CancellationException closing) {
-                    return;
-                }
-            }
-            Thread.sleep(WATCH_INTERVAL.toMillis());
-        }, () -> { }, () -> { });
-        DriftScan drift = new DriftScan(started, watermarks, writers, metrics, config.compensator().scanInterval(),
-                clock);
-        scan = new ServiceLoop("lapse-compensator-scan", drift::runWhenDue, () -> { }, () -> { });
+        watch = new ServiceLoop(
+                "lapse-compensator-watch",
+                () -> {
+                    // a rebuild reads the changelog, which exists once the streams ran
+                    if (started.ranOnce() && !closed) {
+                        try {
+                            loss.check();
+                        } catch (CancellationException closing) {
+                            return;
+                        }
+                    }
+                    Thread.sleep(WATCH_INTERVAL.toMillis());
+                },
+                () -> {},
+                () -> {});
+        DriftScan drift = new DriftScan(
+                started, watermarks, writers, metrics, config.compensator().scanInterval(), clock);
+        scan = new ServiceLoop("lapse-compensator-scan", drift::runWhenDue, () -> {}, () -> {});
         watch.start();
         scan.start();
     }

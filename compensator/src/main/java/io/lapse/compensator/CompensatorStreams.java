@@ -3,16 +3,15 @@ package io.lapse.compensator;
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.InstanceSlot;
 import io.lapse.kafka.KafkaClients;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Set;
 
 /** The mirror's Kafka Streams instance: started on the cluster's own state directory, watched, and closed. */
 final class CompensatorStreams implements AutoCloseable {
@@ -28,7 +27,8 @@ final class CompensatorStreams implements AutoCloseable {
     private final LocalMirror local;
     private volatile boolean ranOnce;
 
-    private CompensatorStreams(KafkaStreams streams, InstanceSlot slot, StreamThreads threads, String repartitionTopic) {
+    private CompensatorStreams(
+            KafkaStreams streams, InstanceSlot slot, StreamThreads threads, String repartitionTopic) {
         this.streams = streams;
         this.slot = slot;
         this.threads = threads;
@@ -38,9 +38,14 @@ final class CompensatorStreams implements AutoCloseable {
     static CompensatorStreams start(LapseConfig config, KafkaClients clients, String clusterId, Clock clock) {
         Path stateDir = StateDirectory.forCluster(config.compensator().stateDir(), clusterId);
         InstanceSlot slot = clients.claimSlot(config.compensator().applicationId());
-        KafkaStreams streams = new KafkaStreams(CompensatorTopology.build(config.topics(), config.timer(),
-                config.compensator().scanInterval()), StreamsSettings.of(config, stateDir, slot));
-        CompensatorStreams started = new CompensatorStreams(streams, slot, new StreamThreads(clock, THREAD_SETTLE),
+        KafkaStreams streams = new KafkaStreams(
+                CompensatorTopology.build(
+                        config.topics(), config.timer(), config.compensator().scanInterval()),
+                StreamsSettings.of(config, stateDir, slot));
+        CompensatorStreams started = new CompensatorStreams(
+                streams,
+                slot,
+                new StreamThreads(clock, THREAD_SETTLE),
                 CompensatorTopology.repartitionTopic(config.compensator().applicationId()));
         streams.setStateListener((state, previous) -> {
             if (state == KafkaStreams.State.RUNNING) {
@@ -77,7 +82,8 @@ final class CompensatorStreams implements AutoCloseable {
             return false;
         }
         long alive = streams.metadataForLocalThreads().stream()
-                .filter(thread -> !GONE_THREAD_STATES.contains(thread.threadState())).count();
+                .filter(thread -> !GONE_THREAD_STATES.contains(thread.threadState()))
+                .count();
         return threads.healthy(alive, StreamsSettings.THREADS);
     }
 

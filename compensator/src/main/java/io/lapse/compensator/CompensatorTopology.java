@@ -3,6 +3,8 @@ package io.lapse.compensator;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.store.StatusReader;
+import java.time.Duration;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -11,9 +13,6 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
-
-import java.time.Duration;
-import java.util.Map;
 
 /**
  * The compensator's Kafka Streams topology: pushes, pull results and published expiries, re-keyed by orderId and
@@ -33,11 +32,10 @@ public final class CompensatorTopology {
      * The store's changelog keeps about one record per order when its segments roll often enough to be compacted:
      * a rebuild reads all of it.
      */
-    private static final Map<String, String> CHANGELOG = Map.of("segment.ms", "600000",
-            "min.cleanable.dirty.ratio", "0.1");
+    private static final Map<String, String> CHANGELOG =
+            Map.of("segment.ms", "600000", "min.cleanable.dirty.ratio", "0.1");
 
-    private CompensatorTopology() {
-    }
+    private CompensatorTopology() {}
 
     /** The internal topic Kafka Streams keeps the store in: what a rebuild reads. */
     public static String changelog(String applicationId) {
@@ -52,24 +50,31 @@ public final class CompensatorTopology {
     public static Topology build(TopicNames topics, TimerSettings timer, Duration pruneInterval) {
         StatusReader reader = new StatusReader(timer);
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
-                Serdes.String(), OrderStateSerde.serde()).withCachingEnabled().withLoggingEnabled(CHANGELOG));
-        KStream<String, MirrorInput> pushes = source(builder, topics.push(), "push",
-                RecordDecoder.statuses(reader::push));
-        KStream<String, MirrorInput> pulls = source(builder, topics.pulled(), "pulled",
-                RecordDecoder.statuses(reader::pull));
-        KStream<String, MirrorInput> expiries = source(builder, topics.expired(), "expired",
-                RecordDecoder.expiries());
-        pushes.merge(pulls, Named.as("merge-statuses")).merge(expiries, Named.as("merge-expiries"))
-                .repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde()).withName(REPARTITION))
-                .process(() -> new OrderTracker(pruneInterval, timer.tombstoneRetention()), Named.as("track-orders"),
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(STORE), Serdes.String(), OrderStateSerde.serde())
+                .withCachingEnabled()
+                .withLoggingEnabled(CHANGELOG));
+        KStream<String, MirrorInput> pushes =
+                source(builder, topics.push(), "push", RecordDecoder.statuses(reader::push));
+        KStream<String, MirrorInput> pulls =
+                source(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull));
+        KStream<String, MirrorInput> expiries = source(builder, topics.expired(), "expired", RecordDecoder.expiries());
+        pushes.merge(pulls, Named.as("merge-statuses"))
+                .merge(expiries, Named.as("merge-expiries"))
+                .repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde())
+                        .withName(REPARTITION))
+                .process(
+                        () -> new OrderTracker(pruneInterval, timer.tombstoneRetention()),
+                        Named.as("track-orders"),
                         STORE);
         return builder.build();
     }
 
-    private static KStream<String, MirrorInput> source(StreamsBuilder builder, String topic, String name,
-                                                       RecordDecoder decoder) {
-        return builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
+    private static KStream<String, MirrorInput> source(
+            StreamsBuilder builder, String topic, String name, RecordDecoder decoder) {
+        return builder.stream(
+                        topic,
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
                 .process(() -> new DecodeStatus(topic, decoder), Named.as("decode-" + name));
     }
 }

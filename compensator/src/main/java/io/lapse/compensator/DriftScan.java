@@ -3,14 +3,13 @@ package io.lapse.compensator;
 import io.lapse.store.RebuildCount;
 import io.lapse.store.TimerImage;
 import io.lapse.store.Watermarks;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The periodic comparison of this instance's part of the mirror with Redis, for losses too small to take an epoch
@@ -30,8 +29,13 @@ final class DriftScan {
     private final Clock clock;
     private long next;
 
-    DriftScan(CompensatorStreams streams, Watermarks watermarks, Supplier<MirrorWriter> writer,
-              CompensatorMetrics metrics, Duration interval, Clock clock) {
+    DriftScan(
+            CompensatorStreams streams,
+            Watermarks watermarks,
+            Supplier<MirrorWriter> writer,
+            CompensatorMetrics metrics,
+            Duration interval,
+            Clock clock) {
         this.streams = streams;
         this.watermarks = watermarks;
         this.writer = writer;
@@ -57,16 +61,21 @@ final class DriftScan {
         OptionalLong mark = Blocking.await(watermarks.low(), "read the watermark");
         MirrorWriter scan = writer.get();
         AtomicLong orders = new AtomicLong();
-        streams.local().read(batch -> {
-            orders.addAndGet(batch.size());
-            if (mark.isPresent()) {
-                scan.write(batch, image -> settled(image) <= mark.getAsLong());
-            }
-        }, MirrorSource.Progress.NONE);
+        streams.local()
+                .read(
+                        batch -> {
+                            orders.addAndGet(batch.size());
+                            if (mark.isPresent()) {
+                                scan.write(batch, image -> settled(image) <= mark.getAsLong());
+                            }
+                        },
+                        MirrorSource.Progress.NONE);
         RebuildCount count = scan.total();
         if (count.written() > 0) {
-            log.info("the drift scan wrote {} timers Redis had lost or fallen behind on ({} due at once)",
-                    count.written(), count.overdue());
+            log.info(
+                    "the drift scan wrote {} timers Redis had lost or fallen behind on ({} due at once)",
+                    count.written(),
+                    count.overdue());
         }
         metrics.mirrored(orders.get());
         metrics.scanned(CompensatorMetrics.Scan.DRIFT, Duration.ofMillis(clock.millis() - started));

@@ -11,7 +11,12 @@ record Fired(String orderId, long lastSeen, int attempt, long deadline, long fir
         implements MirrorInput {
 
     static Fired of(TimerExpired expiry) {
-        return new Fired(expiry.orderId(), expiry.lastSeen(), expiry.attempt(), expiry.deadline(), expiry.firedAt(),
+        return new Fired(
+                expiry.orderId(),
+                expiry.lastSeen(),
+                expiry.attempt(),
+                expiry.deadline(),
+                expiry.firedAt(),
                 expiry.finalAttempt());
     }
 

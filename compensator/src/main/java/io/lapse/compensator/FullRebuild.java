@@ -2,9 +2,6 @@ package io.lapse.compensator;
 
 import io.lapse.store.RebuildCount;
 import io.lapse.store.RedisEpochs;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -12,6 +9,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds every timer Redis should hold from the whole mirror, then declares each shard's new epoch, from which the
@@ -40,12 +39,10 @@ final class FullRebuild {
     interface Listener extends MirrorSource.Progress {
         Listener NONE = new Listener() {
             @Override
-            public void opened(long size) {
-            }
+            public void opened(long size) {}
 
             @Override
-            public void advanced(long done) {
-            }
+            public void advanced(long done) {}
         };
 
         /** The mirror is open and this big, in the units {@link #advanced} counts. */
@@ -59,25 +56,26 @@ final class FullRebuild {
     RebuildResult run(MirrorWriter writer, Duration catchUp, Listener listener) throws InterruptedException {
         boolean dryRun = writer.dryRun();
         long started = clock.millis();
-        Map<Integer, String> generations = dryRun ? Map.of() : Blocking.await(epochs.begin(candidate(started)),
-                "begin the rebuild's epoch");
+        Map<Integer, String> generations =
+                dryRun ? Map.of() : Blocking.await(epochs.begin(candidate(started)), "begin the rebuild's epoch");
         long behind = caughtUp.await(catchUp);
         log.debug("caught up {} ms after the rebuild began, {} records behind", clock.millis() - started, behind);
         if (behind > 0) {
-            log.warn("the compensator is still {} records behind its input topics after {} s: rebuilding from what it "
-                    + "has read, so expiries among those records may fire again or not at all", behind,
+            log.warn(
+                    "the compensator is still {} records behind its input topics after {} s: rebuilding from what it "
+                            + "has read, so expiries among those records may fire again or not at all",
+                    behind,
                     catchUp.toSeconds());
         }
         MirrorSource source = mirror.get();
         listener.opened(source.size());
         source.read(batch -> writer.write(batch, image -> true), listener);
         RebuildCount count = writer.total(); // every write done before any shard is declared
-        Set<Integer> declared = dryRun ? Set.of() : Blocking.await(epochs.finish(generations),
-                "declare the shards rebuilt");
+        Set<Integer> declared =
+                dryRun ? Set.of() : Blocking.await(epochs.finish(generations), "declare the shards rebuilt");
         Set<Integer> lost = new TreeSet<>(generations.keySet());
         lost.removeAll(declared);
-        return new RebuildResult(count, behind, declared, lost, Duration.ofMillis(clock.millis() - started),
-                dryRun);
+        return new RebuildResult(count, behind, declared, lost, Duration.ofMillis(clock.millis() - started), dryRun);
     }
 
     /** An epoch name that says when it began, unique enough among the rebuilds of one Redis. */

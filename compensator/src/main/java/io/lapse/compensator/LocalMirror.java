@@ -1,5 +1,10 @@
 package io.lapse.compensator;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
@@ -8,12 +13,6 @@ import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Consumer;
 
 /**
  * The part of the mirror this instance's stream threads own, read through interactive queries while they keep
@@ -36,9 +35,11 @@ final class LocalMirror implements MirrorSource {
     Set<Integer> partitions() {
         Set<Integer> owned = new TreeSet<>();
         for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
-            thread.activeTasks().forEach(task -> task.topicPartitions().stream()
-                    .filter(p -> p.topic().equals(repartitionTopic)).map(TopicPartition::partition)
-                    .forEach(owned::add));
+            thread.activeTasks()
+                    .forEach(task -> task.topicPartitions().stream()
+                            .filter(p -> p.topic().equals(repartitionTopic))
+                            .map(TopicPartition::partition)
+                            .forEach(owned::add));
         }
         return owned;
     }
@@ -54,8 +55,8 @@ final class LocalMirror implements MirrorSource {
     public void read(Consumer<Map<String, OrderState>> batch, Progress progress) {
         long done = 0;
         for (int partition : partitions()) {
-            ReadOnlyKeyValueStore<String, OrderState> store = streams.store(StoreQueryParameters
-                    .fromNameAndType(CompensatorTopology.STORE, QueryableStoreTypes.<String, OrderState>keyValueStore())
+            ReadOnlyKeyValueStore<String, OrderState> store = streams.store(StoreQueryParameters.fromNameAndType(
+                            CompensatorTopology.STORE, QueryableStoreTypes.<String, OrderState>keyValueStore())
                     .withPartition(partition));
             String after = null;
             int read;
@@ -73,8 +74,8 @@ final class LocalMirror implements MirrorSource {
     }
 
     /** Fills {@code chunk} with up to CHUNK entries after the key {@code after} (from the first when null). */
-    private static String chunkAfter(ReadOnlyKeyValueStore<String, OrderState> store, String after,
-                                     Map<String, OrderState> chunk) {
+    private static String chunkAfter(
+            ReadOnlyKeyValueStore<String, OrderState> store, String after, Map<String, OrderState> chunk) {
         String last = after;
         try (KeyValueIterator<String, OrderState> entries = store.range(after, null)) {
             while (entries.hasNext() && chunk.size() < CHUNK) {

@@ -1,11 +1,10 @@
 package io.lapse.compensator;
 
 import io.lapse.store.OrderUpdate;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
 
 /**
  * Mirror inputs on the compensator's repartition topic. A status: one letter of kind, eight bytes of event time, the
@@ -17,24 +16,33 @@ final class MirrorInputSerde {
     private static final byte FIRED = 'x';
     private static final int FIRED_FIELDS = Long.BYTES + Integer.BYTES + Long.BYTES + Long.BYTES + 1;
 
-    private MirrorInputSerde() {
-    }
+    private MirrorInputSerde() {}
 
     static Serde<MirrorInput> serde() {
-        return Serdes.serdeFrom((topic, input) -> input == null ? null : encode(input),
+        return Serdes.serdeFrom(
+                (topic, input) -> input == null ? null : encode(input),
                 (topic, bytes) -> bytes == null ? null : decode(bytes));
     }
 
     private static byte[] encode(MirrorInput input) {
         byte[] id = input.orderId().getBytes(StandardCharsets.UTF_8);
         if (input instanceof Fired fired) {
-            return ByteBuffer.allocate(1 + FIRED_FIELDS + id.length).put(FIRED)
-                    .putLong(fired.lastSeen()).putInt(fired.attempt()).putLong(fired.deadline())
-                    .putLong(fired.firedAt()).put((byte) (fired.last() ? 1 : 0)).put(id).array();
+            return ByteBuffer.allocate(1 + FIRED_FIELDS + id.length)
+                    .put(FIRED)
+                    .putLong(fired.lastSeen())
+                    .putInt(fired.attempt())
+                    .putLong(fired.deadline())
+                    .putLong(fired.firedAt())
+                    .put((byte) (fired.last() ? 1 : 0))
+                    .put(id)
+                    .array();
         }
         OrderUpdate update = ((MirrorInput.Status) input).update();
-        return ByteBuffer.allocate(1 + Long.BYTES + id.length).put(code(update.kind())).putLong(update.eventTime())
-                .put(id).array();
+        return ByteBuffer.allocate(1 + Long.BYTES + id.length)
+                .put(code(update.kind()))
+                .putLong(update.eventTime())
+                .put(id)
+                .array();
     }
 
     private static MirrorInput decode(byte[] bytes) {
@@ -46,8 +54,8 @@ final class MirrorInputSerde {
             long deadline = buffer.getLong();
             long firedAt = buffer.getLong();
             boolean last = buffer.get() != 0;
-            return new Fired(StandardCharsets.UTF_8.decode(buffer).toString(), lastSeen, attempt, deadline, firedAt,
-                    last);
+            return new Fired(
+                    StandardCharsets.UTF_8.decode(buffer).toString(), lastSeen, attempt, deadline, firedAt, last);
         }
         OrderUpdate.Kind kind = kind(code);
         long eventTime = buffer.getLong();

@@ -1,13 +1,12 @@
 package io.lapse.compensator;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Punctuator;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Forgets the orders of a partition that nothing happened to for the tombstone retention: Redis forgets their marks

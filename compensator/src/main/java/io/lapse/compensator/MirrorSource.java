@@ -18,7 +18,7 @@ interface MirrorSource {
 
     @FunctionalInterface
     interface Progress {
-        Progress NONE = done -> { };
+        Progress NONE = done -> {};
 
         void advanced(long done);
     }

@@ -4,7 +4,6 @@ import io.lapse.config.TimerSettings;
 import io.lapse.store.RebuildCount;
 import io.lapse.store.TimerImage;
 import io.lapse.store.TimerRebuild;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

@@ -7,9 +7,6 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerRebuild;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.Consumer;
-
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
 
 /**
  * {@code lapse rebuild}: the compensator's full rebuild, run by on-call from any machine, whether a compensator runs
@@ -62,7 +61,7 @@ public final class OnCallRebuild {
                 return UNUSABLE;
             }
             try (RedisConnection redis = connect();
-                 Consumer<byte[], byte[]> consumer = ChangelogMirror.consumer(clients, "lapse-rebuild")) {
+                    Consumer<byte[], byte[]> consumer = ChangelogMirror.consumer(clients, "lapse-rebuild")) {
                 if (redis == null) {
                     return UNUSABLE;
                 }
@@ -71,13 +70,24 @@ public final class OnCallRebuild {
                     return UNUSABLE;
                 }
                 TopicNames topics = config.topics();
-                TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
-                FullRebuild rebuild = new FullRebuild(new RedisEpochs(redis, keys), new CaughtUp(admin, applicationId,
-                        List.of(topics.push(), topics.pulled(), topics.expired()),
-                        CompensatorTopology.repartitionTopic(applicationId), clock), () -> mirror, clock);
+                TimerKeys keys =
+                        new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+                FullRebuild rebuild = new FullRebuild(
+                        new RedisEpochs(redis, keys),
+                        new CaughtUp(
+                                admin,
+                                applicationId,
+                                List.of(topics.push(), topics.pulled(), topics.expired()),
+                                CompensatorTopology.repartitionTopic(applicationId),
+                                clock),
+                        () -> mirror,
+                        clock);
                 RebuildProgress progress = new RebuildProgress(out, clock);
-                RebuildResult result = rebuild.run(new MirrorWriter(new TimerRebuild(redis, keys, config.timer()),
-                        config.timer(), dryRun, count -> { }), catchUp, terminal ? progress : FullRebuild.Listener.NONE);
+                RebuildResult result = rebuild.run(
+                        new MirrorWriter(
+                                new TimerRebuild(redis, keys, config.timer()), config.timer(), dryRun, count -> {}),
+                        catchUp,
+                        terminal ? progress : FullRebuild.Listener.NONE);
                 progress.finish();
                 out.println("lapse rebuild: " + RebuildSummary.of(result));
                 return result.complete() ? OK : PROBLEM;

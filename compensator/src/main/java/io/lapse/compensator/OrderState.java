@@ -2,7 +2,6 @@ package io.lapse.compensator;
 
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.TimerImage;
-
 import java.time.Duration;
 
 /**
@@ -18,8 +17,8 @@ import java.time.Duration;
  * @param endedAt       {@link Phase#ENDED}: when it finished; {@link Phase#GONE}: when upstream said it does not
  *                      know the order; 0 otherwise
  */
-public record OrderState(Phase phase, long lastSeen, int fired, long firedDeadline, long firedAt, boolean givenUp,
-                  long endedAt) {
+public record OrderState(
+        Phase phase, long lastSeen, int fired, long firedDeadline, long firedAt, boolean givenUp, long endedAt) {
 
     public enum Phase {
         /** Watched, or given up after its last attempt. */
@@ -45,13 +44,27 @@ public record OrderState(Phase phase, long lastSeen, int fired, long firedDeadli
         long time = update.eventTime();
         return switch (update.kind()) {
             // the tombstone's age counts from the newest terminal status, as Redis's from the latest it applied
-            case TERMINAL -> current != null && current.phase == Phase.ENDED && current.endedAt >= time ? current
-                    : new OrderState(Phase.ENDED, current == null ? time : Math.max(current.lastSeen, time), 0, 0, 0,
-                    false, time);
-            case ACTIVE -> current == null || current.phase == Phase.GONE
-                    || (current.phase == Phase.ACTIVE && time > current.lastSeen) ? active(time) : current;
-            case GONE -> current != null && current.phase == Phase.ACTIVE && time >= current.lastSeen
-                    ? new OrderState(Phase.GONE, current.lastSeen, 0, 0, 0, false, time) : current;
+            case TERMINAL ->
+                current != null && current.phase == Phase.ENDED && current.endedAt >= time
+                        ? current
+                        : new OrderState(
+                                Phase.ENDED,
+                                current == null ? time : Math.max(current.lastSeen, time),
+                                0,
+                                0,
+                                0,
+                                false,
+                                time);
+            case ACTIVE ->
+                current == null
+                                || current.phase == Phase.GONE
+                                || (current.phase == Phase.ACTIVE && time > current.lastSeen)
+                        ? active(time)
+                        : current;
+            case GONE ->
+                current != null && current.phase == Phase.ACTIVE && time >= current.lastSeen
+                        ? new OrderState(Phase.GONE, current.lastSeen, 0, 0, 0, false, time)
+                        : current;
         };
     }
 
@@ -64,22 +77,37 @@ public record OrderState(Phase phase, long lastSeen, int fired, long firedDeadli
      * @return {@code current} itself when nothing changes
      */
     static OrderState next(OrderState current, Fired expiry) {
-        if (current != null && (current.phase == Phase.ENDED
-                || expiry.lastSeen() < current.lastSeen
-                || (current.phase == Phase.GONE && expiry.lastSeen() == current.lastSeen))) {
+        if (current != null
+                && (current.phase == Phase.ENDED
+                        || expiry.lastSeen() < current.lastSeen
+                        || (current.phase == Phase.GONE && expiry.lastSeen() == current.lastSeen))) {
             return current;
         }
-        if (current == null || current.phase == Phase.GONE || expiry.lastSeen() > current.lastSeen
+        if (current == null
+                || current.phase == Phase.GONE
+                || expiry.lastSeen() > current.lastSeen
                 || expiry.attempt() > current.fired) {
-            return new OrderState(Phase.ACTIVE, expiry.lastSeen(), expiry.attempt(), expiry.deadline(),
-                    expiry.firedAt(), expiry.last(), 0);
+            return new OrderState(
+                    Phase.ACTIVE,
+                    expiry.lastSeen(),
+                    expiry.attempt(),
+                    expiry.deadline(),
+                    expiry.firedAt(),
+                    expiry.last(),
+                    0);
         }
-        if (expiry.attempt() < current.fired || (expiry.firedAt() <= current.firedAt
-                && (current.givenUp || !expiry.last()))) {
+        if (expiry.attempt() < current.fired
+                || (expiry.firedAt() <= current.firedAt && (current.givenUp || !expiry.last()))) {
             return current;
         }
-        return new OrderState(Phase.ACTIVE, current.lastSeen, current.fired, current.firedDeadline,
-                Math.max(current.firedAt, expiry.firedAt()), current.givenUp || expiry.last(), 0);
+        return new OrderState(
+                Phase.ACTIVE,
+                current.lastSeen,
+                current.fired,
+                current.firedDeadline,
+                Math.max(current.firedAt, expiry.firedAt()),
+                current.givenUp || expiry.last(),
+                0);
     }
 
     /**
@@ -91,10 +119,16 @@ public record OrderState(Phase phase, long lastSeen, int fired, long firedDeadli
         return switch (phase) {
             case ENDED -> new TimerImage(orderId, TimerImage.Phase.ENDED, lastSeen, 0, 0, endedAt);
             case GONE -> null;
-            case ACTIVE -> givenUp
-                    ? new TimerImage(orderId, TimerImage.Phase.GIVEN_UP, lastSeen, fired, firedDeadline, firedAt)
-                    : new TimerImage(orderId, TimerImage.Phase.WATCHED, lastSeen, fired, firedDeadline,
-                    fired == 0 ? lastSeen + ttl.toMillis() : firedAt + repeat.toMillis());
+            case ACTIVE ->
+                givenUp
+                        ? new TimerImage(orderId, TimerImage.Phase.GIVEN_UP, lastSeen, fired, firedDeadline, firedAt)
+                        : new TimerImage(
+                                orderId,
+                                TimerImage.Phase.WATCHED,
+                                lastSeen,
+                                fired,
+                                firedDeadline,
+                                fired == 0 ? lastSeen + ttl.toMillis() : firedAt + repeat.toMillis());
         };
     }
 

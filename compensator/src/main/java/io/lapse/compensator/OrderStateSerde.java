@@ -1,9 +1,8 @@
 package io.lapse.compensator;
 
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-
-import java.nio.ByteBuffer;
 
 /**
  * Order states in the store and its changelog, kept small because the store holds every order: a letter, lastSeen,
@@ -15,24 +14,36 @@ final class OrderStateSerde {
 
     private static final int LEGACY_SIZE = Long.BYTES + 1;
 
-    private OrderStateSerde() {
-    }
+    private OrderStateSerde() {}
 
     static Serde<OrderState> serde() {
-        return Serdes.serdeFrom((topic, state) -> state == null ? null : encode(state),
+        return Serdes.serdeFrom(
+                (topic, state) -> state == null ? null : encode(state),
                 (topic, bytes) -> bytes == null ? null : decode(bytes));
     }
 
     static byte[] encode(OrderState state) {
         return switch (state.phase()) {
-            case ACTIVE -> state.fired() == 0
-                    ? ByteBuffer.allocate(1 + Long.BYTES).put((byte) 'A').putLong(state.lastSeen()).array()
-                    : ByteBuffer.allocate(1 + Long.BYTES * 4 + Integer.BYTES + 1).put((byte) 'F')
-                    .putLong(state.lastSeen()).putInt(state.fired()).putLong(state.firedDeadline())
-                    .putLong(state.firedAt()).put((byte) (state.givenUp() ? 1 : 0)).array();
-            case ENDED, GONE -> ByteBuffer.allocate(1 + Long.BYTES * 2)
-                    .put((byte) (state.phase() == OrderState.Phase.ENDED ? 'E' : 'N'))
-                    .putLong(state.lastSeen()).putLong(state.endedAt()).array();
+            case ACTIVE ->
+                state.fired() == 0
+                        ? ByteBuffer.allocate(1 + Long.BYTES)
+                                .put((byte) 'A')
+                                .putLong(state.lastSeen())
+                                .array()
+                        : ByteBuffer.allocate(1 + Long.BYTES * 4 + Integer.BYTES + 1)
+                                .put((byte) 'F')
+                                .putLong(state.lastSeen())
+                                .putInt(state.fired())
+                                .putLong(state.firedDeadline())
+                                .putLong(state.firedAt())
+                                .put((byte) (state.givenUp() ? 1 : 0))
+                                .array();
+            case ENDED, GONE ->
+                ByteBuffer.allocate(1 + Long.BYTES * 2)
+                        .put((byte) (state.phase() == OrderState.Phase.ENDED ? 'E' : 'N'))
+                        .putLong(state.lastSeen())
+                        .putLong(state.endedAt())
+                        .array();
         };
     }
 
@@ -40,15 +51,23 @@ final class OrderStateSerde {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         if (bytes.length == LEGACY_SIZE && bytes[0] == 0) {
             long lastSeen = buffer.getLong();
-            return buffer.get() != 0 ? new OrderState(OrderState.Phase.ENDED, lastSeen, 0, 0, 0, false, lastSeen)
+            return buffer.get() != 0
+                    ? new OrderState(OrderState.Phase.ENDED, lastSeen, 0, 0, 0, false, lastSeen)
                     : OrderState.active(lastSeen);
         }
         byte letter = buffer.get();
         long lastSeen = buffer.getLong();
         return switch (letter) {
             case 'A' -> OrderState.active(lastSeen);
-            case 'F' -> new OrderState(OrderState.Phase.ACTIVE, lastSeen, buffer.getInt(), buffer.getLong(),
-                    buffer.getLong(), buffer.get() != 0, 0);
+            case 'F' ->
+                new OrderState(
+                        OrderState.Phase.ACTIVE,
+                        lastSeen,
+                        buffer.getInt(),
+                        buffer.getLong(),
+                        buffer.getLong(),
+                        buffer.get() != 0,
+                        0);
             case 'E' -> new OrderState(OrderState.Phase.ENDED, lastSeen, 0, 0, 0, false, buffer.getLong());
             case 'N' -> new OrderState(OrderState.Phase.GONE, lastSeen, 0, 0, 0, false, buffer.getLong());
             default -> throw new IllegalArgumentException("unknown order state '" + (char) letter + "'");

@@ -1,12 +1,11 @@
 package io.lapse.compensator;
 
+import java.time.Duration;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-
-import java.time.Duration;
 
 /** Keeps the mirror of each order of its partition up to date, and forgets orders once nothing happened to them. */
 final class OrderTracker implements Processor<String, MirrorInput, Void, Void> {

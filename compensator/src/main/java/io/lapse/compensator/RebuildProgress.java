@@ -46,7 +46,9 @@ final class RebuildProgress implements FullRebuild.Listener {
     static String line(long done, long total, long elapsedMillis) {
         int filled = total <= 0 ? BAR : (int) Math.min(BAR, BAR * done / total);
         long percent = total <= 0 ? 100 : Math.min(100, 100 * done / total);
-        StringBuilder line = new StringBuilder("[").append("#".repeat(filled)).append("-".repeat(BAR - filled))
+        StringBuilder line = new StringBuilder("[")
+                .append("#".repeat(filled))
+                .append("-".repeat(BAR - filled))
                 .append(String.format("] %3d%%  %,d/%,d records", percent, done, total));
         if (done > 0 && done < total) {
             long left = elapsedMillis * (total - done) / done;

@@ -1,7 +1,6 @@
 package io.lapse.compensator;
 
 import io.lapse.store.RebuildCount;
-
 import java.time.Duration;
 import java.util.Set;
 
@@ -13,8 +12,8 @@ import java.util.Set;
  * @param declared shards whose epoch the rebuild wrote (none in a dry run)
  * @param lost     shards that lost data again during the rebuild: they must be rebuilt again
  */
-record RebuildResult(RebuildCount count, long behind, Set<Integer> declared, Set<Integer> lost, Duration took,
-                     boolean dryRun) {
+record RebuildResult(
+        RebuildCount count, long behind, Set<Integer> declared, Set<Integer> lost, Duration took, boolean dryRun) {
 
     boolean complete() {
         return lost.isEmpty() && behind == 0;

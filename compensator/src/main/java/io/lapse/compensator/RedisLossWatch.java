@@ -1,12 +1,11 @@
 package io.lapse.compensator;
 
 import io.lapse.store.RedisEpochs;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Notices within a second that Redis lost its data, and has everything rebuilt at once. A shard without its epoch
@@ -41,8 +40,11 @@ final class RedisLossWatch {
         Map<Integer, String> current = Blocking.await(epochs.current(), "read the Redis epochs");
         current.values().forEach(metrics::sawEpoch);
         Set<String> ids = Blocking.await(epochs.serverRunIds(), "read the Redis run ids");
-        List<Integer> missing = current.entrySet().stream().filter(e -> e.getValue() == null).map(Map.Entry::getKey)
-                .sorted().toList();
+        List<Integer> missing = current.entrySet().stream()
+                .filter(e -> e.getValue() == null)
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
         boolean restarted = runIds != null && !runIds.equals(ids);
         if (missing.isEmpty() && !restarted) {
             runIds = ids;

@@ -1,12 +1,11 @@
 package io.lapse.compensator;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where the compensator keeps its Kafka Streams state: a folder per Kafka cluster under compensator.state-dir (Kafka
@@ -20,8 +19,7 @@ final class StateDirectory {
     private static final Logger log = LoggerFactory.getLogger(StateDirectory.class);
     private static final String PREFIX = "kafka-cluster-";
 
-    private StateDirectory() {
-    }
+    private StateDirectory() {}
 
     /** The state directory for the cluster, created if missing; other clusters' folders beside it are left alone. */
     static Path forCluster(Path configured, String clusterId) {
@@ -29,8 +27,10 @@ final class StateDirectory {
         try {
             Files.createDirectories(dir);
             try (Stream<Path> siblings = Files.list(configured)) {
-                siblings.filter(p -> !p.equals(dir) && p.getFileName().toString().startsWith(PREFIX)).forEach(p ->
-                        log.info("{} holds compensator state of another Kafka cluster; it is not used", p));
+                siblings.filter(p ->
+                                !p.equals(dir) && p.getFileName().toString().startsWith(PREFIX))
+                        .forEach(p ->
+                                log.info("{} holds compensator state of another Kafka cluster; it is not used", p));
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot create the compensator's state directory " + dir + ": " + e, e);

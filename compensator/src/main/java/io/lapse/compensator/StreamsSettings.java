@@ -3,13 +3,12 @@ package io.lapse.compensator;
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.InstanceSlot;
 import io.lapse.kafka.KafkaClients;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 
 /** The compensator's Kafka Streams configuration, and why each setting is what it is. */
 final class StreamsSettings {
@@ -17,8 +16,7 @@ final class StreamsSettings {
     static final int THREADS = 1;
     private static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
 
-    private StreamsSettings() {
-    }
+    private StreamsSettings() {}
 
     /** @param slot this process's static membership of the application's group */
     static Properties of(LapseConfig config, Path stateDir, InstanceSlot slot) {
@@ -39,9 +37,11 @@ final class StreamsSettings {
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
         // the default from Kafka 5.0 on; setting it now keeps behaviour the same across the upgrade
         props.put("processing.exception.handler.global.enabled", true);
-        // the inputs are read as bytes and a record that breaks the contract is skipped by the topology; only an internal topic could hold a record
+        // the inputs are read as bytes and a record that breaks the contract is skipped by the topology; only an
+        // internal topic could hold a record
         // that does not read, and one such must not stop the mirror for good (a thread would die on it again and again)
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        props.put(
+                StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 LogAndContinueExceptionHandler.class.getName());
         // one request in flight: with transactions v2 the broker rejects a transaction's second batch to a partition
         // while its first is being retried (CONCURRENT_TRANSACTIONS), the transaction aborts and the mirror stalls

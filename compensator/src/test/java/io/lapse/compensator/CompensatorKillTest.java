@@ -1,5 +1,8 @@
 package io.lapse.compensator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
@@ -7,12 +10,6 @@ import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerImage;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +20,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The compensator killed with SIGKILL in the middle of its work, and started again on the same state directory: its
@@ -44,22 +43,37 @@ class CompensatorKillTest {
     @Test
     void afterAKillTheStoreComesBackFromTheChangelogAndTheNextRebuildIsExact(DevStack stack) throws Exception {
         // a short session, so that the killed instance's tasks move to the new one within seconds
-        Map<String, String> settings = Map.of("timer.ttl", "90s", "timer.repeat", "60s", "timer.max-attempts", "3",
-                "kafka.session.timeout.ms", "6000", "compensator.state-dir", stateDir.toString());
+        Map<String, String> settings = Map.of(
+                "timer.ttl",
+                "90s",
+                "timer.repeat",
+                "60s",
+                "timer.max-attempts",
+                "3",
+                "kafka.session.timeout.ms",
+                "6000",
+                "compensator.state-dir",
+                stateDir.toString());
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings)) {
             KafkaProducer<byte[], byte[]> producer = lapse.producer();
             Process killed = CompensatorProcess.start(lapse.settings, Files.createTempFile("compensator", ".log"));
             Map<String, List<MirrorInput>> inputs = new HashMap<>();
             long now = System.currentTimeMillis();
             try {
-                await().atMost(GENEROUS).until(() -> lapse.epochs.current().join().values().stream()
-                        .allMatch(epoch -> epoch != null));
+                await().atMost(GENEROUS)
+                        .until(() ->
+                                lapse.epochs.current().join().values().stream().allMatch(epoch -> epoch != null));
                 for (int i = 0; i < 200; i++) {
                     String orderId = "order-" + i;
                     long seen = now - 300_000 + i;
-                    send(producer, lapse, inputs, orderId, i % 5 == 3
-                            ? new MirrorInput.Status(io.lapse.store.OrderUpdate.terminal(orderId, seen))
-                            : new MirrorInput.Status(io.lapse.store.OrderUpdate.active(orderId, seen)));
+                    send(
+                            producer,
+                            lapse,
+                            inputs,
+                            orderId,
+                            i % 5 == 3
+                                    ? new MirrorInput.Status(io.lapse.store.OrderUpdate.terminal(orderId, seen))
+                                    : new MirrorInput.Status(io.lapse.store.OrderUpdate.active(orderId, seen)));
                 }
                 producer.flush();
                 awaitCaughtUp(lapse);
@@ -69,9 +83,14 @@ class CompensatorKillTest {
                     switch (i % 5) {
                         case 1 -> fire(producer, lapse, inputs, orderId, seen, 2);
                         case 2 -> fire(producer, lapse, inputs, orderId, seen, 3);
-                        case 4 -> send(producer, lapse, inputs, orderId,
-                                new MirrorInput.Status(io.lapse.store.OrderUpdate.gone(orderId, now - 1_000)));
-                        default -> { }
+                        case 4 ->
+                            send(
+                                    producer,
+                                    lapse,
+                                    inputs,
+                                    orderId,
+                                    new MirrorInput.Status(io.lapse.store.OrderUpdate.gone(orderId, now - 1_000)));
+                        default -> {}
                     }
                 }
                 producer.flush(); // and killed before it may have committed any of it
@@ -88,45 +107,61 @@ class CompensatorKillTest {
                 }
                 expected.put(orderId, state);
             });
-            await().atMost(GENEROUS).untilAsserted(() -> assertThat(mirrored(restarted)).isEqualTo(expected));
+            await().atMost(GENEROUS)
+                    .untilAsserted(() -> assertThat(mirrored(restarted)).isEqualTo(expected));
 
             lapse.redis.async().flushall().toCompletableFuture().join();
 
             await().atMost(GENEROUS).untilAsserted(() -> {
                 assertThat(lapse.epochs.current().join().values()).doesNotContainNull();
-                Map<String, OrderView> redis = lapse.store.inspect(expected.keySet()).join();
-                expected.forEach((orderId, state) -> assertThat(redis.get(orderId)).as(orderId)
+                Map<String, OrderView> redis =
+                        lapse.store.inspect(expected.keySet()).join();
+                expected.forEach((orderId, state) -> assertThat(redis.get(orderId))
+                        .as(orderId)
                         .isEqualTo(view(state.image(orderId, TTL, REPEAT), orderId)));
             });
         }
     }
 
-    private static void send(KafkaProducer<byte[], byte[]> producer, RunningLapse lapse,
-                             Map<String, List<MirrorInput>> inputs, String orderId, MirrorInput.Status status) {
+    private static void send(
+            KafkaProducer<byte[], byte[]> producer,
+            RunningLapse lapse,
+            Map<String, List<MirrorInput>> inputs,
+            String orderId,
+            MirrorInput.Status status) {
         io.lapse.store.OrderUpdate update = status.update();
         inputs.computeIfAbsent(orderId, id -> new ArrayList<>()).add(status);
         if (update.kind() == io.lapse.store.OrderUpdate.Kind.GONE) {
-            TimerExpired expiry = new TimerExpired(orderId, update.eventTime() - 1, 1, 1, update.eventTime() - 1,
-                    TimerExpired.Source.TIMER, false);
-            producer.send(new ProducerRecord<>(lapse.config.topics().pulled(), key(orderId),
+            TimerExpired expiry = new TimerExpired(
+                    orderId, update.eventTime() - 1, 1, 1, update.eventTime() - 1, TimerExpired.Source.TIMER, false);
+            producer.send(new ProducerRecord<>(
+                    lapse.config.topics().pulled(),
+                    key(orderId),
                     JsonCodec.PULL_RESULT.encode(PullResult.notFound(expiry, update.eventTime()))));
             return;
         }
         String name = update.kind() == io.lapse.store.OrderUpdate.Kind.TERMINAL ? "FINISHED" : "CHARGING";
-        producer.send(new ProducerRecord<>(lapse.config.topics().push(), key(orderId),
+        producer.send(new ProducerRecord<>(
+                lapse.config.topics().push(),
+                key(orderId),
                 JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, name, update.eventTime()))));
     }
 
     /** Publishes the attempts 1 to {@code attempts} of an order as the timer would. */
-    private static void fire(KafkaProducer<byte[], byte[]> producer, RunningLapse lapse,
-                             Map<String, List<MirrorInput>> inputs, String orderId, long lastSeen, int attempts) {
+    private static void fire(
+            KafkaProducer<byte[], byte[]> producer,
+            RunningLapse lapse,
+            Map<String, List<MirrorInput>> inputs,
+            String orderId,
+            long lastSeen,
+            int attempts) {
         for (int attempt = 1; attempt <= attempts; attempt++) {
             long firedAt = lastSeen + TTL.toMillis() + (attempt - 1) * REPEAT.toMillis() + 3;
-            TimerExpired expiry = new TimerExpired(orderId, firedAt - 3, lastSeen, attempt, firedAt,
-                    TimerExpired.Source.TIMER, attempt == 3);
+            TimerExpired expiry = new TimerExpired(
+                    orderId, firedAt - 3, lastSeen, attempt, firedAt, TimerExpired.Source.TIMER, attempt == 3);
             inputs.get(orderId).add(Fired.of(expiry));
-            producer.send(new ProducerRecord<>(lapse.config.topics().expired(), key(orderId),
-                    JsonCodec.TIMER_EXPIRED.encode(expiry)));
+            producer.send(new ProducerRecord<>(
+                    lapse.config.topics().expired(), key(orderId), JsonCodec.TIMER_EXPIRED.encode(expiry)));
         }
     }
 
@@ -137,9 +172,15 @@ class CompensatorKillTest {
     private static void awaitCaughtUp(RunningLapse lapse) throws Exception {
         try (var admin = lapse.clients.admin()) {
             String app = lapse.config.compensator().applicationId();
-            CaughtUp caughtUp = new CaughtUp(admin, app, List.of(lapse.config.topics().push(),
-                    lapse.config.topics().pulled(), lapse.config.topics().expired()),
-                    CompensatorTopology.repartitionTopic(app), Clock.systemUTC());
+            CaughtUp caughtUp = new CaughtUp(
+                    admin,
+                    app,
+                    List.of(
+                            lapse.config.topics().push(),
+                            lapse.config.topics().pulled(),
+                            lapse.config.topics().expired()),
+                    CompensatorTopology.repartitionTopic(app),
+                    Clock.systemUTC());
             assertThat(caughtUp.await(GENEROUS)).isZero();
         }
     }
@@ -153,17 +194,35 @@ class CompensatorKillTest {
     /** What inspecting Redis must show for the image, as rebuild.lua writes it. */
     private static OrderView view(TimerImage image, String orderId) {
         if (image == null) {
-            return new OrderView(orderId, OrderView.Phase.UNKNOWN, java.util.OptionalLong.empty(), 0,
+            return new OrderView(
+                    orderId,
+                    OrderView.Phase.UNKNOWN,
+                    java.util.OptionalLong.empty(),
+                    0,
                     java.util.OptionalLong.empty());
         }
         return switch (image.phase()) {
-            case ENDED -> new OrderView(orderId, OrderView.Phase.ENDED, java.util.OptionalLong.empty(), 0,
-                    java.util.OptionalLong.empty());
-            case GIVEN_UP -> new OrderView(orderId, OrderView.Phase.GIVEN_UP,
-                    java.util.OptionalLong.of(image.lastSeen()), image.fired(), java.util.OptionalLong.empty());
-            case WATCHED -> new OrderView(orderId, image.fired() == 0 ? OrderView.Phase.RECOVERED
-                    : OrderView.Phase.FIRED, java.util.OptionalLong.of(image.lastSeen()), image.fired(),
-                    java.util.OptionalLong.of(image.at()));
+            case ENDED ->
+                new OrderView(
+                        orderId,
+                        OrderView.Phase.ENDED,
+                        java.util.OptionalLong.empty(),
+                        0,
+                        java.util.OptionalLong.empty());
+            case GIVEN_UP ->
+                new OrderView(
+                        orderId,
+                        OrderView.Phase.GIVEN_UP,
+                        java.util.OptionalLong.of(image.lastSeen()),
+                        image.fired(),
+                        java.util.OptionalLong.empty());
+            case WATCHED ->
+                new OrderView(
+                        orderId,
+                        image.fired() == 0 ? OrderView.Phase.RECOVERED : OrderView.Phase.FIRED,
+                        java.util.OptionalLong.of(image.lastSeen()),
+                        image.fired(),
+                        java.util.OptionalLong.of(image.at()));
         };
     }
 }

@@ -6,7 +6,6 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,8 +20,7 @@ import java.util.Map;
  */
 final class CompensatorProcess {
 
-    private CompensatorProcess() {
-    }
+    private CompensatorProcess() {}
 
     public static void main(String[] args) throws InterruptedException {
         Map<String, String> settings = new HashMap<>();
@@ -32,17 +30,31 @@ final class CompensatorProcess {
         }
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         RedisConnection redis = RedisConnection.open(config.redis());
-        Watermarks watermarks = Watermarks.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config);
-        new CompensatorService(config, new KafkaClients(config.kafka()), redis, watermarks, new SimpleMeterRegistry(),
-                Clock.systemUTC()).start();
+        Watermarks watermarks = Watermarks.of(
+                redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config);
+        new CompensatorService(
+                        config,
+                        new KafkaClients(config.kafka()),
+                        redis,
+                        watermarks,
+                        new SimpleMeterRegistry(),
+                        Clock.systemUTC())
+                .start();
         Thread.currentThread().join(); // until killed
     }
 
     /** Starts one with the test's own classpath; its output goes to {@code log}. */
     static Process start(Map<String, String> settings, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), CompensatorProcess.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                CompensatorProcess.class.getName()));
         settings.forEach((key, value) -> command.add(key + "=" + value));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 }

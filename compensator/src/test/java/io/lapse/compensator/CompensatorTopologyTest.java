@@ -1,5 +1,7 @@
 package io.lapse.compensator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
@@ -7,6 +9,12 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -21,23 +29,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** The compensator's topology on its own: what it remembers of each order, and what it skips. */
 class CompensatorTopologyTest {
 
     private static final TopicNames TOPICS = TopicNames.defaults();
     private static final Duration PRUNE = Duration.ofSeconds(10);
     private static final long NOW = 1_763_780_000_000L;
-    private static final TimerSettings TIMER = TimerSettings.from(ConfigSource.defaults()
-            .with(Map.of("timer.tombstone-retention", "1h", "timer.max-clock-skew", "5s")));
+    private static final TimerSettings TIMER = TimerSettings.from(
+            ConfigSource.defaults().with(Map.of("timer.tombstone-retention", "1h", "timer.max-clock-skew", "5s")));
     private static final long RETENTION = Duration.ofHours(1).toMillis();
 
     @TempDir
@@ -56,8 +55,8 @@ class CompensatorTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "compensator-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(CompensatorTopology.build(TOPICS, TIMER, PRUNE), props,
-                Instant.ofEpochMilli(NOW));
+        driver = new TopologyTestDriver(
+                CompensatorTopology.build(TOPICS, TIMER, PRUNE), props, Instant.ofEpochMilli(NOW));
         pushes = driver.createInputTopic(TOPICS.push(), new StringSerializer(), new ByteArraySerializer());
         pulls = driver.createInputTopic(TOPICS.pulled(), new StringSerializer(), new ByteArraySerializer());
         expiries = driver.createInputTopic(TOPICS.expired(), new StringSerializer(), new ByteArraySerializer());
@@ -155,7 +154,9 @@ class CompensatorTopologyTest {
 
         assertThat(orders.get("bad")).isNull();
         assertThat(orders.get("good")).isEqualTo(OrderState.active(NOW - 1_000));
-        assertThat(deadLetters.isEmpty()).as("ingest and the puller write the one dead letter of each").isTrue();
+        assertThat(deadLetters.isEmpty())
+                .as("ingest and the puller write the one dead letter of each")
+                .isTrue();
     }
 
     @Test
@@ -167,7 +168,9 @@ class CompensatorTopologyTest {
 
     @Test
     void aMissingTsFallsBackToTheRecordTimestampAndAFutureTsIsClampedToTheReadTime() {
-        pushes.pipeInput("no-ts", "{\"orderId\":\"no-ts\",\"status\":\"CHARGING\"}".getBytes(StandardCharsets.UTF_8),
+        pushes.pipeInput(
+                "no-ts",
+                "{\"orderId\":\"no-ts\",\"status\":\"CHARGING\"}".getBytes(StandardCharsets.UTF_8),
                 NOW - 7_000);
         push("future", "CHARGING", NOW + 60_000);
 

@@ -2,9 +2,6 @@ package io.lapse.compensator;
 
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
@@ -16,6 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Charging orders pushing their status every {@code every}, as upstream would, until a test silences or finishes
@@ -30,14 +29,16 @@ final class Fleet implements AutoCloseable {
     private final Set<String> pushing = ConcurrentHashMap.newKeySet();
     private final Map<String, StatusPush> lastCharging = new ConcurrentHashMap<>();
     private boolean started;
-    private final ScheduledExecutorService rounds = Executors.newSingleThreadScheduledExecutor(
-            r -> new Thread(r, "fleet-pushes"));
+    private final ScheduledExecutorService rounds =
+            Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "fleet-pushes"));
 
     Fleet(Producer<byte[], byte[]> producer, String topic, FleetUpstream upstream, int size) {
         this.producer = producer;
         this.topic = topic;
         this.upstream = upstream;
-        this.orders = IntStream.range(0, size).mapToObj(i -> String.format("order-%04d", i)).toList();
+        this.orders = IntStream.range(0, size)
+                .mapToObj(i -> String.format("order-%04d", i))
+                .toList();
     }
 
     List<String> orders() {
@@ -66,8 +67,8 @@ final class Fleet implements AutoCloseable {
 
     private void send(StatusPush push) {
         upstream.pushed(push);
-        producer.send(new ProducerRecord<>(topic, push.orderId().getBytes(StandardCharsets.UTF_8),
-                JsonCodec.STATUS_PUSH.encode(push)));
+        producer.send(new ProducerRecord<>(
+                topic, push.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.STATUS_PUSH.encode(push)));
     }
 
     /** The orders stop pushing; their newest push stays what upstream answers. */
@@ -85,7 +86,9 @@ final class Fleet implements AutoCloseable {
 
     /** Sends each order's last CHARGING push again, old ts and all, as a replaying producer would. */
     void replay(Collection<String> some) {
-        some.forEach(orderId -> producer.send(new ProducerRecord<>(topic, orderId.getBytes(StandardCharsets.UTF_8),
+        some.forEach(orderId -> producer.send(new ProducerRecord<>(
+                topic,
+                orderId.getBytes(StandardCharsets.UTF_8),
                 JsonCodec.STATUS_PUSH.encode(lastCharging.get(orderId)))));
         producer.flush();
     }

@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -1,16 +1,13 @@
 package io.lapse.compensator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.store.OrderView;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +16,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lapse rebuild} as on-call runs it: with no compensator running, from its changelog in Kafka. */
 @ExtendWith(SharedStack.class)
@@ -34,8 +33,11 @@ class OnCallRebuildTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int rebuild(LapseConfig config, boolean dryRun) {
-        return new OnCallRebuild(config, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Clock.systemUTC())
+        return new OnCallRebuild(
+                        config,
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        Clock.systemUTC())
                 .run(dryRun, Duration.ofSeconds(10), false);
     }
 
@@ -57,28 +59,35 @@ class OnCallRebuildTest {
             long seen = System.currentTimeMillis() - 120_000; // past the default ttl: due at once
             KafkaProducer<byte[], byte[]> producer = lapse.producer();
             for (String orderId : List.of("a", "b", "c")) {
-                producer.send(new ProducerRecord<>(lapse.config.topics().push(), orderId.getBytes(StandardCharsets.UTF_8),
-                        JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, orderId.equals("c") ? "FINISHED"
-                                : "CHARGING", seen))));
+                producer.send(new ProducerRecord<>(
+                        lapse.config.topics().push(),
+                        orderId.getBytes(StandardCharsets.UTF_8),
+                        JsonCodec.STATUS_PUSH.encode(
+                                new StatusPush(orderId, orderId.equals("c") ? "FINISHED" : "CHARGING", seen))));
             }
             producer.flush();
-            await().atMost(Duration.ofSeconds(60)).until(() -> lapse.store.inspect(List.of("a", "b", "c")).join()
-                    .values().stream().allMatch(view -> view.phase() != OrderView.Phase.UNKNOWN));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> lapse.store.inspect(List.of("a", "b", "c")).join().values().stream()
+                            .allMatch(view -> view.phase() != OrderView.Phase.UNKNOWN));
             compensator.close();
             lapse.redis.async().flushall().toCompletableFuture().join();
 
             assertThat(rebuild(lapse.config, true)).isEqualTo(OnCallRebuild.OK);
-            assertThat(printed(out)).startsWith("lapse rebuild: would write 2 watched timers (2 due at once), "
-                    + "0 given-up marks, 1 tombstones; 0 orders already in place");
-            assertThat(lapse.store.inspect(List.of("a")).join().get("a").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
+            assertThat(printed(out))
+                    .startsWith("lapse rebuild: would write 2 watched timers (2 due at once), "
+                            + "0 given-up marks, 1 tombstones; 0 orders already in place");
+            assertThat(lapse.store.inspect(List.of("a")).join().get("a").phase())
+                    .isEqualTo(OrderView.Phase.UNKNOWN);
             assertThat(lapse.epochs.current().join().values()).containsOnlyNulls();
 
             out.reset();
             assertThat(rebuild(lapse.config, false)).isEqualTo(OnCallRebuild.OK);
 
-            assertThat(printed(out)).startsWith("lapse rebuild: wrote 2 watched timers (2 due at once), "
-                    + "0 given-up marks, 1 tombstones; 0 orders already in place; 16 shards declared");
-            assertThat(lapse.store.inspect(List.of("a", "c")).join()).extractingFromEntries(e -> e.getValue().phase())
+            assertThat(printed(out))
+                    .startsWith("lapse rebuild: wrote 2 watched timers (2 due at once), "
+                            + "0 given-up marks, 1 tombstones; 0 orders already in place; 16 shards declared");
+            assertThat(lapse.store.inspect(List.of("a", "c")).join())
+                    .extractingFromEntries(e -> e.getValue().phase())
                     .containsExactlyInAnyOrder(OrderView.Phase.RECOVERED, OrderView.Phase.ENDED);
             assertThat(lapse.epochs.current().join().values()).doesNotContainNull();
             assertThat(printed(err)).isEmpty();
@@ -90,22 +99,30 @@ class OnCallRebuildTest {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), Map.of())) {
             assertThat(rebuild(lapse.config, false)).isEqualTo(OnCallRebuild.UNUSABLE);
 
-            assertThat(printed(err)).startsWith("lapse rebuild: no compensator state in Kafka: topic ")
-                    .contains("does not exist").hasLineCount(1);
+            assertThat(printed(err))
+                    .startsWith("lapse rebuild: no compensator state in Kafka: topic ")
+                    .contains("does not exist")
+                    .hasLineCount(1);
             assertThat(lapse.epochs.current().join().values()).containsOnlyNulls();
         }
     }
 
     @Test
     void anUnreachableRedisOrKafkaIsOneLineAndExitCodeTwo(DevStack stack) throws Exception {
-        LapseConfig noRedis = LapseConfig.load(null, Map.of()).with(Map.of("kafka.bootstrap.servers",
-                stack.bootstrapServers(), "redis.uri", "redis://127.0.0.1:" + closedPort()));
+        LapseConfig noRedis = LapseConfig.load(null, Map.of())
+                .with(Map.of(
+                        "kafka.bootstrap.servers",
+                        stack.bootstrapServers(),
+                        "redis.uri",
+                        "redis://127.0.0.1:" + closedPort()));
         assertThat(rebuild(noRedis, false)).isEqualTo(OnCallRebuild.UNUSABLE);
         assertThat(printed(err)).startsWith("lapse rebuild: cannot reach Redis").hasLineCount(1);
 
         err.reset();
         LapseConfig noKafka = noRedis.with(Map.of("kafka.bootstrap.servers", "127.0.0.1:" + closedPort()));
         assertThat(rebuild(noKafka, false)).isEqualTo(OnCallRebuild.UNUSABLE);
-        assertThat(printed(err)).startsWith("lapse rebuild: cannot reach Kafka at 127.0.0.1:").hasLineCount(1);
+        assertThat(printed(err))
+                .startsWith("lapse rebuild: cannot reach Kafka at 127.0.0.1:")
+                .hasLineCount(1);
     }
 }

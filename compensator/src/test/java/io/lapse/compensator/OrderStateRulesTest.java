@@ -1,15 +1,14 @@
 package io.lapse.compensator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.internal.PerShard;
 import io.lapse.store.rules.StatusRuleCase;
 import io.lapse.store.rules.StatusRules;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The compensator's mirror of an order follows every case of the status rules' table, as the Lua stores do. */
 class OrderStateRulesTest {
@@ -40,10 +39,18 @@ class OrderStateRulesTest {
         @Override
         public void fire() {
             int attempt = state.fired() + 1;
-            long deadline = state.fired() == 0 ? state.lastSeen() + StatusRuleCase.TTL_MS
+            long deadline = state.fired() == 0
+                    ? state.lastSeen() + StatusRuleCase.TTL_MS
                     : state.firedAt() + StatusRuleCase.REPEAT_MS;
-            state = OrderState.next(state, new Fired(StatusRuleCase.ORDER, state.lastSeen(), attempt, deadline,
-                    deadline, attempt >= StatusRuleCase.MAX_ATTEMPTS));
+            state = OrderState.next(
+                    state,
+                    new Fired(
+                            StatusRuleCase.ORDER,
+                            state.lastSeen(),
+                            attempt,
+                            deadline,
+                            deadline,
+                            attempt >= StatusRuleCase.MAX_ATTEMPTS));
         }
 
         @Override
@@ -54,7 +61,8 @@ class OrderStateRulesTest {
             if (state.phase() == OrderState.Phase.ENDED) {
                 return StatusRuleCase.Outcome.of(StatusRuleCase.Phase.ENDED);
             }
-            return state.givenUp() ? StatusRuleCase.Outcome.of(StatusRuleCase.Phase.GIVEN_UP)
+            return state.givenUp()
+                    ? StatusRuleCase.Outcome.of(StatusRuleCase.Phase.GIVEN_UP)
                     : new StatusRuleCase.Outcome(StatusRuleCase.Phase.WATCHED, state.lastSeen(), state.fired());
         }
     }

@@ -1,16 +1,15 @@
 package io.lapse.compensator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.TimerImage;
 import io.lapse.store.TimerImage.Phase;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The mirror's rules: each sequence of inputs, and what Redis should then hold for the order. */
 class OrderStateTest {
@@ -79,9 +78,16 @@ class OrderStateTest {
     void theFinalAttemptGivesTheOrderUpAndAPushNoNewerThanItsStatusCannotRevive() {
         TimerImage givenUp = image(push(T), fired(T, 1, false), fired(T, 2, true));
 
-        assertThat(givenUp).isEqualTo(new TimerImage("o1", Phase.GIVEN_UP, T, 2, fired(T, 2, true).deadline(),
-                fired(T, 2, true).firedAt()));
-        assertThat(image(push(T), fired(T, 1, false), fired(T, 2, true), push(T))).isEqualTo(givenUp);
+        assertThat(givenUp)
+                .isEqualTo(new TimerImage(
+                        "o1",
+                        Phase.GIVEN_UP,
+                        T,
+                        2,
+                        fired(T, 2, true).deadline(),
+                        fired(T, 2, true).firedAt()));
+        assertThat(image(push(T), fired(T, 1, false), fired(T, 2, true), push(T)))
+                .isEqualTo(givenUp);
     }
 
     @Test
@@ -111,14 +117,17 @@ class OrderStateTest {
         TimerImage tombstone = new TimerImage("o1", Phase.ENDED, T + 1_000, 0, 0, T + 1_000);
 
         assertThat(image(push(T), finished(T + 1_000))).isEqualTo(tombstone);
-        assertThat(image(push(T), finished(T + 1_000), push(T + 5_000), fired(T, 1, false))).isEqualTo(tombstone);
-        assertThat(image(push(T + 5_000), finished(T + 1_000)).phase()).as("a terminal status wins whatever its ts")
+        assertThat(image(push(T), finished(T + 1_000), push(T + 5_000), fired(T, 1, false)))
+                .isEqualTo(tombstone);
+        assertThat(image(push(T + 5_000), finished(T + 1_000)).phase())
+                .as("a terminal status wins whatever its ts")
                 .isEqualTo(Phase.ENDED);
     }
 
     @Test
     void theTombstoneAgesFromTheNewestTerminalStatus() {
-        assertThat(image(finished(T), finished(T + 3_000), finished(T + 1_000)).at()).isEqualTo(T + 3_000);
+        assertThat(image(finished(T), finished(T + 3_000), finished(T + 1_000)).at())
+                .isEqualTo(T + 3_000);
     }
 
     @Test
@@ -148,26 +157,39 @@ class OrderStateTest {
 
     @Test
     void pushesAndExpiriesOfOneStatusGiveTheSameImageInWhateverOrderTheyArrive() {
-        List<MirrorInput> inputs = new ArrayList<>(List.of(push(T - 10_000), push(T), fired(T, 1, false),
-                fired(T, 2, false), fired(T, 2, false), fired(T - 10_000, 1, false)));
+        List<MirrorInput> inputs = new ArrayList<>(List.of(
+                push(T - 10_000),
+                push(T),
+                fired(T, 1, false),
+                fired(T, 2, false),
+                fired(T, 2, false),
+                fired(T - 10_000, 1, false)));
         TimerImage expected = image(inputs.toArray(MirrorInput[]::new));
         for (long seed = 0; seed < 50; seed++) {
             Collections.shuffle(inputs, new java.util.Random(seed));
-            assertThat(image(inputs.toArray(MirrorInput[]::new))).as("order %s", inputs).isEqualTo(expected);
+            assertThat(image(inputs.toArray(MirrorInput[]::new)))
+                    .as("order %s", inputs)
+                    .isEqualTo(expected);
         }
     }
 
     @Test
     void everyStateReadsBackFromItsBytesAndTheOldFormatStillReads() {
-        List<OrderState> states = List.of(after(push(T)), after(push(T), fired(T, 1, false)),
-                after(push(T), fired(T, 1, false), fired(T, 2, true)), after(push(T), finished(T + 1)),
+        List<OrderState> states = List.of(
+                after(push(T)),
+                after(push(T), fired(T, 1, false)),
+                after(push(T), fired(T, 1, false), fired(T, 2, true)),
+                after(push(T), finished(T + 1)),
                 after(push(T), notFound(T + 100_000)));
         for (OrderState state : states) {
             assertThat(OrderStateSerde.decode(OrderStateSerde.encode(state))).isEqualTo(state);
         }
-        byte[] legacyEnded = java.nio.ByteBuffer.allocate(9).putLong(T).put((byte) 1).array();
-        assertThat(OrderStateSerde.decode(legacyEnded).image("o1", TTL, REPEAT).phase()).isEqualTo(Phase.ENDED);
-        byte[] legacyActive = java.nio.ByteBuffer.allocate(9).putLong(T).put((byte) 0).array();
+        byte[] legacyEnded =
+                java.nio.ByteBuffer.allocate(9).putLong(T).put((byte) 1).array();
+        assertThat(OrderStateSerde.decode(legacyEnded).image("o1", TTL, REPEAT).phase())
+                .isEqualTo(Phase.ENDED);
+        byte[] legacyActive =
+                java.nio.ByteBuffer.allocate(9).putLong(T).put((byte) 0).array();
         assertThat(OrderStateSerde.decode(legacyActive)).isEqualTo(after(push(T)));
     }
 }

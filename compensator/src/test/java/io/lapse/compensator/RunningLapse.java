@@ -8,7 +8,6 @@ import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
-import io.lapse.lifecycle.Service;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
@@ -17,8 +16,6 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.producer.KafkaProducer;
-
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * The four services on one isolated set of topics, consumer groups and Redis keys, against a real Kafka and Redis,
@@ -39,6 +37,7 @@ final class RunningLapse implements AutoCloseable {
 
     /** Every setting of this run, e.g. for a compensator in another process. */
     final Map<String, String> settings;
+
     final LapseConfig config;
     final KafkaClients clients;
     final RedisConnection redis;
@@ -71,12 +70,17 @@ final class RunningLapse implements AutoCloseable {
         config = LapseConfig.load(null, Map.of()).with(settings);
         clients = new KafkaClients(config.kafka());
         redis = RedisConnection.open(config.redis());
-        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        TimerKeys keys =
+                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
         epochs = new RedisEpochs(redis, keys);
         watermarks = Watermarks.of(redis, keys, config);
-        new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
-                config.topics().dlq(), config.topics().expired()));
+        new TopicProvisioner(clients)
+                .ensure(Set.of(
+                        config.topics().push(),
+                        config.topics().pulled(),
+                        config.topics().dlq(),
+                        config.topics().expired()));
     }
 
     KafkaProducer<byte[], byte[]> producer() {
@@ -87,16 +91,22 @@ final class RunningLapse implements AutoCloseable {
     RunningLapse startPipeline() {
         started(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()))
                 .start();
-        started(new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(),
-                Clock.systemUTC())).start();
-        started(new PullerService(config, clients, store, new SimpleMeterRegistry(), Clock.systemUTC())).start();
+        started(new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()))
+                .start();
+        started(new PullerService(config, clients, store, new SimpleMeterRegistry(), Clock.systemUTC()))
+                .start();
         return this;
     }
 
     /** Starts a compensator keeping its state under {@code stateDir}. */
     CompensatorService startCompensator(Path stateDir) {
-        compensator = started(new CompensatorService(config.with(Map.of("compensator.state-dir", stateDir.toString())),
-                clients, redis, watermarks, compensatorMetrics, Clock.systemUTC()));
+        compensator = started(new CompensatorService(
+                config.with(Map.of("compensator.state-dir", stateDir.toString())),
+                clients,
+                redis,
+                watermarks,
+                compensatorMetrics,
+                Clock.systemUTC()));
         compensator.start();
         return compensator;
     }
@@ -107,14 +117,16 @@ final class RunningLapse implements AutoCloseable {
 
     List<TimerExpired> expiries() {
         if (expired == null) {
-            expired = started(TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().expired()));
+            expired = started(TopicRecorder.start(
+                    config.kafka().bootstrapServers(), config.topics().expired()));
         }
         return expired.values(JsonCodec.TIMER_EXPIRED::decode);
     }
 
     List<PullResult> pulls() {
         if (pulled == null) {
-            pulled = started(TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().pulled()));
+            pulled = started(TopicRecorder.start(
+                    config.kafka().bootstrapServers(), config.topics().pulled()));
         }
         return pulled.values(JsonCodec.PULL_RESULT::decode);
     }

@@ -18,7 +18,8 @@ final class SharedStack implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot().getStore(ExtensionContext.Namespace.create(SharedStack.class))
+        return context.getRoot()
+                .getStore(ExtensionContext.Namespace.create(SharedStack.class))
                 .getOrComputeIfAbsent(DevStack.class, type -> DevStack.start(), DevStack.class);
     }
 }

@@ -1,12 +1,11 @@
 package io.lapse.compensator;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Kafka Streams state of one cluster never meets another cluster's checkpoints. */
 class StateDirectoryTest {
@@ -23,6 +22,8 @@ class StateDirectoryTest {
 
         assertThat(second).isNotEqualTo(first).isDirectory().isEmptyDirectory();
         assertThat(StateDirectory.forCluster(configured, "cluster-a")).isEqualTo(first);
-        assertThat(first.resolve(".checkpoint")).as("another cluster's state is left alone").exists();
+        assertThat(first.resolve(".checkpoint"))
+                .as("another cluster's state is left alone")
+                .exists();
     }
 }

@@ -1,12 +1,11 @@
 package io.lapse.compensator;
 
-import io.lapse.time.SettableClock;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.time.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class StreamThreadsTest {
 
@@ -16,7 +15,9 @@ class StreamThreadsTest {
     @Test
     void healthyWhileEveryThreadLives() {
         assertThat(threads.healthy(1, 1)).isTrue();
-        assertThat(threads.healthy(0, 1)).as("a thread is dead and not replaced yet").isFalse();
+        assertThat(threads.healthy(0, 1))
+                .as("a thread is dead and not replaced yet")
+                .isFalse();
     }
 
     @Test

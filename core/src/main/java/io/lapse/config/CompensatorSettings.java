@@ -16,7 +16,9 @@ public record CompensatorSettings(String applicationId, Duration scanInterval, P
         Path stateDir = source.isSet(ConfigKeys.COMPENSATOR_STATE_DIR)
                 ? Path.of(source.string(ConfigKeys.COMPENSATOR_STATE_DIR))
                 : Path.of(System.getProperty("java.io.tmpdir"), "lapse-streams");
-        return source.build(() -> new CompensatorSettings(source.string(ConfigKeys.COMPENSATOR_APPLICATION_ID),
-                source.duration(ConfigKeys.COMPENSATOR_SCAN_INTERVAL), stateDir));
+        return source.build(() -> new CompensatorSettings(
+                source.string(ConfigKeys.COMPENSATOR_APPLICATION_ID),
+                source.duration(ConfigKeys.COMPENSATOR_SCAN_INTERVAL),
+                stateDir));
     }
 }

@@ -28,8 +28,7 @@ public final class ConfigSource {
 
     private final Map<String, Value> values;
 
-    private record Value(String text, String origin) {
-    }
+    private record Value(String text, String origin) {}
 
     private ConfigSource(Map<String, Value> values) {
         this.values = values;
@@ -65,10 +64,12 @@ public final class ConfigSource {
     }
 
     private static void requireKnown(String key, String origin) {
-        boolean known = OPEN_PREFIXES.stream().anyMatch(prefix -> key.startsWith(prefix) && key.length() > prefix.length())
-                || ConfigKeys.all().stream().anyMatch(k -> k.name().equals(key));
+        boolean known =
+                OPEN_PREFIXES.stream().anyMatch(prefix -> key.startsWith(prefix) && key.length() > prefix.length())
+                        || ConfigKeys.all().stream().anyMatch(k -> k.name().equals(key));
         if (!known) {
-            String near = ConfigKeys.all().stream().map(ConfigKey::name)
+            String near = ConfigKeys.all().stream()
+                    .map(ConfigKey::name)
                     .filter(name -> name.startsWith(key.split("\\.")[0] + "."))
                     .collect(Collectors.joining(", "));
             throw new ConfigException("unknown configuration key '" + key + "' from " + origin
@@ -104,12 +105,18 @@ public final class ConfigSource {
         String headerEnvPrefix = ConfigKey.envNameOf(ConfigKeys.UPSTREAM_HEADERS_PREFIX);
         env.forEach((name, text) -> {
             if (name.startsWith(kafkaEnvPrefix)) {
-                String property = KAFKA_PREFIX + name.substring(kafkaEnvPrefix.length()).toLowerCase(Locale.ROOT)
-                        .replace('_', '.');
+                String property = KAFKA_PREFIX
+                        + name.substring(kafkaEnvPrefix.length())
+                                .toLowerCase(Locale.ROOT)
+                                .replace('_', '.');
                 map.putIfAbsent(property, text);
             } else if (name.startsWith(headerEnvPrefix) && name.length() > headerEnvPrefix.length()) {
-                map.putIfAbsent(ConfigKeys.UPSTREAM_HEADERS_PREFIX + name.substring(headerEnvPrefix.length())
-                        .toLowerCase(Locale.ROOT).replace('_', '-'), text);
+                map.putIfAbsent(
+                        ConfigKeys.UPSTREAM_HEADERS_PREFIX
+                                + name.substring(headerEnvPrefix.length())
+                                        .toLowerCase(Locale.ROOT)
+                                        .replace('_', '-'),
+                        text);
             }
         });
         return map;
@@ -148,7 +155,10 @@ public final class ConfigSource {
     }
 
     public List<String> list(ConfigKey key) {
-        return Arrays.stream(string(key).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(string(key).split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     /** Every {@code kafka.*} value with the prefix taken off, as the Kafka clients name them. */
@@ -181,16 +191,18 @@ public final class ConfigSource {
 
     public ConfigException invalid(ConfigKey key, String problem) {
         Value value = values.get(key.name());
-        return new ConfigException(key.name() + " (" + value.origin() + (value.origin().equals("environment")
-                ? " " + key.envName() : "") + "): " + Secrets.scrub(problem, key.name(), value.text()));
+        return new ConfigException(
+                key.name() + " (" + value.origin() + (value.origin().equals("environment") ? " " + key.envName() : "")
+                        + "): " + Secrets.scrub(problem, key.name(), value.text()));
     }
 
     /** One line per key that differs from its default, with where the value came from; for the start-up log. */
     public String describeOverrides() {
         return values.entrySet().stream()
                 .filter(e -> !e.getValue().origin().equals("default"))
-                .map(e -> e.getKey() + "=" + Secrets.display(e.getKey(), e.getValue().text())
-                        + "  (" + e.getValue().origin() + ")")
+                .map(e -> e.getKey() + "="
+                        + Secrets.display(e.getKey(), e.getValue().text()) + "  ("
+                        + e.getValue().origin() + ")")
                 .collect(Collectors.joining("\n  ", "  ", ""));
     }
 }

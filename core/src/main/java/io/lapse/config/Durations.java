@@ -11,8 +11,7 @@ public final class Durations {
 
     private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** @throws IllegalArgumentException saying which forms are accepted */
     public static Duration parse(String text) {
@@ -35,7 +34,8 @@ public final class Durations {
                 // falls through to the common message
             }
         }
-        throw new IllegalArgumentException("'" + text + "' is not a duration (write e.g. 90s, 1500ms, 5m, 2h, 1d or PT90S)");
+        throw new IllegalArgumentException(
+                "'" + text + "' is not a duration (write e.g. 90s, 1500ms, 5m, 2h, 1d or PT90S)");
     }
 
     /** The shortest of the accepted forms, for logs and docs. */

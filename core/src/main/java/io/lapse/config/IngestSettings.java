@@ -9,7 +9,7 @@ public record IngestSettings(String groupId, int maxPollRecords) {
     }
 
     public static IngestSettings from(ConfigSource source) {
-        return source.build(() -> new IngestSettings(source.string(ConfigKeys.INGEST_GROUP_ID),
-                source.integer(ConfigKeys.INGEST_MAX_POLL_RECORDS)));
+        return source.build(() -> new IngestSettings(
+                source.string(ConfigKeys.INGEST_GROUP_ID), source.integer(ConfigKeys.INGEST_MAX_POLL_RECORDS)));
     }
 }

@@ -5,9 +5,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /** The whole, validated configuration of a Lapse process; each part validates itself when built. */
-public record LapseConfig(KafkaSettings kafka, RedisSettings redis, TimerSettings timer, IngestSettings ingest,
-                          UpstreamSettings upstream, CompensatorSettings compensator,
-                          ManagementSettings management, ConfigSource source) {
+public record LapseConfig(
+        KafkaSettings kafka,
+        RedisSettings redis,
+        TimerSettings timer,
+        IngestSettings ingest,
+        UpstreamSettings upstream,
+        CompensatorSettings compensator,
+        ManagementSettings management,
+        ConfigSource source) {
 
     public LapseConfig {
         Objects.requireNonNull(kafka, "kafka");
@@ -21,9 +27,15 @@ public record LapseConfig(KafkaSettings kafka, RedisSettings redis, TimerSetting
     }
 
     public static LapseConfig from(ConfigSource source) {
-        return new LapseConfig(KafkaSettings.from(source), RedisSettings.from(source), TimerSettings.from(source),
-                IngestSettings.from(source), UpstreamSettings.from(source), CompensatorSettings.from(source),
-                ManagementSettings.from(source), source);
+        return new LapseConfig(
+                KafkaSettings.from(source),
+                RedisSettings.from(source),
+                TimerSettings.from(source),
+                IngestSettings.from(source),
+                UpstreamSettings.from(source),
+                CompensatorSettings.from(source),
+                ManagementSettings.from(source),
+                source);
     }
 
     public int managementPort() {

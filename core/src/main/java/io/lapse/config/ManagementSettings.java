@@ -4,14 +4,18 @@ package io.lapse.config;
 public record ManagementSettings(String address, int port) {
 
     public ManagementSettings {
-        Require.that(ConfigKeys.MANAGEMENT_ADDRESS, !Require.given(ConfigKeys.MANAGEMENT_ADDRESS, address).isEmpty()
-                        && !address.contains("/") && !address.contains(" "),
+        Require.that(
+                ConfigKeys.MANAGEMENT_ADDRESS,
+                !Require.given(ConfigKeys.MANAGEMENT_ADDRESS, address).isEmpty()
+                        && !address.contains("/")
+                        && !address.contains(" "),
                 "'" + address + "' is not an address (0.0.0.0, 127.0.0.1, ::, a host name)");
-        Require.that(ConfigKeys.MANAGEMENT_PORT, port >= 0 && port <= 65_535, "must be a TCP port, or 0 for any free one");
+        Require.that(
+                ConfigKeys.MANAGEMENT_PORT, port >= 0 && port <= 65_535, "must be a TCP port, or 0 for any free one");
     }
 
     public static ManagementSettings from(ConfigSource source) {
-        return source.build(() -> new ManagementSettings(source.string(ConfigKeys.MANAGEMENT_ADDRESS),
-                source.integer(ConfigKeys.MANAGEMENT_PORT)));
+        return source.build(() -> new ManagementSettings(
+                source.string(ConfigKeys.MANAGEMENT_ADDRESS), source.integer(ConfigKeys.MANAGEMENT_PORT)));
     }
 }

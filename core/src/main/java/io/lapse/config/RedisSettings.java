@@ -12,8 +12,11 @@ public record RedisSettings(String uri, boolean cluster, String keyPrefix, Redis
 
     public RedisSettings {
         requireRedisUri(uri);
-        Require.that(ConfigKeys.REDIS_KEY_PREFIX, !Require.given(ConfigKeys.REDIS_KEY_PREFIX, keyPrefix).isEmpty()
-                && !keyPrefix.contains("{") && !keyPrefix.contains("}"),
+        Require.that(
+                ConfigKeys.REDIS_KEY_PREFIX,
+                !Require.given(ConfigKeys.REDIS_KEY_PREFIX, keyPrefix).isEmpty()
+                        && !keyPrefix.contains("{")
+                        && !keyPrefix.contains("}"),
                 "must be non-empty and free of braces (they are hash tags)");
         Objects.requireNonNull(tls, "tls");
     }
@@ -23,20 +26,27 @@ public record RedisSettings(String uri, boolean cluster, String keyPrefix, Redis
     }
 
     public static RedisSettings from(ConfigSource source) {
-        return source.build(() -> new RedisSettings(source.string(ConfigKeys.REDIS_URI),
-                source.bool(ConfigKeys.REDIS_CLUSTER), source.string(ConfigKeys.REDIS_KEY_PREFIX), RedisTls.from(source)));
+        return source.build(() -> new RedisSettings(
+                source.string(ConfigKeys.REDIS_URI),
+                source.bool(ConfigKeys.REDIS_CLUSTER),
+                source.string(ConfigKeys.REDIS_KEY_PREFIX),
+                RedisTls.from(source)));
     }
 
     private static void requireRedisUri(String uri) {
         ConfigKey key = ConfigKeys.REDIS_URI;
-        Require.that(key, SCHEMES.stream().anyMatch(Require.given(key, uri)::startsWith),
+        Require.that(
+                key,
+                SCHEMES.stream().anyMatch(Require.given(key, uri)::startsWith),
                 "'" + Secrets.display(key.name(), uri) + "' is not a Redis URI (redis://host:port)");
         try {
             new URI(uri);
         } catch (URISyntaxException e) {
             // the reason only: the exception's message repeats the URI, password included
-            throw new InvalidSetting(key, "is not a valid URI: " + e.getReason() + " at index " + e.getIndex()
-                    + " (percent-encode reserved characters in the user name and password)");
+            throw new InvalidSetting(
+                    key,
+                    "is not a valid URI: " + e.getReason() + " at index " + e.getIndex()
+                            + " (percent-encode reserved characters in the user name and password)");
         }
     }
 
@@ -47,7 +57,7 @@ public record RedisSettings(String uri, boolean cluster, String keyPrefix, Redis
 
     @Override
     public String toString() {
-        return "RedisSettings[uri=" + displayUri() + ", cluster=" + cluster + ", keyPrefix=" + keyPrefix + ", tls=" + tls
-                + "]";
+        return "RedisSettings[uri=" + displayUri() + ", cluster=" + cluster + ", keyPrefix=" + keyPrefix + ", tls="
+                + tls + "]";
     }
 }

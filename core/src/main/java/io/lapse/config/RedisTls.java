@@ -8,8 +8,8 @@ import java.util.Optional;
  * Trust and client certificate for {@code rediss://}: a truststore holding the CA of Redis's certificate (else the
  * JVM's default trust applies) and, for servers that require client certificates, a keystore.
  */
-public record RedisTls(Optional<Path> truststore, String truststorePassword, Optional<Path> keystore,
-                       String keystorePassword) {
+public record RedisTls(
+        Optional<Path> truststore, String truststorePassword, Optional<Path> keystore, String keystorePassword) {
 
     public static final RedisTls JVM_DEFAULTS = new RedisTls(Optional.empty(), "", Optional.empty(), "");
 
@@ -21,8 +21,10 @@ public record RedisTls(Optional<Path> truststore, String truststorePassword, Opt
     }
 
     public static RedisTls from(ConfigSource source) {
-        return source.build(() -> new RedisTls(file(source, ConfigKeys.REDIS_TLS_TRUSTSTORE),
-                source.string(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD), file(source, ConfigKeys.REDIS_TLS_KEYSTORE),
+        return source.build(() -> new RedisTls(
+                file(source, ConfigKeys.REDIS_TLS_TRUSTSTORE),
+                source.string(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD),
+                file(source, ConfigKeys.REDIS_TLS_KEYSTORE),
                 source.string(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD)));
     }
 

@@ -7,8 +7,7 @@ import java.time.Duration;
  */
 final class Require {
 
-    private Require() {
-    }
+    private Require() {}
 
     static void that(ConfigKey key, boolean holds, String problem) {
         if (!holds) {

@@ -16,14 +16,14 @@ public final class Secrets {
      * a password, secret, credential, authorization or JAAS, every {@code sasl.*} property of the Kafka clients, and
      * every header sent to upstream ({@code upstream.headers.*}), since those carry API keys under any name.
      */
-    private static final Pattern SECRET_KEY = Pattern.compile("(.*[.-](key|passphrase|token))"
-            + "|(.*(password|secret|credential|authorization|jaas).*)|((kafka\\.)?sasl\\..*)|(upstream\\.headers\\..*)");
+    private static final Pattern SECRET_KEY = Pattern.compile(
+            "(.*[.-](key|passphrase|token))"
+                    + "|(.*(password|secret|credential|authorization|jaas).*)|((kafka\\.)?sasl\\..*)|(upstream\\.headers\\..*)");
 
     /** The user information of a URL ({@code scheme://user:password@}); up to the last {@code @} to be safe. */
     private static final Pattern URL_USER_INFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)[^\\s'\"<>]*@");
 
-    private Secrets() {
-    }
+    private Secrets() {}
 
     public static boolean isSecret(String key) {
         return SECRET_KEY.matcher(key.toLowerCase(Locale.ROOT)).matches();

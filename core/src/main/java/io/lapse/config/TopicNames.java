@@ -12,9 +12,12 @@ public record TopicNames(String push, String expired, String pulled, String dlq,
     }
 
     public static TopicNames from(ConfigSource source) {
-        return source.build(() -> new TopicNames(source.string(ConfigKeys.TOPIC_PUSH),
-                source.string(ConfigKeys.TOPIC_EXPIRED), source.string(ConfigKeys.TOPIC_PULLED),
-                source.string(ConfigKeys.TOPIC_DLQ), source.string(ConfigKeys.TOPIC_TIMER_SHARDS)));
+        return source.build(() -> new TopicNames(
+                source.string(ConfigKeys.TOPIC_PUSH),
+                source.string(ConfigKeys.TOPIC_EXPIRED),
+                source.string(ConfigKeys.TOPIC_PULLED),
+                source.string(ConfigKeys.TOPIC_DLQ),
+                source.string(ConfigKeys.TOPIC_TIMER_SHARDS)));
     }
 
     public static TopicNames defaults() {

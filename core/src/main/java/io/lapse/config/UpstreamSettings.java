@@ -13,13 +13,25 @@ import java.util.Objects;
  * @param probePath     path under baseUrl that must answer anything but 404 for a pull's 404 to mean "unknown order"
  * @param probeInterval how often that path is requested besides after a pull's 404
  */
-public record UpstreamSettings(URI baseUrl, Duration timeout, int maxAttempts, Duration retryBackoff, int rateLimit,
-                               int concurrency, Duration circuitOpen, String pullerGroupId, int maxBodyBytes,
-                               String probePath, Duration probeInterval, UpstreamAccess access) {
+public record UpstreamSettings(
+        URI baseUrl,
+        Duration timeout,
+        int maxAttempts,
+        Duration retryBackoff,
+        int rateLimit,
+        int concurrency,
+        Duration circuitOpen,
+        String pullerGroupId,
+        int maxBodyBytes,
+        String probePath,
+        Duration probeInterval,
+        UpstreamAccess access) {
 
     public UpstreamSettings {
         String scheme = Require.given(ConfigKeys.UPSTREAM_BASE_URL, baseUrl).getScheme();
-        Require.that(ConfigKeys.UPSTREAM_BASE_URL, "http".equals(scheme) || "https".equals(scheme),
+        Require.that(
+                ConfigKeys.UPSTREAM_BASE_URL,
+                "http".equals(scheme) || "https".equals(scheme),
                 "must be an http or https URL");
         baseUrl = URI.create(baseUrl.toString().replaceAll("/+$", ""));
         Require.positive(ConfigKeys.UPSTREAM_TIMEOUT, timeout);
@@ -30,20 +42,29 @@ public record UpstreamSettings(URI baseUrl, Duration timeout, int maxAttempts, D
         Require.positive(ConfigKeys.UPSTREAM_CIRCUIT_OPEN, circuitOpen);
         Require.nonEmpty(ConfigKeys.PULLER_GROUP_ID, pullerGroupId);
         Require.atLeastOne(ConfigKeys.UPSTREAM_MAX_BODY_BYTES, maxBodyBytes);
-        Require.that(ConfigKeys.UPSTREAM_PROBE_PATH, Require.given(ConfigKeys.UPSTREAM_PROBE_PATH, probePath)
-                .startsWith("/"), "must start with /");
+        Require.that(
+                ConfigKeys.UPSTREAM_PROBE_PATH,
+                Require.given(ConfigKeys.UPSTREAM_PROBE_PATH, probePath).startsWith("/"),
+                "must start with /");
         Require.positive(ConfigKeys.UPSTREAM_PROBE_INTERVAL, probeInterval);
         Objects.requireNonNull(access, "access");
     }
 
     public static UpstreamSettings from(ConfigSource source) {
         URI base = parseUrl(source);
-        return source.build(() -> new UpstreamSettings(base, source.duration(ConfigKeys.UPSTREAM_TIMEOUT),
-                source.integer(ConfigKeys.UPSTREAM_MAX_ATTEMPTS), source.duration(ConfigKeys.UPSTREAM_RETRY_BACKOFF),
-                source.integer(ConfigKeys.UPSTREAM_RATE_LIMIT), source.integer(ConfigKeys.UPSTREAM_CONCURRENCY),
-                source.duration(ConfigKeys.UPSTREAM_CIRCUIT_OPEN), source.string(ConfigKeys.PULLER_GROUP_ID),
-                source.integer(ConfigKeys.UPSTREAM_MAX_BODY_BYTES), source.string(ConfigKeys.UPSTREAM_PROBE_PATH),
-                source.duration(ConfigKeys.UPSTREAM_PROBE_INTERVAL), UpstreamAccess.from(source)));
+        return source.build(() -> new UpstreamSettings(
+                base,
+                source.duration(ConfigKeys.UPSTREAM_TIMEOUT),
+                source.integer(ConfigKeys.UPSTREAM_MAX_ATTEMPTS),
+                source.duration(ConfigKeys.UPSTREAM_RETRY_BACKOFF),
+                source.integer(ConfigKeys.UPSTREAM_RATE_LIMIT),
+                source.integer(ConfigKeys.UPSTREAM_CONCURRENCY),
+                source.duration(ConfigKeys.UPSTREAM_CIRCUIT_OPEN),
+                source.string(ConfigKeys.PULLER_GROUP_ID),
+                source.integer(ConfigKeys.UPSTREAM_MAX_BODY_BYTES),
+                source.string(ConfigKeys.UPSTREAM_PROBE_PATH),
+                source.duration(ConfigKeys.UPSTREAM_PROBE_INTERVAL),
+                UpstreamAccess.from(source)));
     }
 
     private static URI parseUrl(ConfigSource source) {
@@ -51,8 +72,8 @@ public record UpstreamSettings(URI baseUrl, Duration timeout, int maxAttempts, D
             return new URI(source.string(ConfigKeys.UPSTREAM_BASE_URL));
         } catch (URISyntaxException e) {
             // the reason only: the exception's message repeats the URL, credentials included
-            throw source.invalid(ConfigKeys.UPSTREAM_BASE_URL, "is not a URL: " + e.getReason() + " at index "
-                    + e.getIndex());
+            throw source.invalid(
+                    ConfigKeys.UPSTREAM_BASE_URL, "is not a URL: " + e.getReason() + " at index " + e.getIndex());
         }
     }
 

@@ -2,7 +2,6 @@ package io.lapse.event;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -17,23 +16,39 @@ import java.util.Base64;
  * @param truncated true when the value, the key or the reason was cut to its limit; else null (left out)
  */
 @JsonPropertyOrder({"reason", "sourceTopic", "partition", "offset", "key", "value", "at", "valueSize", "truncated"})
-public record DeadLetter(String reason, String sourceTopic, int partition, long offset, String key, String value,
-                         long at, @JsonInclude(JsonInclude.Include.NON_NULL) Integer valueSize,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) Boolean truncated) {
+public record DeadLetter(
+        String reason,
+        String sourceTopic,
+        int partition,
+        long offset,
+        String key,
+        String value,
+        long at,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer valueSize,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Boolean truncated) {
 
     /** Most bytes of the original value a dead letter keeps. */
     public static final int MAX_VALUE_BYTES = 64 * 1024;
     /** Most characters of the original key, and of the reason, a dead letter keeps. */
     public static final int MAX_TEXT_CHARS = 1024;
 
-    public static DeadLetter of(String reason, String sourceTopic, int partition, long offset, String key,
-                                byte[] value, long at) {
+    public static DeadLetter of(
+            String reason, String sourceTopic, int partition, long offset, String key, byte[] value, long at) {
         boolean valueCut = value != null && value.length > MAX_VALUE_BYTES;
         boolean cut = valueCut || longer(key) || longer(reason);
-        String encoded = value == null ? null
+        String encoded = value == null
+                ? null
                 : Base64.getEncoder().encodeToString(valueCut ? Arrays.copyOf(value, MAX_VALUE_BYTES) : value);
-        return new DeadLetter(prefix(reason), sourceTopic, partition, offset, prefix(key), encoded, at,
-                valueCut ? value.length : null, cut ? Boolean.TRUE : null);
+        return new DeadLetter(
+                prefix(reason),
+                sourceTopic,
+                partition,
+                offset,
+                prefix(key),
+                encoded,
+                at,
+                valueCut ? value.length : null,
+                cut ? Boolean.TRUE : null);
     }
 
     private static boolean longer(String text) {
@@ -45,8 +60,8 @@ public record DeadLetter(String reason, String sourceTopic, int partition, long 
             return text;
         }
         // never half a surrogate pair, which JSON cannot carry
-        return text.substring(0, Character.isHighSurrogate(text.charAt(MAX_TEXT_CHARS - 1))
-                ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS);
+        return text.substring(
+                0, Character.isHighSurrogate(text.charAt(MAX_TEXT_CHARS - 1)) ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS);
     }
 
     /** This letter without any of the value, for a dead-letter topic whose size limit is below even the prefix. */

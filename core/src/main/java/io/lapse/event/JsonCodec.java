@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-
 import java.io.IOException;
 import java.util.stream.Collectors;
 
@@ -27,7 +26,9 @@ public final class JsonCodec<T> {
     public static final int MAX_NESTING_DEPTH = 64;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .build())
                     .build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -36,6 +37,7 @@ public final class JsonCodec<T> {
     public static final JsonCodec<StatusPush> STATUS_PUSH = new JsonCodec<>(StatusPush.class);
     /** A StatusPush without its payload, for readers that need only what decides the timer. */
     public static final JsonCodec<StatusHeader> STATUS_HEADER = new JsonCodec<>(StatusHeader.class, "StatusPush");
+
     public static final JsonCodec<TimerExpired> TIMER_EXPIRED = new JsonCodec<>(TimerExpired.class);
     public static final JsonCodec<PullResult> PULL_RESULT = new JsonCodec<>(PullResult.class);
     public static final JsonCodec<DeadLetter> DEAD_LETTER = new JsonCodec<>(DeadLetter.class);

@@ -11,10 +11,16 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"orderId", "outcome", "status", "pulledAt", "expiry", "error"})
-public record PullResult(String orderId, Outcome outcome, StatusPush status, long pulledAt, ExpiryRef expiry,
-                         String error) implements Validated {
+public record PullResult(
+        String orderId, Outcome outcome, StatusPush status, long pulledAt, ExpiryRef expiry, String error)
+        implements Validated {
 
-    public enum Outcome { OK, NOT_FOUND, FAILED, SKIPPED }
+    public enum Outcome {
+        OK,
+        NOT_FOUND,
+        FAILED,
+        SKIPPED
+    }
 
     /** The expiry that asked for the pull. */
     public record ExpiryRef(long deadline, int attempt) {

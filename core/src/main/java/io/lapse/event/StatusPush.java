@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,14 +16,18 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"orderId", "status"})
-public record StatusPush(String orderId, String status, Long ts,
-                         @JsonAnySetter @JsonAnyGetter Map<String, Object> payload) implements Validated {
+public record StatusPush(
+        String orderId,
+        String status,
+        Long ts,
+        @JsonAnySetter @JsonAnyGetter Map<String, Object> payload) implements Validated {
 
     public static final int MAX_ORDER_ID_LENGTH = StatusHeader.MAX_ORDER_ID_LENGTH;
 
     public StatusPush {
         payload = payload == null || payload.isEmpty()
-                ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(payload));
+                ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(payload));
     }
 
     public StatusPush(String orderId, String status, long ts) {

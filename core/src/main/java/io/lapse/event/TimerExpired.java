@@ -12,9 +12,16 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *                     out when false); never null
  */
 @JsonPropertyOrder({"orderId", "deadline", "lastSeen", "attempt", "firedAt", "source", "final"})
-public record TimerExpired(String orderId, long deadline, long lastSeen, int attempt, long firedAt,
-                           Source source,
-                           @JsonProperty("final") @JsonInclude(JsonInclude.Include.NON_DEFAULT) Boolean finalAttempt)
+public record TimerExpired(
+        String orderId,
+        long deadline,
+        long lastSeen,
+        int attempt,
+        long firedAt,
+        Source source,
+
+        @JsonProperty("final") @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        Boolean finalAttempt)
         implements Validated {
 
     public TimerExpired {
@@ -23,11 +30,15 @@ public record TimerExpired(String orderId, long deadline, long lastSeen, int att
 
     /** Which mechanism noticed the silence. */
     public enum Source {
-        @JsonProperty("timer") TIMER,
-        @JsonProperty("keyspace") KEYSPACE,
-        @JsonProperty("compensator") COMPENSATOR,
+        @JsonProperty("timer")
+        TIMER,
+        @JsonProperty("keyspace")
+        KEYSPACE,
+        @JsonProperty("compensator")
+        COMPENSATOR,
         /** On-call fired it by hand ({@code lapse fire}). */
-        @JsonProperty("manual") MANUAL
+        @JsonProperty("manual")
+        MANUAL
     }
 
     @Override

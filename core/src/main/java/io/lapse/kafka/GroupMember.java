@@ -1,11 +1,10 @@
 package io.lapse.kafka;
 
+import java.time.Duration;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
-import java.time.Duration;
-import java.util.Map;
 
 /**
  * A consumer that is a static member of its group (see {@link InstanceSlot}). Closing it leaves the group at once,

@@ -1,8 +1,5 @@
 package io.lapse.kafka;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.channels.FileChannel;
@@ -10,6 +7,8 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The static-membership id (Kafka's group.instance.id) one consumer presents to its group: a restarted process that
@@ -45,8 +44,10 @@ public final class InstanceSlot implements AutoCloseable {
         }
         String host = hostName();
         if (host == null) {
-            log.warn("cannot tell this host's name; group {} is joined without static membership, so a restarted "
-                    + "process waits for the old one's session to time out (set instance.id to avoid it)", groupId);
+            log.warn(
+                    "cannot tell this host's name; group {} is joined without static membership, so a restarted "
+                            + "process waits for the old one's session to time out (set instance.id to avoid it)",
+                    groupId);
             return new InstanceSlot(null, null);
         }
         for (int slot = 0; slot < MOST_SLOTS; slot++) {

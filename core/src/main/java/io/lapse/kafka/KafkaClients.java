@@ -2,6 +2,8 @@ package io.lapse.kafka;
 
 import io.lapse.config.KafkaSettings;
 import io.lapse.lifecycle.StartupRetry;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -10,9 +12,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Builds Kafka clients with Lapse's defaults: consumers commit by hand, producers are idempotent with acks=all.
@@ -27,6 +26,7 @@ public final class KafkaClients {
      * that long whenever an ingest process dies for good.
      */
     public static final int MEMBER_SESSION_TIMEOUT_MS = 10_000;
+
     private static final int MEMBER_HEARTBEAT_INTERVAL_MS = 1_000;
 
     private final KafkaSettings settings;
@@ -51,8 +51,10 @@ public final class KafkaClients {
     }
 
     public KafkaConsumer<byte[], byte[]> consumer(String groupId, String clientId, Map<String, Object> overrides) {
-        return new KafkaConsumer<>(consumerProperties(groupId, clientId, Map.of(), overrides),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return new KafkaConsumer<>(
+                consumerProperties(groupId, clientId, Map.of(), overrides),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
     }
 
     /**
@@ -86,8 +88,8 @@ public final class KafkaClients {
     }
 
     /** Lapse's defaults, then the service's, then the operator's kafka.* properties, then the caller's overrides. */
-    private Map<String, Object> consumerProperties(String groupId, String clientId, Map<String, Object> defaults,
-                                                   Map<String, Object> overrides) {
+    private Map<String, Object> consumerProperties(
+            String groupId, String clientId, Map<String, Object> defaults, Map<String, Object> overrides) {
         Map<String, Object> props = new HashMap<>(defaults);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

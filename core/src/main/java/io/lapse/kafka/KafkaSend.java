@@ -1,16 +1,14 @@
 package io.lapse.kafka;
 
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
-import java.util.concurrent.CompletableFuture;
-
 /** A Kafka send as a future, the one way Lapse sends. */
 public final class KafkaSend {
 
-    private KafkaSend() {
-    }
+    private KafkaSend() {}
 
     /**
      * Completes when Kafka acknowledged the record, or fails when it did not. A send that throws at once (no

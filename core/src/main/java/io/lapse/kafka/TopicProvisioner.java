@@ -1,14 +1,6 @@
 package io.lapse.kafka;
 
 import io.lapse.config.KafkaSettings;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +8,13 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates the topics a service needs when they are missing (unless topics.create=false) and checks the ones it relies on.
@@ -55,8 +54,8 @@ public final class TopicProvisioner {
     /** Makes sure the topic exists with exactly this many partitions, which other parts of Lapse depend on. */
     public void ensureExactly(String topic, int partitions) {
         try (Admin admin = reachableAdmin()) {
-            Map<String, TopicDescription> found = admin.describeTopics(Set.of(topic)).allTopicNames()
-                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Map<String, TopicDescription> found =
+                    admin.describeTopics(Set.of(topic)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             int actual = found.get(topic).partitions().size();
             if (actual != partitions) {
                 throw new IllegalStateException("topic " + topic + " has " + actual + " partitions but " + partitions
@@ -80,17 +79,22 @@ public final class TopicProvisioner {
 
     /** An admin client whose cluster has answered; waits for the cluster as long as it does not. */
     private Admin reachableAdmin() {
-        return clients.startup().until("Kafka at " + clients.settings().bootstrapServers(), () -> {
-            Admin admin = clients.admin();
-            try {
-                admin.describeCluster(new DescribeClusterOptions().timeoutMs(ATTEMPT_TIMEOUT_MS)).nodes()
-                        .get(ATTEMPT_TIMEOUT_MS + 1_000L, TimeUnit.MILLISECONDS);
-                return admin;
-            } catch (Exception e) {
-                admin.close(Duration.ZERO);
-                throw e;
-            }
-        }, e -> true);
+        return clients.startup()
+                .until(
+                        "Kafka at " + clients.settings().bootstrapServers(),
+                        () -> {
+                            Admin admin = clients.admin();
+                            try {
+                                admin.describeCluster(new DescribeClusterOptions().timeoutMs(ATTEMPT_TIMEOUT_MS))
+                                        .nodes()
+                                        .get(ATTEMPT_TIMEOUT_MS + 1_000L, TimeUnit.MILLISECONDS);
+                                return admin;
+                            } catch (Exception e) {
+                                admin.close(Duration.ZERO);
+                                throw e;
+                            }
+                        },
+                        e -> true);
     }
 
     /**
@@ -101,9 +105,12 @@ public final class TopicProvisioner {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         while (System.nanoTime() < deadline) {
             try {
-                TopicDescription description = admin.describeTopics(Set.of(topic)).allTopicNames()
-                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
-                if (description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                TopicDescription description = admin.describeTopics(Set.of(topic))
+                        .allTopicNames()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                        .get(topic);
+                if (description.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
                     return;
                 }
             } catch (ExecutionException e) {
@@ -111,7 +118,8 @@ public final class TopicProvisioner {
             }
             Thread.sleep(20);
         }
-        throw new TimeoutException("topic " + topic + " has no leader for every partition after " + TIMEOUT_SECONDS + " s");
+        throw new TimeoutException(
+                "topic " + topic + " has no leader for every partition after " + TIMEOUT_SECONDS + " s");
     }
 
     private void create(Admin admin, String topic, int partitions) {
@@ -119,10 +127,11 @@ public final class TopicProvisioner {
         if (!settings.createTopics()) {
             throw new IllegalStateException("topic " + topic + " does not exist and topics.create=false");
         }
-        Optional<Short> replication = settings.replicationFactor() < 0
-                ? Optional.empty() : Optional.of((short) settings.replicationFactor());
+        Optional<Short> replication =
+                settings.replicationFactor() < 0 ? Optional.empty() : Optional.of((short) settings.replicationFactor());
         try {
-            admin.createTopics(Set.of(new NewTopic(topic, Optional.of(partitions), replication))).all()
+            admin.createTopics(Set.of(new NewTopic(topic, Optional.of(partitions), replication)))
+                    .all()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             awaitLeaders(admin, topic);
             log.info("created topic {} with {} partitions", topic, partitions);

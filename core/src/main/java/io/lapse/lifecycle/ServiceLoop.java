@@ -1,8 +1,5 @@
 package io.lapse.lifecycle;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one iteration after another on a named thread. A failing iteration, even one that throws an {@link Error}, is
@@ -61,8 +60,13 @@ public final class ServiceLoop implements AutoCloseable {
     }
 
     /** @param stuckAfter how long one iteration may run before the loop counts as stuck */
-    public ServiceLoop(String threadName, Iteration iteration, Runnable wakeup, Runnable cleanup, Clock clock,
-                       Duration stuckAfter) {
+    public ServiceLoop(
+            String threadName,
+            Iteration iteration,
+            Runnable wakeup,
+            Runnable cleanup,
+            Clock clock,
+            Duration stuckAfter) {
         this.threadName = threadName;
         this.iteration = iteration;
         this.wakeup = wakeup;
@@ -95,7 +99,8 @@ public final class ServiceLoop implements AutoCloseable {
                     running.set(false);
                     lastFailure = "interrupted";
                     break;
-                } catch (Throwable e) { // an Error of one iteration (assertion, stack overflow) need not end the service
+                } catch (
+                        Throwable e) { // an Error of one iteration (assertion, stack overflow) need not end the service
                     iterationStartedAt = BETWEEN_ITERATIONS;
                     if (!running.get()) {
                         break;
@@ -123,8 +128,12 @@ public final class ServiceLoop implements AutoCloseable {
         if (consecutiveFailures == 1) {
             log.error("{}: iteration failed, next try in {} ms", threadName, pause.toMillis(), e);
         } else {
-            log.error("{}: iteration failed ({} in a row), next try in {} ms: {}", threadName, consecutiveFailures,
-                    pause.toMillis(), e.toString());
+            log.error(
+                    "{}: iteration failed ({} in a row), next try in {} ms: {}",
+                    threadName,
+                    consecutiveFailures,
+                    pause.toMillis(),
+                    e.toString());
         }
         sleep(pause);
     }
@@ -161,8 +170,9 @@ public final class ServiceLoop implements AutoCloseable {
         if (ended) {
             return Optional.of(threadName + " has stopped (last failure: " + lastFailure + ")");
         }
-        return stuckFor().map(running -> threadName + " is stuck: its iteration has run for "
-                + running.toSeconds() + " s (bound " + stuckAfter.toSeconds() + " s)");
+        return stuckFor()
+                .map(running -> threadName + " is stuck: its iteration has run for " + running.toSeconds()
+                        + " s (bound " + stuckAfter.toSeconds() + " s)");
     }
 
     private Optional<Duration> stuckFor() {
@@ -176,7 +186,11 @@ public final class ServiceLoop implements AutoCloseable {
 
     /** What is dead or stuck among the loops of this JVM that were started and not closed; empty when none. */
     public static List<String> livenessProblems() {
-        return STARTED.stream().map(ServiceLoop::livenessProblem).flatMap(Optional::stream).sorted().toList();
+        return STARTED.stream()
+                .map(ServiceLoop::livenessProblem)
+                .flatMap(Optional::stream)
+                .sorted()
+                .toList();
     }
 
     @Override

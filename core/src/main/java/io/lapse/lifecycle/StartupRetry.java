@@ -1,9 +1,6 @@
 package io.lapse.lifecycle;
 
 import io.lapse.config.Secrets;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +8,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Start-up steps that need Kafka or Redis, retried with a growing pause until they succeed, so that a service started
@@ -56,7 +55,8 @@ public final class StartupRetry implements AutoCloseable {
             } catch (Exception e) {
                 if (!retryable.test(e)) {
                     waiting.remove(what);
-                    throw e instanceof RuntimeException runtime ? runtime
+                    throw e instanceof RuntimeException runtime
+                            ? runtime
                             : new IllegalStateException("cannot reach " + what + ": " + e, e);
                 }
                 pause(what, attempts, e);

@@ -5,12 +5,6 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.ServiceLoop;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,6 +15,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Records each consumer group has yet to read, from the broker's view (end offsets minus committed offsets), so that
@@ -53,9 +52,18 @@ public final class ConsumerLag implements AutoCloseable {
 
     /** The consumer groups of the services Lapse runs under these names; the timer's shard group reads no records. */
     public static List<String> groupsOf(LapseConfig config, Collection<String> serviceNames) {
-        Map<String, String> groupByService = Map.of("ingest", config.ingest().groupId(),
-                "puller", config.upstream().pullerGroupId(), "compensator", config.compensator().applicationId());
-        return serviceNames.stream().map(groupByService::get).filter(Objects::nonNull).sorted().toList();
+        Map<String, String> groupByService = Map.of(
+                "ingest",
+                config.ingest().groupId(),
+                "puller",
+                config.upstream().pullerGroupId(),
+                "compensator",
+                config.compensator().applicationId());
+        return serviceNames.stream()
+                .map(groupByService::get)
+                .filter(Objects::nonNull)
+                .sorted()
+                .toList();
     }
 
     public ConsumerLag start() {
@@ -77,11 +85,12 @@ public final class ConsumerLag implements AutoCloseable {
 
     private void measure(String group) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResultInfo> ends = admin.listOffsets(latest).all()
-                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        Map<TopicPartition, ListOffsetsResultInfo> ends =
+                admin.listOffsets(latest).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
         Map<String, Long> lagByTopic = new HashMap<>();
         committed.forEach((partition, offset) -> {
             if (offset != null && ends.containsKey(partition)) {
@@ -95,8 +104,11 @@ public final class ConsumerLag implements AutoCloseable {
     private AtomicLong gauge(String group, String topic) {
         return lagByGroupAndTopic.computeIfAbsent(List.of(group, topic), key -> {
             AtomicLong lag = new AtomicLong();
-            Gauge.builder("lapse.consumer.lag", lag, AtomicLong::get).tag("group", group).tag("topic", topic)
-                    .baseUnit("records").description("Records of the topic the consumer group has not committed yet")
+            Gauge.builder("lapse.consumer.lag", lag, AtomicLong::get)
+                    .tag("group", group)
+                    .tag("topic", topic)
+                    .baseUnit("records")
+                    .description("Records of the topic the consumer group has not committed yet")
                     .register(registry);
             return lag;
         });

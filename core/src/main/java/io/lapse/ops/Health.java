@@ -1,7 +1,6 @@
 package io.lapse.ops;
 
 import io.lapse.lifecycle.ServiceLoop;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

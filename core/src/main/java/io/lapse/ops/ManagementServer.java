@@ -7,9 +7,6 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.lapse.config.ManagementSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,6 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves the status page ({@code /} and {@code /status.json}), {@code /metrics} (Prometheus), {@code /health/live} and
@@ -36,6 +35,7 @@ public final class ManagementServer implements AutoCloseable {
      * but idle hold no thread: the server's selector only hands a connection to a thread once a request arrives.
      */
     private static final int THREADS = 4;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] STATUS_PAGE = statusPage();
 
@@ -58,8 +58,10 @@ public final class ManagementServer implements AutoCloseable {
             }
             server = HttpServer.create(address, 64);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve management endpoints on " + settings.address() + ":"
-                    + settings.port() + " (management.address, management.port)", e);
+            throw new UncheckedIOException(
+                    "cannot serve management endpoints on " + settings.address() + ":" + settings.port()
+                            + " (management.address, management.port)",
+                    e);
         }
         AtomicInteger threads = new AtomicInteger();
         ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
@@ -68,17 +70,24 @@ public final class ManagementServer implements AutoCloseable {
             return thread;
         });
         ManagementServer management = new ManagementServer(server, executor);
-        server.createContext("/", management.exactly("/", ex -> respond(ex, 200, "text/html; charset=utf-8",
-                STATUS_PAGE)));
+        server.createContext(
+                "/", management.exactly("/", ex -> respond(ex, 200, "text/html; charset=utf-8", STATUS_PAGE)));
         server.createContext("/status.json", ex -> management.serveStatus(ex, health));
-        server.createContext("/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8",
-                registry.scrape().getBytes(StandardCharsets.UTF_8)));
+        server.createContext(
+                "/metrics",
+                ex -> respond(
+                        ex,
+                        200,
+                        "text/plain; version=0.0.4; charset=utf-8",
+                        registry.scrape().getBytes(StandardCharsets.UTF_8)));
         server.createContext("/health/live", ex -> respondHealth(ex, health.liveness()));
         server.createContext("/health/ready", ex -> respondHealth(ex, health.readiness()));
         server.setExecutor(executor);
         server.start();
-        log.info("management endpoints on http://{}:{}/ (status page, status.json, metrics, health/live, health/ready)",
-                settings.address(), management.port());
+        log.info(
+                "management endpoints on http://{}:{}/ (status page, status.json, metrics, health/live, health/ready)",
+                settings.address(),
+                management.port());
         return management;
     }
 

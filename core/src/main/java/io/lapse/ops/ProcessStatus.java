@@ -1,7 +1,6 @@
 package io.lapse.ops;
 
 import io.micrometer.core.instrument.MeterRegistry;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,12 +24,20 @@ public final class ProcessStatus implements StatusSource {
         TimerWatch.Look look = timers.latest();
         long now = clock.millis();
         List<StatusReport.Watermark> marks = new ArrayList<>();
-        look.watermarks().forEach((partition, mark) ->
-                marks.add(new StatusReport.Watermark(partition, mark, Math.max(0, now - mark))));
+        look.watermarks()
+                .forEach((partition, mark) ->
+                        marks.add(new StatusReport.Watermark(partition, mark, Math.max(0, now - mark))));
         marks.sort(Comparator.comparing(StatusReport.Watermark::partition));
-        return new StatusReport(now, look.counts(), timers.oldestOverdueMs(), marks,
-                meters.lateness("lapse.timer.fire.lateness"), meters.countsBy("lapse.ingest.records", "topic"),
-                meters.countsBy("lapse.timer.expiries", "source"), meters.countsBy("lapse.puller.pulls", "outcome"),
-                meters.total("lapse.dlq.records"), look.problem().stream().toList());
+        return new StatusReport(
+                now,
+                look.counts(),
+                timers.oldestOverdueMs(),
+                marks,
+                meters.lateness("lapse.timer.fire.lateness"),
+                meters.countsBy("lapse.ingest.records", "topic"),
+                meters.countsBy("lapse.timer.expiries", "source"),
+                meters.countsBy("lapse.puller.pulls", "outcome"),
+                meters.total("lapse.dlq.records"),
+                look.problem().stream().toList());
     }
 }

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,9 @@ final class RegistryFigures {
     }
 
     long total(String counter) {
-        return (long) registry.find(counter).counters().stream().mapToDouble(Counter::count).sum();
+        return (long) registry.find(counter).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 
     StatusReport.Lateness lateness(String timer) {
@@ -45,8 +46,8 @@ final class RegistryFigures {
             return new StatusReport.Lateness(0, null, null, List.of());
         }
         HistogramSnapshot snapshot = found.takeSnapshot();
-        return new StatusReport.Lateness(snapshot.count(), percentile(snapshot, 0.5), percentile(snapshot, 0.99),
-                buckets(snapshot));
+        return new StatusReport.Lateness(
+                snapshot.count(), percentile(snapshot, 0.5), percentile(snapshot, 0.99), buckets(snapshot));
     }
 
     private static Double percentile(HistogramSnapshot snapshot, double percentile) {

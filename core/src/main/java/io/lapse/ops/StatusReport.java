@@ -10,22 +10,27 @@ import java.util.Map;
  * @param timers      null while Redis has not answered yet
  * @param unavailable what could not be read this time, and why
  */
-public record StatusReport(long at, TimerCounts timers, Long oldestOverdueAgeMs, List<Watermark> watermarks,
-                           Lateness lateness, Map<String, Long> ingested, Map<String, Long> expiries,
-                           Map<String, Long> pulls, long deadLetters, List<String> unavailable) {
+public record StatusReport(
+        long at,
+        TimerCounts timers,
+        Long oldestOverdueAgeMs,
+        List<Watermark> watermarks,
+        Lateness lateness,
+        Map<String, Long> ingested,
+        Map<String, Long> expiries,
+        Map<String, Long> pulls,
+        long deadLetters,
+        List<String> unavailable) {
 
     /** How far ingest has read one source partition, and how long ago that event time was. */
-    public record Watermark(String partition, long watermark, long ageMs) {
-    }
+    public record Watermark(String partition, long watermark, long ageMs) {}
 
     /**
      * Fire lateness (deadline to Kafka's acknowledgement of the expiry): p50 and p99 over the recent window, and the
      * number of expiries in each bucket since start.
      */
-    public record Lateness(long count, Double p50Ms, Double p99Ms, List<Bucket> histogram) {
-    }
+    public record Lateness(long count, Double p50Ms, Double p99Ms, List<Bucket> histogram) {}
 
     /** Expiries with lateness in ({@code previous bucket's upToMs}, {@code upToMs}]; the last bucket has no bound. */
-    public record Bucket(Double upToMs, long count) {
-    }
+    public record Bucket(Double upToMs, long count) {}
 }

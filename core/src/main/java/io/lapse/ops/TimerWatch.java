@@ -3,7 +3,6 @@ package io.lapse.ops;
 import io.lapse.lifecycle.ServiceLoop;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -25,8 +24,7 @@ public final class TimerWatch implements AutoCloseable {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
 
     /** The latest look; {@code problem} says why it is older than it should be. */
-    record Look(TimerCounts counts, Map<String, Long> watermarks, long at, Optional<String> problem) {
-    }
+    record Look(TimerCounts counts, Map<String, Long> watermarks, long at, Optional<String> problem) {}
 
     private final TimerView view;
     private final Clock clock;
@@ -37,13 +35,15 @@ public final class TimerWatch implements AutoCloseable {
     public TimerWatch(TimerView view, MeterRegistry registry, Clock clock) {
         this.view = view;
         this.clock = clock;
-        this.loop = new ServiceLoop("lapse-timer-watch", this::readThenPause, closing::countDown, () -> { });
+        this.loop = new ServiceLoop("lapse-timer-watch", this::readThenPause, closing::countDown, () -> {});
         Gauge.builder("lapse.timers.watched", this, w -> w.figure(c -> (double) c.watched()))
-                .description("Orders whose timer Redis holds").register(registry);
+                .description("Orders whose timer Redis holds")
+                .register(registry);
         Gauge.builder("lapse.timers.overdue", this, w -> w.figure(c -> c.overdue() == null ? Double.NaN : c.overdue()))
                 .description("Orders more than 1 s past their deadline and not fired (NaN in ttl mode)")
                 .register(registry);
-        Gauge.builder("lapse.timers.overdue.oldest", this, TimerWatch::oldestOverdueSeconds).baseUnit("seconds")
+        Gauge.builder("lapse.timers.overdue.oldest", this, TimerWatch::oldestOverdueSeconds)
+                .baseUnit("seconds")
                 .description("How far past its deadline the oldest overdue order is; 0 when none is")
                 .register(registry);
     }
@@ -56,11 +56,17 @@ public final class TimerWatch implements AutoCloseable {
     private void readThenPause() throws Exception {
         long now = clock.millis();
         try {
-            latest = new Look(view.counts(now).get(READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
-                    view.watermarks().get(READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), now, Optional.empty());
+            latest = new Look(
+                    view.counts(now).get(READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                    view.watermarks().get(READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                    now,
+                    Optional.empty());
         } catch (ExecutionException | TimeoutException e) {
             Look stale = latest;
-            latest = new Look(stale.counts(), stale.watermarks(), stale.at(),
+            latest = new Look(
+                    stale.counts(),
+                    stale.watermarks(),
+                    stale.at(),
                     Optional.of("the timer store did not answer: " + (e.getCause() == null ? e : e.getCause())));
         }
         closing.await(INTERVAL.toMillis(), TimeUnit.MILLISECONDS);

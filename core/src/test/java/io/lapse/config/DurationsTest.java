@@ -1,11 +1,10 @@
 package io.lapse.config;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class DurationsTest {
 
@@ -27,7 +26,7 @@ class DurationsTest {
 
     @Test
     void rejectsAnythingElseSayingWhatWouldWork() {
-        for (String bad : new String[]{"90", "ninety seconds", "1.5s", "-5s", "PT", ""}) {
+        for (String bad : new String[] {"90", "ninety seconds", "1.5s", "-5s", "PT", ""}) {
             assertThatThrownBy(() -> Durations.parse(bad)).hasMessageContaining("not a duration (write e.g. 90s");
         }
     }

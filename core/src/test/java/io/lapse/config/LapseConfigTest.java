@@ -1,16 +1,15 @@
 package io.lapse.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LapseConfigTest {
 
@@ -30,16 +29,22 @@ class LapseConfigTest {
         assertThat(config.timer().isTerminal("finished")).isTrue();
         assertThat(config.timer().isTerminal("CHARGING")).isFalse();
         assertThat(config.upstream().timeout()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(config.topics()).isEqualTo(new TopicNames("charging.status.push", "charging.timer.expired",
-                "charging.status.pulled", "charging.status.dlq", "lapse.timer.shards"));
+        assertThat(config.topics())
+                .isEqualTo(new TopicNames(
+                        "charging.status.push",
+                        "charging.timer.expired",
+                        "charging.status.pulled",
+                        "charging.status.dlq",
+                        "lapse.timer.shards"));
     }
 
     @Test
     void environmentOverridesTheFileWhichOverridesTheDefaults() throws IOException {
         Path file = write("timer.ttl=60s\ntimer.max-attempts=3\nredis.uri=redis://file:6379\n");
 
-        LapseConfig config = LapseConfig.load(file, Map.of("LAPSE_TIMER_TTL", "PT30S",
-                "LAPSE_KAFKA_BOOTSTRAP_SERVERS", "broker:9092", "PATH", "/bin"));
+        LapseConfig config = LapseConfig.load(
+                file,
+                Map.of("LAPSE_TIMER_TTL", "PT30S", "LAPSE_KAFKA_BOOTSTRAP_SERVERS", "broker:9092", "PATH", "/bin"));
 
         assertThat(config.timer().ttl()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.timer().maxAttempts()).isEqualTo(3);
@@ -53,7 +58,8 @@ class LapseConfigTest {
 
         LapseConfig config = LapseConfig.load(file, Map.of("LAPSE_KAFKA_CLIENT_DNS_LOOKUP", "use_all_dns_ips"));
 
-        assertThat(config.kafka().clientProperties()).containsEntry("security.protocol", "SSL")
+        assertThat(config.kafka().clientProperties())
+                .containsEntry("security.protocol", "SSL")
                 .containsEntry("client.dns.lookup", "use_all_dns_ips")
                 .containsEntry("bootstrap.servers", "localhost:9092");
     }
@@ -70,7 +76,8 @@ class LapseConfigTest {
 
     @Test
     void badValuesAreRejectedAtOnceNamingKeyAndOrigin() {
-        assertRejected(Map.of("LAPSE_TIMER_TTL", "soon"), "timer.ttl (environment LAPSE_TIMER_TTL): 'soon' is not a duration");
+        assertRejected(
+                Map.of("LAPSE_TIMER_TTL", "soon"), "timer.ttl (environment LAPSE_TIMER_TTL): 'soon' is not a duration");
         assertRejected(Map.of("LAPSE_TIMER_TTL", "0s"), "timer.ttl (environment LAPSE_TIMER_TTL): must be positive");
         assertRejected(Map.of("LAPSE_TIMER_MAX_ATTEMPTS", "0"), "timer.max-attempts");
         assertRejected(Map.of("LAPSE_TIMER_MODE", "wheel"), "'wheel' is neither zset nor ttl");
@@ -85,20 +92,24 @@ class LapseConfigTest {
     void aValueItsRecordRefusesIsReportedOnOneLineWithTheFileThatSetIt() throws IOException {
         Path file = write("timer.shards=0\n");
 
-        assertThatThrownBy(() -> LapseConfig.load(file, Map.of())).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> LapseConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
                 .hasMessage("timer.shards (file " + file + "): must be between 1 and 1024");
     }
 
     @Test
     void aRefusedHeaderIsReportedByItsVariableWithoutItsValue() {
-        assertRejected(Map.of("LAPSE_UPSTREAM_HEADERS_X_API_KEY", "key-secret\nHost: evil"),
+        assertRejected(
+                Map.of("LAPSE_UPSTREAM_HEADERS_X_API_KEY", "key-secret\nHost: evil"),
                 "upstream.headers.x-api-key (environment LAPSE_UPSTREAM_HEADERS_X_API_KEY): not a header the puller may send");
-        assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_UPSTREAM_HEADERS_X_API_KEY", "key-secret\nHost: evil")))
+        assertThatThrownBy(() ->
+                        LapseConfig.load(null, Map.of("LAPSE_UPSTREAM_HEADERS_X_API_KEY", "key-secret\nHost: evil")))
                 .hasMessageNotContaining("key-secret");
     }
 
     private static void assertRejected(Map<String, String> env, String message) {
-        assertThatThrownBy(() -> LapseConfig.load(null, env)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> LapseConfig.load(null, env))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(message);
     }
 
@@ -112,11 +123,14 @@ class LapseConfigTest {
 
     @Test
     void theStartupDescriptionShowsOverridesWithoutSecrets() {
-        ConfigSource source = ConfigSource.defaults().with(Map.of("redis.uri", "redis://user:pw@host:6379",
-                "kafka.sasl.jaas.config", "secret stuff"));
+        ConfigSource source = ConfigSource.defaults()
+                .with(Map.of("redis.uri", "redis://user:pw@host:6379", "kafka.sasl.jaas.config", "secret stuff"));
 
-        assertThat(source.describeOverrides()).contains("redis.uri=redis://****@host:6379  (override)")
-                .contains("kafka.sasl.jaas.config=****").doesNotContain("pw").doesNotContain("secret stuff");
+        assertThat(source.describeOverrides())
+                .contains("redis.uri=redis://****@host:6379  (override)")
+                .contains("kafka.sasl.jaas.config=****")
+                .doesNotContain("pw")
+                .doesNotContain("secret stuff");
     }
 
     @Test

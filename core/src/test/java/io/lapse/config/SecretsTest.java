@@ -1,15 +1,14 @@
 package io.lapse.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SecretsTest {
 
@@ -22,7 +21,8 @@ class SecretsTest {
         assertThat(Secrets.isSecret("kafka.ssl.key.password")).isTrue();
         assertThat(Secrets.isSecret("kafka.ssl.keystore.password")).isTrue();
         assertThat(Secrets.isSecret("kafka.sasl.jaas.config")).isTrue();
-        assertThat(Secrets.isSecret("kafka.sasl.oauthbearer.token.endpoint.url")).isTrue();
+        assertThat(Secrets.isSecret("kafka.sasl.oauthbearer.token.endpoint.url"))
+                .isTrue();
         assertThat(Secrets.isSecret("upstream.token")).isTrue();
         assertThat(Secrets.isSecret("upstream.bearer-token")).isTrue();
         assertThat(Secrets.isSecret("upstream.headers.X-Api-Key")).isTrue();
@@ -56,32 +56,61 @@ class SecretsTest {
                 upstream.base-url=http://user:url-token-secret@host/api
                 """);
 
-        String listed = ConfigSource.load(file, Map.of("LAPSE_KAFKA_SSL_KEYSTORE_KEY", "pem-key-secret",
-                "LAPSE_REDIS_URI", "redis://lapse:redis-secret@redis:6379",
-                "LAPSE_REDIS_TLS_TRUSTSTORE_PASSWORD", "truststore-secret")).describeOverrides();
+        String listed = ConfigSource.load(
+                        file,
+                        Map.of(
+                                "LAPSE_KAFKA_SSL_KEYSTORE_KEY",
+                                "pem-key-secret",
+                                "LAPSE_REDIS_URI",
+                                "redis://lapse:redis-secret@redis:6379",
+                                "LAPSE_REDIS_TLS_TRUSTSTORE_PASSWORD",
+                                "truststore-secret"))
+                .describeOverrides();
 
-        assertThat(listed).doesNotContain("jaas-secret", "key-password-secret", "url-token-secret", "pem-key-secret",
-                "redis-secret", "truststore-secret");
-        assertThat(listed).contains("kafka.ssl.keystore.key=****", "redis.uri=redis://****@redis:6379",
-                "upstream.base-url=http://****@host/api");
+        assertThat(listed)
+                .doesNotContain(
+                        "jaas-secret",
+                        "key-password-secret",
+                        "url-token-secret",
+                        "pem-key-secret",
+                        "redis-secret",
+                        "truststore-secret");
+        assertThat(listed)
+                .contains(
+                        "kafka.ssl.keystore.key=****",
+                        "redis.uri=redis://****@redis:6379",
+                        "upstream.base-url=http://****@host/api");
     }
 
     @Test
     void aMalformedUrlIsRejectedWithoutEchoingItsPassword() {
-        assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_REDIS_URI", "redis://lapse:bad secret@redis:6379")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("redis.uri")
-                .hasMessageNotContaining("bad secret").hasMessageNotContaining("secret@");
-        assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_UPSTREAM_BASE_URL", "http://user:to ken@host/api")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("upstream.base-url")
-                .hasMessageNotContaining("to ken").hasMessageNotContaining("ken@");
+        assertThatThrownBy(
+                        () -> LapseConfig.load(null, Map.of("LAPSE_REDIS_URI", "redis://lapse:bad secret@redis:6379")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("redis.uri")
+                .hasMessageNotContaining("bad secret")
+                .hasMessageNotContaining("secret@");
+        assertThatThrownBy(
+                        () -> LapseConfig.load(null, Map.of("LAPSE_UPSTREAM_BASE_URL", "http://user:to ken@host/api")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("upstream.base-url")
+                .hasMessageNotContaining("to ken")
+                .hasMessageNotContaining("ken@");
         assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_REDIS_URI", "localhost:6379@secret")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("is not a Redis URI");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("is not a Redis URI");
     }
 
     @Test
     void settingsRecordsDoNotPrintPasswords() {
-        RedisSettings settings = LapseConfig.load(null, Map.of("LAPSE_REDIS_URI", "rediss://u:pw-secret@r:6380",
-                "LAPSE_REDIS_TLS_TRUSTSTORE_PASSWORD", "ts-secret")).redis();
+        RedisSettings settings = LapseConfig.load(
+                        null,
+                        Map.of(
+                                "LAPSE_REDIS_URI",
+                                "rediss://u:pw-secret@r:6380",
+                                "LAPSE_REDIS_TLS_TRUSTSTORE_PASSWORD",
+                                "ts-secret"))
+                .redis();
 
         assertThat(settings.toString()).doesNotContain("pw-secret", "ts-secret").contains("rediss://****@r:6380");
     }

@@ -1,8 +1,7 @@
 package io.lapse.config;
 
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -10,9 +9,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Settings built in code, without a ConfigSource, are held to the same rules as configured ones. */
 class SettingsRecordsTest {
@@ -28,14 +27,20 @@ class SettingsRecordsTest {
 
     @Test
     void timerSettingsRefuseAnExpiryThatNeverComesAndShardsOutOfRange() {
-        assertRefused(() -> timer(Duration.ZERO, TimerMode.ZSET, 16, TIMER.terminalStatuses()),
-                ConfigKeys.TIMER_TTL, "must be positive");
-        assertRefused(() -> timer(TIMER.ttl(), null, 16, TIMER.terminalStatuses()),
-                ConfigKeys.TIMER_MODE, "must be given");
-        assertRefused(() -> timer(TIMER.ttl(), TimerMode.ZSET, 1025, TIMER.terminalStatuses()),
-                ConfigKeys.TIMER_SHARDS, "must be between 1 and 1024");
-        assertRefused(() -> timer(TIMER.ttl(), TimerMode.ZSET, 16, Set.of()),
-                ConfigKeys.TIMER_TERMINAL_STATUSES, "names no status");
+        assertRefused(
+                () -> timer(Duration.ZERO, TimerMode.ZSET, 16, TIMER.terminalStatuses()),
+                ConfigKeys.TIMER_TTL,
+                "must be positive");
+        assertRefused(
+                () -> timer(TIMER.ttl(), null, 16, TIMER.terminalStatuses()), ConfigKeys.TIMER_MODE, "must be given");
+        assertRefused(
+                () -> timer(TIMER.ttl(), TimerMode.ZSET, 1025, TIMER.terminalStatuses()),
+                ConfigKeys.TIMER_SHARDS,
+                "must be between 1 and 1024");
+        assertRefused(
+                () -> timer(TIMER.ttl(), TimerMode.ZSET, 16, Set.of()),
+                ConfigKeys.TIMER_TERMINAL_STATUSES,
+                "names no status");
     }
 
     @Test
@@ -48,10 +53,14 @@ class SettingsRecordsTest {
 
     @Test
     void upstreamSettingsRefuseAnythingButAnHttpUrlAndAProbePathOffTheRoot() {
-        assertRefused(() -> upstream(URI.create("ftp://upstream"), "/"),
-                ConfigKeys.UPSTREAM_BASE_URL, "must be an http or https URL");
-        assertRefused(() -> upstream(URI.create("http://upstream"), "health"),
-                ConfigKeys.UPSTREAM_PROBE_PATH, "must start with /");
+        assertRefused(
+                () -> upstream(URI.create("ftp://upstream"), "/"),
+                ConfigKeys.UPSTREAM_BASE_URL,
+                "must be an http or https URL");
+        assertRefused(
+                () -> upstream(URI.create("http://upstream"), "health"),
+                ConfigKeys.UPSTREAM_PROBE_PATH,
+                "must start with /");
     }
 
     @Test
@@ -64,8 +73,8 @@ class SettingsRecordsTest {
 
     @Test
     void upstreamAccessRefusesAHeaderTheHttpClientWouldRefuseWithoutQuotingItsValue() {
-        assertThatThrownBy(() -> new UpstreamAccess(Map.of("X-Api-Key", "key-secret\r\nHost: evil"), null, null,
-                "", "PKCS12"))
+        assertThatThrownBy(() ->
+                        new UpstreamAccess(Map.of("X-Api-Key", "key-secret\r\nHost: evil"), null, null, "", "PKCS12"))
                 .isInstanceOf(InvalidSetting.class)
                 .hasMessageStartingWith("upstream.headers.X-Api-Key: not a header the puller may send")
                 .hasMessageNotContaining("key-secret");
@@ -73,55 +82,83 @@ class SettingsRecordsTest {
 
     @Test
     void upstreamAccessRefusesTwoAuthorizationsAndAnUnknownTruststoreType() {
-        assertRefused(() -> new UpstreamAccess(Map.of("authorization", "Basic dTpw"), dir.resolve("token"), null, "",
-                "PKCS12"), ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE,
+        assertRefused(
+                () -> new UpstreamAccess(
+                        Map.of("authorization", "Basic dTpw"), dir.resolve("token"), null, "", "PKCS12"),
+                ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE,
                 "cannot be used together with an upstream.headers.Authorization header");
-        assertRefused(() -> new UpstreamAccess(Map.of(), null, null, "", "PEM"),
-                ConfigKeys.UPSTREAM_TRUSTSTORE_TYPE, "must be PKCS12 or JKS");
-        assertThat(new UpstreamAccess(Map.of(), null, null, "", "jks").truststoreType()).isEqualTo("JKS");
+        assertRefused(
+                () -> new UpstreamAccess(Map.of(), null, null, "", "PEM"),
+                ConfigKeys.UPSTREAM_TRUSTSTORE_TYPE,
+                "must be PKCS12 or JKS");
+        assertThat(new UpstreamAccess(Map.of(), null, null, "", "jks").truststoreType())
+                .isEqualTo("JKS");
     }
 
     @Test
     void kafkaSettingsRefuseNoBrokersAndAReplicationOfZero() {
-        assertRefused(() -> new KafkaSettings(Map.of(), TOPICS, true, 6, -1, ""),
-                ConfigKeys.KAFKA_BOOTSTRAP_SERVERS, "must not be empty");
-        assertRefused(() -> new KafkaSettings(BOOTSTRAP, TOPICS, true, 0, -1, ""),
-                ConfigKeys.TOPICS_PARTITIONS, "must be at least 1");
-        assertRefused(() -> new KafkaSettings(BOOTSTRAP, TOPICS, true, 6, 0, ""),
-                ConfigKeys.TOPICS_REPLICATION_FACTOR, "must be -1 (broker default) or at least 1");
-        assertRefused(() -> new TopicNames("push", "", "pulled", "dlq", "shards"),
-                ConfigKeys.TOPIC_EXPIRED, "must not be empty");
+        assertRefused(
+                () -> new KafkaSettings(Map.of(), TOPICS, true, 6, -1, ""),
+                ConfigKeys.KAFKA_BOOTSTRAP_SERVERS,
+                "must not be empty");
+        assertRefused(
+                () -> new KafkaSettings(BOOTSTRAP, TOPICS, true, 0, -1, ""),
+                ConfigKeys.TOPICS_PARTITIONS,
+                "must be at least 1");
+        assertRefused(
+                () -> new KafkaSettings(BOOTSTRAP, TOPICS, true, 6, 0, ""),
+                ConfigKeys.TOPICS_REPLICATION_FACTOR,
+                "must be -1 (broker default) or at least 1");
+        assertRefused(
+                () -> new TopicNames("push", "", "pulled", "dlq", "shards"),
+                ConfigKeys.TOPIC_EXPIRED,
+                "must not be empty");
     }
 
     @Test
     void redisSettingsRefuseAnotherSchemeABracedPrefixAndAnUnreadableTruststore() {
-        assertRefused(() -> new RedisSettings("localhost:6379", false, "lapse"),
-                ConfigKeys.REDIS_URI, "'localhost:6379' is not a Redis URI (redis://host:port)");
-        assertRefused(() -> new RedisSettings("redis://localhost:6379", false, "{lapse}"),
-                ConfigKeys.REDIS_KEY_PREFIX, "must be non-empty and free of braces (they are hash tags)");
+        assertRefused(
+                () -> new RedisSettings("localhost:6379", false, "lapse"),
+                ConfigKeys.REDIS_URI,
+                "'localhost:6379' is not a Redis URI (redis://host:port)");
+        assertRefused(
+                () -> new RedisSettings("redis://localhost:6379", false, "{lapse}"),
+                ConfigKeys.REDIS_KEY_PREFIX,
+                "must be non-empty and free of braces (they are hash tags)");
         Path missing = dir.resolve("missing.p12");
-        assertRefused(() -> new RedisTls(Optional.of(missing), "", Optional.empty(), ""),
-                ConfigKeys.REDIS_TLS_TRUSTSTORE, "cannot read " + missing);
+        assertRefused(
+                () -> new RedisTls(Optional.of(missing), "", Optional.empty(), ""),
+                ConfigKeys.REDIS_TLS_TRUSTSTORE,
+                "cannot read " + missing);
     }
 
     @Test
     void aRedisUriThatDoesNotParseIsRefusedWithoutItsPassword() {
         assertThatThrownBy(() -> new RedisSettings("redis://lapse:bad secret@redis:6379", false, "lapse"))
-                .isInstanceOf(InvalidSetting.class).hasMessageStartingWith("redis.uri: is not a valid URI")
+                .isInstanceOf(InvalidSetting.class)
+                .hasMessageStartingWith("redis.uri: is not a valid URI")
                 .hasMessageNotContaining("bad secret");
     }
 
     @Test
     void ingestManagementAndCompensatorSettingsRefuseValuesOutOfRange() {
         assertRefused(() -> new IngestSettings("", 500), ConfigKeys.INGEST_GROUP_ID, "must not be empty");
-        assertRefused(() -> new IngestSettings("lapse-ingest", 50_001),
-                ConfigKeys.INGEST_MAX_POLL_RECORDS, "must be between 1 and 50000");
-        assertRefused(() -> new ManagementSettings("127.0.0.1", 65_536),
-                ConfigKeys.MANAGEMENT_PORT, "must be a TCP port, or 0 for any free one");
-        assertRefused(() -> new ManagementSettings("http://0.0.0.0", 8080), ConfigKeys.MANAGEMENT_ADDRESS,
+        assertRefused(
+                () -> new IngestSettings("lapse-ingest", 50_001),
+                ConfigKeys.INGEST_MAX_POLL_RECORDS,
+                "must be between 1 and 50000");
+        assertRefused(
+                () -> new ManagementSettings("127.0.0.1", 65_536),
+                ConfigKeys.MANAGEMENT_PORT,
+                "must be a TCP port, or 0 for any free one");
+        assertRefused(
+                () -> new ManagementSettings("http://0.0.0.0", 8080),
+                ConfigKeys.MANAGEMENT_ADDRESS,
                 "'http://0.0.0.0' is not an address (0.0.0.0, 127.0.0.1, ::, a host name)");
-        assertRefused(() -> new CompensatorSettings("lapse-compensator", Duration.ofSeconds(-1), dir),
-                ConfigKeys.COMPENSATOR_SCAN_INTERVAL, "must be positive");
+        assertRefused(
+                () -> new CompensatorSettings("lapse-compensator", Duration.ofSeconds(-1), dir),
+                ConfigKeys.COMPENSATOR_SCAN_INTERVAL,
+                "must be positive");
     }
 
     private static void assertRefused(ThrowingCallable construction, ConfigKey key, String problem) {
@@ -133,14 +170,35 @@ class SettingsRecordsTest {
     }
 
     private static TimerSettings timer(Duration ttl, TimerMode mode, int shards, Set<String> terminalStatuses) {
-        return new TimerSettings(ttl, ttl, TIMER.maxAttempts(), mode, TIMER.lease(), shards, TIMER.batchSize(),
-                TIMER.tombstoneRetention(), TIMER.maxClockSkew(), terminalStatuses, TIMER.groupId(),
-                TIMER.maxEventAge(), TIMER.watermarkSlack());
+        return new TimerSettings(
+                ttl,
+                ttl,
+                TIMER.maxAttempts(),
+                mode,
+                TIMER.lease(),
+                shards,
+                TIMER.batchSize(),
+                TIMER.tombstoneRetention(),
+                TIMER.maxClockSkew(),
+                terminalStatuses,
+                TIMER.groupId(),
+                TIMER.maxEventAge(),
+                TIMER.watermarkSlack());
     }
 
     private static UpstreamSettings upstream(URI baseUrl, String probePath) {
-        return new UpstreamSettings(baseUrl, UPSTREAM.timeout(), UPSTREAM.maxAttempts(), UPSTREAM.retryBackoff(),
-                UPSTREAM.rateLimit(), UPSTREAM.concurrency(), UPSTREAM.circuitOpen(), UPSTREAM.pullerGroupId(),
-                UPSTREAM.maxBodyBytes(), probePath, UPSTREAM.probeInterval(), NO_ACCESS);
+        return new UpstreamSettings(
+                baseUrl,
+                UPSTREAM.timeout(),
+                UPSTREAM.maxAttempts(),
+                UPSTREAM.retryBackoff(),
+                UPSTREAM.rateLimit(),
+                UPSTREAM.concurrency(),
+                UPSTREAM.circuitOpen(),
+                UPSTREAM.pullerGroupId(),
+                UPSTREAM.maxBodyBytes(),
+                probePath,
+                UPSTREAM.probeInterval(),
+                NO_ACCESS);
     }
 }

@@ -1,20 +1,17 @@
 package io.lapse.event;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
 import io.lapse.devstack.Poison;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class JsonCodecTest {
 
@@ -44,7 +41,9 @@ class JsonCodecTest {
         assertThat(push.orderId()).isEqualTo("123456");
         assertThat(push.status()).isEqualTo("CHARGING");
         assertThat(push.ts()).isEqualTo(1763780000000L);
-        assertThat(push.payload()).containsEntry("soc", 80).containsEntry("power", 4.5)
+        assertThat(push.payload())
+                .containsEntry("soc", 80)
+                .containsEntry("power", 4.5)
                 .containsEntry("meter", Map.of("kwh", 12.5));
         assertThat(tree(JsonCodec.STATUS_PUSH.encode(push))).isEqualTo(tree(utf8(json)));
     }
@@ -59,7 +58,9 @@ class JsonCodecTest {
 
     @Test
     void numericOrderIdIsReadAsText() {
-        assertThat(JsonCodec.STATUS_PUSH.decode(utf8("{\"orderId\":42,\"status\":\"CHARGING\"}")).orderId())
+        assertThat(JsonCodec.STATUS_PUSH
+                        .decode(utf8("{\"orderId\":42,\"status\":\"CHARGING\"}"))
+                        .orderId())
                 .isEqualTo("42");
     }
 
@@ -91,23 +92,28 @@ class JsonCodecTest {
     void theHeaderOfAPushIsWhatTheWholePushSaysLessThePayload() {
         byte[] json = utf8("{\"soc\":80,\"orderId\":\"7\",\"power\":{\"kw\":[4.5]},\"status\":\"CHARGING\",\"ts\":9}");
 
-        assertThat(JsonCodec.STATUS_HEADER.decode(json)).isEqualTo(JsonCodec.STATUS_PUSH.decode(json).header())
+        assertThat(JsonCodec.STATUS_HEADER.decode(json))
+                .isEqualTo(JsonCodec.STATUS_PUSH.decode(json).header())
                 .isEqualTo(new StatusHeader("7", "CHARGING", 9L));
     }
 
     @Test
     void timerExpiredMatchesTheContractAndSaysFinalOnlyOnTheLastAttempt() {
-        TimerExpired expired = new TimerExpired("123456", 1763780090000L, 1763780000000L, 1, 1763780090004L,
-                TimerExpired.Source.TIMER, false);
+        TimerExpired expired = new TimerExpired(
+                "123456", 1763780090000L, 1763780000000L, 1, 1763780090004L, TimerExpired.Source.TIMER, false);
 
         String json = text(JsonCodec.TIMER_EXPIRED.encode(expired));
 
-        assertThat(json).isEqualTo("{\"orderId\":\"123456\",\"deadline\":1763780090000,\"lastSeen\":1763780000000,"
-                + "\"attempt\":1,\"firedAt\":1763780090004,\"source\":\"timer\"}");
+        assertThat(json)
+                .isEqualTo("{\"orderId\":\"123456\",\"deadline\":1763780090000,\"lastSeen\":1763780000000,"
+                        + "\"attempt\":1,\"firedAt\":1763780090004,\"source\":\"timer\"}");
         assertThat(JsonCodec.TIMER_EXPIRED.decode(utf8(json))).isEqualTo(expired);
         TimerExpired last = new TimerExpired("1", 1, 1, 10, 2, TimerExpired.Source.COMPENSATOR, true);
         assertThat(text(JsonCodec.TIMER_EXPIRED.encode(last))).contains("\"source\":\"compensator\",\"final\":true");
-        assertThat(JsonCodec.TIMER_EXPIRED.decode(JsonCodec.TIMER_EXPIRED.encode(last)).finalAttempt()).isTrue();
+        assertThat(JsonCodec.TIMER_EXPIRED
+                        .decode(JsonCodec.TIMER_EXPIRED.encode(last))
+                        .finalAttempt())
+                .isTrue();
     }
 
     @Test
@@ -115,34 +121,38 @@ class JsonCodecTest {
         TimerExpired manual = new TimerExpired("7", 5, 1, 2, 5, TimerExpired.Source.MANUAL, false);
 
         assertThat(text(JsonCodec.TIMER_EXPIRED.encode(manual))).contains("\"source\":\"manual\"");
-        assertThat(JsonCodec.TIMER_EXPIRED.decode(JsonCodec.TIMER_EXPIRED.encode(manual))).isEqualTo(manual);
+        assertThat(JsonCodec.TIMER_EXPIRED.decode(JsonCodec.TIMER_EXPIRED.encode(manual)))
+                .isEqualTo(manual);
     }
 
     @Test
     void timerExpiredWithoutItsRequiredNumbersIsRejected() {
-        assertThatThrownBy(() -> JsonCodec.TIMER_EXPIRED.decode(utf8("{\"orderId\":\"1\",\"attempt\":1,"
-                + "\"source\":\"timer\",\"lastSeen\":1,\"firedAt\":2}")))
-                .isInstanceOf(InvalidRecordException.class).hasMessageContaining("deadline");
+        assertThatThrownBy(() -> JsonCodec.TIMER_EXPIRED.decode(utf8(
+                        "{\"orderId\":\"1\",\"attempt\":1," + "\"source\":\"timer\",\"lastSeen\":1,\"firedAt\":2}")))
+                .isInstanceOf(InvalidRecordException.class)
+                .hasMessageContaining("deadline");
     }
 
     @Test
     void pullResultMatchesTheContract() {
-        TimerExpired expiry = new TimerExpired("123456", 1763780090000L, 1763780000000L, 1, 1763780090004L,
-                TimerExpired.Source.TIMER, false);
-        StatusPush status = JsonCodec.STATUS_PUSH.decode(utf8(
-                "{\"orderId\":\"123456\",\"status\":\"CHARGING\",\"soc\":81,\"power\":4.4,\"ts\":1763780091000}"));
+        TimerExpired expiry = new TimerExpired(
+                "123456", 1763780090000L, 1763780000000L, 1, 1763780090004L, TimerExpired.Source.TIMER, false);
+        StatusPush status = JsonCodec.STATUS_PUSH.decode(
+                utf8("{\"orderId\":\"123456\",\"status\":\"CHARGING\",\"soc\":81,\"power\":4.4,\"ts\":1763780091000}"));
 
         String json = text(JsonCodec.PULL_RESULT.encode(PullResult.ok(expiry, status, 1763780091020L)));
 
-        assertThat(json).isEqualTo("{\"orderId\":\"123456\",\"outcome\":\"OK\",\"status\":{\"orderId\":\"123456\","
-                + "\"status\":\"CHARGING\",\"ts\":1763780091000,\"soc\":81,\"power\":4.4},\"pulledAt\":1763780091020,"
-                + "\"expiry\":{\"deadline\":1763780090000,\"attempt\":1}}");
+        assertThat(json)
+                .isEqualTo("{\"orderId\":\"123456\",\"outcome\":\"OK\",\"status\":{\"orderId\":\"123456\","
+                        + "\"status\":\"CHARGING\",\"ts\":1763780091000,\"soc\":81,\"power\":4.4},\"pulledAt\":1763780091020,"
+                        + "\"expiry\":{\"deadline\":1763780090000,\"attempt\":1}}");
         assertThat(JsonCodec.PULL_RESULT.decode(utf8(json)).status()).isEqualTo(status);
     }
 
     @Test
     void pullResultThatClaimsOkWithoutAStatusIsRejected() {
-        assertThatThrownBy(() -> JsonCodec.PULL_RESULT.decode(utf8("{\"orderId\":\"1\",\"outcome\":\"OK\",\"pulledAt\":5}")))
+        assertThatThrownBy(() ->
+                        JsonCodec.PULL_RESULT.decode(utf8("{\"orderId\":\"1\",\"outcome\":\"OK\",\"pulledAt\":5}")))
                 .hasMessageContaining("carries no status");
         assertThatThrownBy(() -> JsonCodec.PULL_RESULT.decode(utf8("{\"orderId\":\"1\",\"outcome\":\"MAYBE\"}")))
                 .hasMessageContaining("not a valid PullResult (at outcome)");
@@ -152,18 +162,20 @@ class JsonCodecTest {
     void deadLetterCarriesTheOriginalBytesAsBase64() {
         DeadLetter letter = DeadLetter.of("value is empty", "charging.status.push", 0, 42, "k", utf8("{oops"), 7);
 
-        assertThat(text(JsonCodec.DEAD_LETTER.encode(letter))).isEqualTo("{\"reason\":\"value is empty\","
-                + "\"sourceTopic\":\"charging.status.push\",\"partition\":0,\"offset\":42,\"key\":\"k\","
-                + "\"value\":\"e29vcHM=\",\"at\":7}");
+        assertThat(text(JsonCodec.DEAD_LETTER.encode(letter)))
+                .isEqualTo("{\"reason\":\"value is empty\","
+                        + "\"sourceTopic\":\"charging.status.push\",\"partition\":0,\"offset\":42,\"key\":\"k\","
+                        + "\"value\":\"e29vcHM=\",\"at\":7}");
         assertThat(text(letter.originalValue())).isEqualTo("{oops");
     }
 
     @Test
     void everyKindOfPoisonIsAnInvalidRecordForEveryCodec() {
         for (Poison poison : Poison.values()) {
-            for (JsonCodec<?> codec : List.of(JsonCodec.STATUS_PUSH, JsonCodec.STATUS_HEADER, JsonCodec.PULL_RESULT,
-                    JsonCodec.TIMER_EXPIRED)) {
-                assertThatThrownBy(() -> codec.decode(poison.value("o1"))).as("%s", poison)
+            for (JsonCodec<?> codec : List.of(
+                    JsonCodec.STATUS_PUSH, JsonCodec.STATUS_HEADER, JsonCodec.PULL_RESULT, JsonCodec.TIMER_EXPIRED)) {
+                assertThatThrownBy(() -> codec.decode(poison.value("o1")))
+                        .as("%s", poison)
                         .isInstanceOf(InvalidRecordException.class);
             }
         }
@@ -172,7 +184,8 @@ class JsonCodecTest {
     @Test
     void aValueThatLooksLikeUtf32SaysSo() {
         assertThatThrownBy(() -> JsonCodec.STATUS_HEADER.decode(Poison.UTF32_LOOKALIKE.value("o1")))
-                .isInstanceOf(InvalidRecordException.class).hasMessageContaining("not UTF-8 JSON");
+                .isInstanceOf(InvalidRecordException.class)
+                .hasMessageContaining("not UTF-8 JSON");
     }
 
     @Test
@@ -194,7 +207,8 @@ class JsonCodecTest {
         assertThat(json.length).isLessThan(100 * 1024);
         assertThat(letter.truncated()).isTrue();
         assertThat(letter.valueSize()).isEqualTo(huge.length);
-        assertThat(letter.originalValue()).hasSize(DeadLetter.MAX_VALUE_BYTES)
+        assertThat(letter.originalValue())
+                .hasSize(DeadLetter.MAX_VALUE_BYTES)
                 .isEqualTo(java.util.Arrays.copyOf(huge, DeadLetter.MAX_VALUE_BYTES));
         assertThat(letter.key()).hasSize(DeadLetter.MAX_TEXT_CHARS);
         assertThat(letter.reason()).hasSize(DeadLetter.MAX_TEXT_CHARS);

@@ -1,15 +1,14 @@
 package io.lapse.kafka;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class InstanceSlotTest {
 
@@ -22,8 +21,9 @@ class InstanceSlotTest {
 
     @Test
     void membersOfAGroupRunningAtOnceOnOneHostGetIdsOfTheirOwn() {
-        try (InstanceSlot first = claim("lapse-ingest"); InstanceSlot second = claim("lapse-ingest");
-             InstanceSlot otherGroup = claim("lapse-puller")) {
+        try (InstanceSlot first = claim("lapse-ingest");
+                InstanceSlot second = claim("lapse-ingest");
+                InstanceSlot otherGroup = claim("lapse-puller")) {
             assertThat(first.id()).endsWith("-0");
             assertThat(second.id()).endsWith("-1");
             assertThat(otherGroup.id()).as("slots count per group").endsWith("-0");
@@ -51,9 +51,15 @@ class InstanceSlotTest {
 
     @Test
     void theIdOfAKilledProcessIsTakenByTheOneThatReplacesIt() throws Exception {
-        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), SlotHolder.class.getName(), locks.toString(),
-                "lapse-ingest").redirectErrorStream(true).start();
+        Process holder = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        SlotHolder.class.getName(),
+                        locks.toString(),
+                        "lapse-ingest")
+                .redirectErrorStream(true)
+                .start();
         try {
             String held = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))
                     .readLine();

@@ -1,21 +1,20 @@
 package io.lapse.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.util.concurrent.CompletionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Every way a send can fail reaches the caller as a failed future, never as an exception thrown by the send. */
 class KafkaSendTest {
@@ -28,7 +27,10 @@ class KafkaSendTest {
     void anAcknowledgedSendCompletesWithItsOffset() {
         MockProducer<byte[], byte[]> producer = producer();
 
-        assertThat(KafkaSend.send(producer, new ProducerRecord<>("t", new byte[]{1})).join().hasOffset()).isTrue();
+        assertThat(KafkaSend.send(producer, new ProducerRecord<>("t", new byte[] {1}))
+                        .join()
+                        .hasOffset())
+                .isTrue();
     }
 
     @Test
@@ -36,8 +38,10 @@ class KafkaSendTest {
         MockProducer<byte[], byte[]> producer = producer();
         producer.sendException = new TimeoutException("no metadata within max.block.ms");
 
-        assertThatThrownBy(() -> KafkaSend.send(producer, new ProducerRecord<>("t", new byte[]{1})).join())
-                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(TimeoutException.class);
+        assertThatThrownBy(() -> KafkaSend.send(producer, new ProducerRecord<>("t", new byte[] {1}))
+                        .join())
+                .isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(TimeoutException.class);
     }
 
     @Test
@@ -45,8 +49,8 @@ class KafkaSendTest {
         MockProducer<byte[], byte[]> producer = producer();
         producer.sendException = new TimeoutException("no metadata within max.block.ms");
         DeadLetterSink sink = new DeadLetterSink(producer, "dlq", Clock.systemUTC(), new SimpleMeterRegistry(), "test");
-        ConsumerRecord<byte[], byte[]> bad = new ConsumerRecord<>("push", 0, 42, "k".getBytes(StandardCharsets.UTF_8),
-                "not json".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<byte[], byte[]> bad = new ConsumerRecord<>(
+                "push", 0, 42, "k".getBytes(StandardCharsets.UTF_8), "not json".getBytes(StandardCharsets.UTF_8));
 
         assertThat(sink.send(bad, "not JSON")).isCompletedExceptionally();
     }
@@ -55,12 +59,13 @@ class KafkaSendTest {
     void aDeadLetterCarriesTheReasonAndWhereTheRecordCameFrom() {
         MockProducer<byte[], byte[]> producer = producer();
         DeadLetterSink sink = new DeadLetterSink(producer, "dlq", Clock.systemUTC(), new SimpleMeterRegistry(), "test");
-        ConsumerRecord<byte[], byte[]> bad = new ConsumerRecord<>("push", 3, 42, "k".getBytes(StandardCharsets.UTF_8),
-                "not json".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<byte[], byte[]> bad = new ConsumerRecord<>(
+                "push", 3, 42, "k".getBytes(StandardCharsets.UTF_8), "not json".getBytes(StandardCharsets.UTF_8));
 
         sink.send(bad, "not JSON").join();
 
-        DeadLetter letter = JsonCodec.DEAD_LETTER.decode(producer.history().get(0).value());
+        DeadLetter letter =
+                JsonCodec.DEAD_LETTER.decode(producer.history().get(0).value());
         assertThat(letter.reason()).isEqualTo("not JSON");
         assertThat(letter.sourceTopic()).isEqualTo("push");
         assertThat(letter.offset()).isEqualTo(42);

@@ -5,8 +5,7 @@ import java.nio.file.Path;
 /** A process that takes an instance slot, says so, and holds it until it is killed. */
 public final class SlotHolder {
 
-    private SlotHolder() {
-    }
+    private SlotHolder() {}
 
     /** @param args the lock directory and the group */
     public static void main(String[] args) throws InterruptedException {

@@ -1,15 +1,14 @@
 package io.lapse.lifecycle;
 
-import io.lapse.time.SettableClock;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.lapse.time.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
 
 class ServiceLoopTest {
 
@@ -20,11 +19,17 @@ class ServiceLoopTest {
     @Test
     void anIterationThatThrowsAnErrorIsRetriedAndTheLoopStaysAlive() {
         AtomicInteger rounds = new AtomicInteger();
-        try (ServiceLoop loop = new ServiceLoop("test-error", () -> {
-            if (rounds.incrementAndGet() == 1) {
-                throw new StackOverflowError("deep");
-            }
-        }, () -> { }, () -> { }, clock, BOUND)) {
+        try (ServiceLoop loop = new ServiceLoop(
+                "test-error",
+                () -> {
+                    if (rounds.incrementAndGet() == 1) {
+                        throw new StackOverflowError("deep");
+                    }
+                },
+                () -> {},
+                () -> {},
+                clock,
+                BOUND)) {
             loop.start();
 
             await().atMost(Duration.ofSeconds(5)).until(() -> rounds.get() > 3);
@@ -36,18 +41,27 @@ class ServiceLoopTest {
     @Test
     void aLoopWhoseThreadEndedWithoutCloseIsDeadAndSaysWhy() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
-        try (ServiceLoop loop = new ServiceLoop("test-dead", () -> {
-            running.countDown();
-            throw new InterruptedException("someone interrupted the thread");
-        }, () -> { }, () -> { }, clock, BOUND)) {
+        try (ServiceLoop loop = new ServiceLoop(
+                "test-dead",
+                () -> {
+                    running.countDown();
+                    throw new InterruptedException("someone interrupted the thread");
+                },
+                () -> {},
+                () -> {},
+                clock,
+                BOUND)) {
             loop.start();
             running.await();
 
             await().atMost(Duration.ofSeconds(5)).until(() -> !loop.isAlive());
-            assertThat(loop.livenessProblem()).hasValueSatisfying(p -> assertThat(p).contains("test-dead has stopped"));
-            assertThat(ServiceLoop.livenessProblems()).anySatisfy(p -> assertThat(p).contains("test-dead"));
+            assertThat(loop.livenessProblem())
+                    .hasValueSatisfying(p -> assertThat(p).contains("test-dead has stopped"));
+            assertThat(ServiceLoop.livenessProblems())
+                    .anySatisfy(p -> assertThat(p).contains("test-dead"));
         }
-        assertThat(ServiceLoop.livenessProblems()).noneSatisfy(p -> assertThat(p).contains("test-dead"));
+        assertThat(ServiceLoop.livenessProblems())
+                .noneSatisfy(p -> assertThat(p).contains("test-dead"));
     }
 
     @Test
@@ -55,13 +69,19 @@ class ServiceLoopTest {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger rounds = new AtomicInteger();
-        try (ServiceLoop loop = new ServiceLoop("test-stuck", () -> {
-            if (rounds.incrementAndGet() == 1) {
-                entered.countDown();
-                release.await();
-            }
-            Thread.sleep(5);
-        }, release::countDown, () -> { }, clock, BOUND)) {
+        try (ServiceLoop loop = new ServiceLoop(
+                "test-stuck",
+                () -> {
+                    if (rounds.incrementAndGet() == 1) {
+                        entered.countDown();
+                        release.await();
+                    }
+                    Thread.sleep(5);
+                },
+                release::countDown,
+                () -> {},
+                clock,
+                BOUND)) {
             loop.start();
             entered.await();
             clock.advance(BOUND);
@@ -70,7 +90,8 @@ class ServiceLoopTest {
             clock.advance(Duration.ofSeconds(1));
             assertThat(loop.isAlive()).isFalse();
             assertThat(loop.isHealthy()).isFalse();
-            assertThat(loop.livenessProblem()).hasValueSatisfying(p -> assertThat(p).contains("test-stuck is stuck"));
+            assertThat(loop.livenessProblem())
+                    .hasValueSatisfying(p -> assertThat(p).contains("test-stuck is stuck"));
 
             release.countDown();
             await().atMost(Duration.ofSeconds(5)).until(loop::isAlive);
@@ -79,7 +100,7 @@ class ServiceLoopTest {
 
     @Test
     void aLoopNotStartedOrClosedHasNoLivenessProblem() {
-        ServiceLoop loop = new ServiceLoop("test-idle", () -> { }, () -> { }, () -> { });
+        ServiceLoop loop = new ServiceLoop("test-idle", () -> {}, () -> {}, () -> {});
         assertThat(loop.isAlive()).isTrue();
         loop.start();
         loop.close();

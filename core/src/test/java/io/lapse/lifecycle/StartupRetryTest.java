@@ -1,12 +1,11 @@
 package io.lapse.lifecycle;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class StartupRetryTest {
 
@@ -15,12 +14,15 @@ class StartupRetryTest {
         try (StartupRetry startup = new StartupRetry()) {
             AtomicInteger attempts = new AtomicInteger();
 
-            String result = startup.until("Redis at redis://u:pw@redis:6379", () -> {
-                if (attempts.incrementAndGet() < 3) {
-                    throw new IllegalStateException("refused by redis://u:pw@redis:6379");
-                }
-                return "connected";
-            }, e -> true);
+            String result = startup.until(
+                    "Redis at redis://u:pw@redis:6379",
+                    () -> {
+                        if (attempts.incrementAndGet() < 3) {
+                            throw new IllegalStateException("refused by redis://u:pw@redis:6379");
+                        }
+                        return "connected";
+                    },
+                    e -> true);
 
             assertThat(result).isEqualTo("connected");
             assertThat(attempts).hasValue(3);
@@ -35,10 +37,14 @@ class StartupRetryTest {
         try (StartupRetry startup = new StartupRetry()) {
             AtomicInteger attempts = new AtomicInteger();
 
-            assertThatThrownBy(() -> startup.until("Kafka at kafka:9092", () -> {
-                attempts.incrementAndGet();
-                throw new IllegalArgumentException("topics.create=false and the topic is missing");
-            }, e -> !(e instanceof IllegalArgumentException))).hasMessageContaining("topics.create=false");
+            assertThatThrownBy(() -> startup.until(
+                            "Kafka at kafka:9092",
+                            () -> {
+                                attempts.incrementAndGet();
+                                throw new IllegalArgumentException("topics.create=false and the topic is missing");
+                            },
+                            e -> !(e instanceof IllegalArgumentException)))
+                    .hasMessageContaining("topics.create=false");
             assertThat(attempts).hasValue(1);
         }
     }

@@ -1,14 +1,15 @@
 package io.lapse.ops;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.ManagementSettings;
 import io.lapse.lifecycle.ServiceLoop;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Inet4Address;
@@ -25,10 +26,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class ManagementServerTest {
 
@@ -37,7 +36,8 @@ class ManagementServerTest {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Health health = new Health();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
     @AfterEach
@@ -66,13 +66,21 @@ class ManagementServerTest {
     @Test
     void livenessIsDownWhileALoopOfTheProcessIsDeadAndUpAgainOnceItIsClosed() throws Exception {
         ManagementServer server = start(LOCAL_ANY_PORT);
-        ServiceLoop dying = new ServiceLoop("test-management-dying", () -> {
-            throw new InterruptedException("interrupted by a stray thread");
-        }, () -> { }, () -> { });
+        ServiceLoop dying = new ServiceLoop(
+                "test-management-dying",
+                () -> {
+                    throw new InterruptedException("interrupted by a stray thread");
+                },
+                () -> {},
+                () -> {});
         dying.start();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> get(server, "/health/live").statusCode() == 503);
-        assertThat(JSON.readTree(get(server, "/health/live").body()).get("failing").get("loops").asText())
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> get(server, "/health/live").statusCode() == 503);
+        assertThat(JSON.readTree(get(server, "/health/live").body())
+                        .get("failing")
+                        .get("loops")
+                        .asText())
                 .contains("test-management-dying has stopped");
 
         dying.close();
@@ -100,8 +108,9 @@ class ManagementServerTest {
             }
             for (int i = 0; i < 16; i++) { // one request answered, then kept alive and silent
                 Socket keptAlive = new Socket("127.0.0.1", server.port());
-                keptAlive.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n"
-                        .getBytes(StandardCharsets.US_ASCII));
+                keptAlive
+                        .getOutputStream()
+                        .write("GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 assertThat(readStatusLine(keptAlive.getInputStream())).startsWith("HTTP/1.1 200");
                 idle.add(keptAlive);
             }
@@ -125,10 +134,11 @@ class ManagementServerTest {
         assertThat(get(server, "/health/live").statusCode()).isEqualTo(200);
         if (other.isPresent()) {
             assertThatThrownBy(() -> {
-                try (Socket socket = new Socket()) {
-                    socket.connect(new InetSocketAddress(other.get(), server.port()), 2_000);
-                }
-            }).isInstanceOf(IOException.class);
+                        try (Socket socket = new Socket()) {
+                            socket.connect(new InetSocketAddress(other.get(), server.port()), 2_000);
+                        }
+                    })
+                    .isInstanceOf(IOException.class);
         }
     }
 
@@ -138,14 +148,25 @@ class ManagementServerTest {
 
         HttpResponse<String> page = get(server, "/");
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("text/html"));
+        assertThat(page.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).contains("text/html"));
         assertThat(page.body()).contains("<title>Lapse status</title>", "status.json");
         assertThat(get(server, "/nothing-here").statusCode()).isEqualTo(404);
-        assertThat(get(server, "/status.json").statusCode()).as("before the wiring provides a source").isEqualTo(503);
+        assertThat(get(server, "/status.json").statusCode())
+                .as("before the wiring provides a source")
+                .isEqualTo(503);
 
-        server.showStatus(() -> new StatusReport(1, new TimerCounts(7, 1L, 0L), 1L, List.of(),
-                new StatusReport.Lateness(0, null, null, List.of()), java.util.Map.of(), java.util.Map.of(),
-                java.util.Map.of(), 2, List.of()));
+        server.showStatus(() -> new StatusReport(
+                1,
+                new TimerCounts(7, 1L, 0L),
+                1L,
+                List.of(),
+                new StatusReport.Lateness(0, null, null, List.of()),
+                java.util.Map.of(),
+                java.util.Map.of(),
+                java.util.Map.of(),
+                2,
+                List.of()));
         HttpResponse<String> status = get(server, "/status.json");
 
         assertThat(status.statusCode()).isEqualTo(200);
@@ -161,8 +182,11 @@ class ManagementServerTest {
     }
 
     private HttpResponse<String> get(ManagementServer server, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String readStatusLine(InputStream in) throws IOException {
@@ -175,13 +199,16 @@ class ManagementServerTest {
     }
 
     private static Optional<InetAddress> nonLoopbackAddress() throws IOException {
-        return NetworkInterface.networkInterfaces().filter(nic -> {
+        return NetworkInterface.networkInterfaces()
+                .filter(nic -> {
                     try {
                         return nic.isUp() && !nic.isLoopback();
                     } catch (IOException e) {
                         return false;
                     }
-                }).flatMap(NetworkInterface::inetAddresses)
-                .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress()).findFirst();
+                })
+                .flatMap(NetworkInterface::inetAddresses)
+                .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress())
+                .findFirst();
     }
 }

@@ -1,14 +1,13 @@
 package io.lapse.ops;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class RegistryFiguresTest {
 
@@ -18,19 +17,24 @@ class RegistryFiguresTest {
     @Test
     void foldsTheLatenessHistogramIntoAFewBucketsThatAddUpToEveryExpiry() {
         // as the timer registers it
-        Timer lateness = Timer.builder("lapse.timer.fire.lateness").publishPercentiles(0.5, 0.99)
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofMinutes(5)).register(registry);
-        for (long millis : new long[]{3, 4, 7, 40, 2_000, 12_000}) {
+        Timer lateness = Timer.builder("lapse.timer.fire.lateness")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(5))
+                .register(registry);
+        for (long millis : new long[] {3, 4, 7, 40, 2_000, 12_000}) {
             lateness.record(Duration.ofMillis(millis));
         }
 
         StatusReport.Lateness folded = figures.lateness("lapse.timer.fire.lateness");
 
         assertThat(folded.count()).isEqualTo(6);
-        assertThat(folded.histogram()).extracting(StatusReport.Bucket::count)
+        assertThat(folded.histogram())
+                .extracting(StatusReport.Bucket::count)
                 .containsExactly(2L, 1L, 0L, 1L, 0L, 0L, 0L, 1L, 1L);
-        assertThat(folded.histogram()).extracting(StatusReport.Bucket::upToMs)
+        assertThat(folded.histogram())
+                .extracting(StatusReport.Bucket::upToMs)
                 .containsExactly(5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 1_000.0, 5_000.0, null);
         assertThat(folded.p50Ms()).isBetween(3.0, 10.0);
         assertThat(folded.p99Ms()).isGreaterThan(1_000.0);
@@ -44,12 +48,26 @@ class RegistryFiguresTest {
 
     @Test
     void countsByTagSumOverOtherTags() {
-        Counter.builder("lapse.puller.pulls").tag("outcome", "ok").register(registry).increment(3);
-        Counter.builder("lapse.puller.pulls").tag("outcome", "failed").register(registry).increment();
-        Counter.builder("lapse.dlq.records").tag("service", "ingest").register(registry).increment(2);
-        Counter.builder("lapse.dlq.records").tag("service", "puller").register(registry).increment();
+        Counter.builder("lapse.puller.pulls")
+                .tag("outcome", "ok")
+                .register(registry)
+                .increment(3);
+        Counter.builder("lapse.puller.pulls")
+                .tag("outcome", "failed")
+                .register(registry)
+                .increment();
+        Counter.builder("lapse.dlq.records")
+                .tag("service", "ingest")
+                .register(registry)
+                .increment(2);
+        Counter.builder("lapse.dlq.records")
+                .tag("service", "puller")
+                .register(registry)
+                .increment();
 
-        assertThat(figures.countsBy("lapse.puller.pulls", "outcome")).containsEntry("ok", 3L).containsEntry("failed", 1L);
+        assertThat(figures.countsBy("lapse.puller.pulls", "outcome"))
+                .containsEntry("ok", 3L)
+                .containsEntry("failed", 1L);
         assertThat(figures.total("lapse.dlq.records")).isEqualTo(3);
     }
 }

@@ -18,8 +18,7 @@ final class ClusterFormation {
 
     static final int SLOTS = 16_384;
 
-    private ClusterFormation() {
-    }
+    private ClusterFormation() {}
 
     static void form(List<RedisServer> nodes, Duration timeout) {
         RedisClient client = RedisClient.create();
@@ -32,7 +31,8 @@ final class ClusterFormation {
             for (int i = 0; i < n; i++) {
                 RedisCommands<String, String> node = connections.get(i).sync();
                 // Redis 6.2 (the bundled binary) has no CLUSTER ADDSLOTSRANGE
-                node.clusterAddSlots(IntStream.range(i * SLOTS / n, (i + 1) * SLOTS / n).toArray());
+                node.clusterAddSlots(
+                        IntStream.range(i * SLOTS / n, (i + 1) * SLOTS / n).toArray());
                 // distinct epochs up front, so no node has to win an epoch collision after meeting
                 node.clusterSetConfigEpoch(i + 1);
             }
@@ -47,8 +47,8 @@ final class ClusterFormation {
         }
     }
 
-    private static void awaitStateOk(List<RedisServer> nodes, List<StatefulRedisConnection<String, String>> connections,
-            Duration timeout) {
+    private static void awaitStateOk(
+            List<RedisServer> nodes, List<StatefulRedisConnection<String, String>> connections, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             List<String> notOk = new ArrayList<>();

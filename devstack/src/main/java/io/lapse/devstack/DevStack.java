@@ -21,11 +21,14 @@ public final class DevStack implements AutoCloseable {
     /** Starts both at once: Redis is ready long before the broker, so the pair costs one broker start. */
     public static DevStack start() {
         long started = System.nanoTime();
-        List<AutoCloseable> servers = Parallel.startAll(List.<Supplier<? extends AutoCloseable>>of(
-                KafkaBroker::start, RedisServer::start));
+        List<AutoCloseable> servers =
+                Parallel.startAll(List.<Supplier<? extends AutoCloseable>>of(KafkaBroker::start, RedisServer::start));
         DevStack stack = new DevStack((KafkaBroker) servers.get(0), (RedisServer) servers.get(1));
-        log.info("DevStack ready in {} ms: kafka {}, redis {}", (System.nanoTime() - started) / 1_000_000,
-                stack.bootstrapServers(), stack.redisUri());
+        log.info(
+                "DevStack ready in {} ms: kafka {}, redis {}",
+                (System.nanoTime() - started) / 1_000_000,
+                stack.bootstrapServers(),
+                stack.redisUri());
         return stack;
     }
 

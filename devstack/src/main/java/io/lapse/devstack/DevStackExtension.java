@@ -70,8 +70,10 @@ public final class DevStackExtension implements BeforeAllCallback, AfterAllCallb
 
     private DevStack started() {
         if (stack == null) {
-            throw new IllegalStateException(withKafka ? "the devstack runs only while the test class does"
-                    : "this devstack has no Kafka: use DevStackExtension.kafkaAndRedis()");
+            throw new IllegalStateException(
+                    withKafka
+                            ? "the devstack runs only while the test class does"
+                            : "this devstack has no Kafka: use DevStackExtension.kafkaAndRedis()");
         }
         return stack;
     }

@@ -24,8 +24,7 @@ public final class JvmExitCleanup {
     private static final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private static final AtomicBoolean installed = new AtomicBoolean();
 
-    private JvmExitCleanup() {
-    }
+    private JvmExitCleanup() {}
 
     public static void register(AutoCloseable resource) {
         if (installed.compareAndSet(false, true)) {

@@ -23,8 +23,7 @@ final class KRaftSetup {
 
     private static final Logger log = LoggerFactory.getLogger(KRaftSetup.class);
 
-    private KRaftSetup() {
-    }
+    private KRaftSetup() {}
 
     static Properties singleNode(int port, int controllerPort, Path logDir, Map<String, String> extra) {
         Properties props = new Properties();
@@ -68,13 +67,19 @@ final class KRaftSetup {
         String listener = "SASL_PLAINTEXT://127.0.0.1:" + port;
         props.put("listeners", props.getProperty("listeners") + "," + listener);
         props.put("advertised.listeners", props.getProperty("advertised.listeners") + "," + listener);
-        props.put("listener.security.protocol.map",
+        props.put(
+                "listener.security.protocol.map",
                 props.getProperty("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
         props.put("sasl.enabled.mechanisms", "PLAIN");
         StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
-        passwordsByUser.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"")
-                .append(password).append('"'));
-        props.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.append(';').toString());
+        passwordsByUser.forEach((user, password) -> jaas.append(" user_")
+                .append(user)
+                .append("=\"")
+                .append(password)
+                .append('"'));
+        props.put(
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                jaas.append(';').toString());
     }
 
     /**
@@ -89,7 +94,8 @@ final class KRaftSetup {
             throw new UncheckedIOException("Cannot write " + configFile, e);
         }
         ByteArrayOutputStream output = new ByteArrayOutputStream();
-        String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", configFile.toString(), "--ignore-formatted"};
+        String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", configFile.toString(), "--ignore-formatted"
+        };
         int exitCode;
         try (PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8)) {
             exitCode = StorageTool.execute(args, out);

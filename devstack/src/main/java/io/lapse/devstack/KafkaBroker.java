@@ -35,8 +35,8 @@ public final class KafkaBroker implements AutoCloseable {
     private final Admin admin;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private KafkaBroker(Path dir, String bootstrapServers, String saslBootstrapServers, KafkaRaftServer server,
-                        Admin admin) {
+    private KafkaBroker(
+            Path dir, String bootstrapServers, String saslBootstrapServers, KafkaRaftServer server, Admin admin) {
         this.dir = dir;
         this.bootstrapServers = bootstrapServers;
         this.saslBootstrapServers = saslBootstrapServers;
@@ -94,8 +94,12 @@ public final class KafkaBroker implements AutoCloseable {
             server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + ports[0];
-            broker = new KafkaBroker(dir, bootstrap, sasl, server, Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)));
+            broker = new KafkaBroker(
+                    dir,
+                    bootstrap,
+                    sasl,
+                    server,
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)));
             JvmExitCleanup.register(broker);
             broker.awaitReady();
             log.info("Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
@@ -168,7 +172,8 @@ public final class KafkaBroker implements AutoCloseable {
         try {
             admin.describeCluster().nodes().get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Kafka broker at " + bootstrapServers + " not ready within " + READY_TIMEOUT, e);
+            throw new IllegalStateException(
+                    "Kafka broker at " + bootstrapServers + " not ready within " + READY_TIMEOUT, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the Kafka broker", e);

@@ -67,8 +67,14 @@ public final class KafkaBrokerProcess implements AutoCloseable {
             throw new UncheckedIOException("Cannot write " + logging, e);
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-Xmx1g", "-Dlogback.configurationFile=" + logging, "-cp", classpath,
-                "kafka.Kafka", dir.resolve("server.properties").toString());
+        List<String> command = List.of(
+                java,
+                "-Xmx1g",
+                "-Dlogback.configurationFile=" + logging,
+                "-cp",
+                classpath,
+                "kafka.Kafka",
+                dir.resolve("server.properties").toString());
         KafkaBrokerProcess broker = new KafkaBrokerProcess(dir, "127.0.0.1:" + ports[0], command);
         JvmExitCleanup.register(broker);
         try {
@@ -103,13 +109,18 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         }
         long started = System.nanoTime();
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(Redirect.appendTo(logFile.file())).start();
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(logFile.file()))
+                    .start();
         } catch (IOException e) {
             throw new IllegalStateException("Cannot run " + command.get(0), e);
         }
         awaitReady();
-        log.info("Kafka broker process {} ready at {} in {} ms", process.pid(), bootstrapServers,
+        log.info(
+                "Kafka broker process {} ready at {} in {} ms",
+                process.pid(),
+                bootstrapServers,
                 (System.nanoTime() - started) / 1_000_000);
     }
 
@@ -157,9 +168,13 @@ public final class KafkaBrokerProcess implements AutoCloseable {
     private void awaitReady() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         int timeoutMs = (int) READY_PROBE_TIMEOUT.toMillis();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                timeoutMs,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                timeoutMs))) {
             while (true) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("Kafka broker at " + bootstrapServers + " exited with code "
@@ -173,8 +188,10 @@ public final class KafkaBrokerProcess implements AutoCloseable {
                     throw new IllegalStateException("Interrupted while waiting for the Kafka broker", e);
                 } catch (Exception notYet) {
                     if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("Kafka broker at " + bootstrapServers
-                                + " not ready within " + READY_TIMEOUT + "; log tail:\n" + logFile.tail(), notYet);
+                        throw new IllegalStateException(
+                                "Kafka broker at " + bootstrapServers + " not ready within " + READY_TIMEOUT
+                                        + "; log tail:\n" + logFile.tail(),
+                                notYet);
                     }
                     Sleep.briefly(Duration.ofMillis(100));
                 }

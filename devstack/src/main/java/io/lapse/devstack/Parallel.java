@@ -23,8 +23,7 @@ final class Parallel {
         thread.start();
     };
 
-    private Parallel() {
-    }
+    private Parallel() {}
 
     /**
      * Runs every starter concurrently and returns the results in order. If any fails, the ones that

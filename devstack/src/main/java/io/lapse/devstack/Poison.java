@@ -15,23 +15,24 @@ public enum Poison {
     UTF32_LOOKALIKE {
         @Override
         public byte[] value(String orderId) {
-            return concat(new byte[]{0, 0, 0, 0, 1}, utf8(push(orderId)));
+            return concat(new byte[] {0, 0, 0, 0, 1}, utf8(push(orderId)));
         }
     },
     /** Bytes that are not UTF-8 inside an otherwise fine value. */
     INVALID_UTF8 {
         @Override
         public byte[] value(String orderId) {
-            return concat(utf8("{\"orderId\":\"" + orderId + "\",\"status\":\"CHARG"),
-                    concat(new byte[]{(byte) 0xc3, (byte) 0x28, (byte) 0xff}, utf8("\"}")));
+            return concat(
+                    utf8("{\"orderId\":\"" + orderId + "\",\"status\":\"CHARG"),
+                    concat(new byte[] {(byte) 0xc3, (byte) 0x28, (byte) 0xff}, utf8("\"}")));
         }
     },
     /** A value nested 5,000 levels deep. */
     DEEP_NESTING {
         @Override
         public byte[] value(String orderId) {
-            return utf8("{\"orderId\":\"" + orderId + "\",\"status\":\"CHARGING\",\"payload\":"
-                    + "[".repeat(5_000) + "]".repeat(5_000) + "}");
+            return utf8("{\"orderId\":\"" + orderId + "\",\"status\":\"CHARGING\",\"payload\":" + "[".repeat(5_000)
+                    + "]".repeat(5_000) + "}");
         }
     },
     /** 900 KB that are no JSON at all: its dead letter must not exceed Kafka's 1 MiB once base64-encoded. */

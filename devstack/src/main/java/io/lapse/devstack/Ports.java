@@ -22,8 +22,7 @@ public final class Ports {
     private static final int MAX_PORT = 65_535;
     private static final int MAX_PROBES = 1_000;
 
-    private Ports() {
-    }
+    private Ports() {}
 
     /** A port that was free a moment ago on 127.0.0.1, for a server that takes its port from configuration. */
     public static int free() {

@@ -26,8 +26,7 @@ public final class RedisBinary {
 
     private static Path located; // guarded by RedisBinary.class; the bundled one is extracted once per JVM
 
-    private RedisBinary() {
-    }
+    private RedisBinary() {}
 
     public static synchronized Path locate() {
         if (located == null) {
@@ -78,15 +77,16 @@ public final class RedisBinary {
         boolean arm64 = arch.equals("aarch64") || arch.equals("arm64");
         boolean x86 = arch.equals("x86") || arch.equals("i386") || arch.equals("i686");
         if (os.contains("linux")) {
-            return x64 ? Optional.of("redis-server-6.2.6-v5-linux-amd64")
-                    : arm64 ? Optional.of("redis-server-6.2.7-linux-arm64")
-                    : x86 ? Optional.of("redis-server-6.2.7-linux-386")
-                    : Optional.empty();
+            return x64
+                    ? Optional.of("redis-server-6.2.6-v5-linux-amd64")
+                    : arm64
+                            ? Optional.of("redis-server-6.2.7-linux-arm64")
+                            : x86 ? Optional.of("redis-server-6.2.7-linux-386") : Optional.empty();
         }
         if (os.contains("mac") || os.contains("darwin")) {
-            return x64 ? Optional.of("redis-server-6.2.6-v5-darwin-amd64")
-                    : arm64 ? Optional.of("redis-server-6.2.6-v5-darwin-arm64")
-                    : Optional.empty();
+            return x64
+                    ? Optional.of("redis-server-6.2.6-v5-darwin-amd64")
+                    : arm64 ? Optional.of("redis-server-6.2.6-v5-darwin-arm64") : Optional.empty();
         }
         return Optional.empty();
     }
@@ -94,9 +94,9 @@ public final class RedisBinary {
     private static Path extractBundled() {
         String osName = System.getProperty("os.name");
         String osArch = System.getProperty("os.arch");
-        String resource = bundledResourceFor(osName, osArch).orElseThrow(() -> new IllegalStateException(
-                "No bundled redis-server for os.name=" + osName + ", os.arch=" + osArch
-                        + ": install redis-server on the PATH or set " + OVERRIDE_ENV));
+        String resource = bundledResourceFor(osName, osArch)
+                .orElseThrow(() -> new IllegalStateException("No bundled redis-server for os.name=" + osName
+                        + ", os.arch=" + osArch + ": install redis-server on the PATH or set " + OVERRIDE_ENV));
         try (InputStream in = RedisBinary.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("Resource " + resource + " not on the classpath: is"

@@ -47,7 +47,10 @@ public final class RedisCluster implements AutoCloseable {
             cluster.close();
             throw e;
         }
-        log.info("Redis cluster of {} masters ready at {} in {} ms", masters, cluster.nodeUris(),
+        log.info(
+                "Redis cluster of {} masters ready at {} in {} ms",
+                masters,
+                cluster.nodeUris(),
                 (System.nanoTime() - started) / 1_000_000);
         return cluster;
     }

@@ -17,8 +17,7 @@ final class RedisPing {
     private static final int READ_TIMEOUT_MS = 1_000;
     private static final int MAX_REPLY = 256;
 
-    private RedisPing() {
-    }
+    private RedisPing() {}
 
     /**
      * True once the server answers {@code +PONG}. A server still loading its AOF answers

@@ -33,9 +33,20 @@ public final class RedisServer implements AutoCloseable {
         this.port = port;
         this.dir = dir;
         this.logFile = new LogFile(dir.resolve("redis.log"));
-        this.command = new ArrayList<>(List.of(binary.toString(),
-                "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(),
-                "--daemonize", "no", "--save", "", "--appendonly", "no"));
+        this.command = new ArrayList<>(List.of(
+                binary.toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                dir.toString(),
+                "--daemonize",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no"));
         this.command.addAll(extraArgs); // later arguments win, so extras can re-enable persistence
     }
 
@@ -55,7 +66,8 @@ public final class RedisServer implements AutoCloseable {
         Path binary = RedisBinary.locate();
         for (int attempt = 1; ; attempt++) {
             long started = System.nanoTime();
-            RedisServer server = new RedisServer(binary, portPicker.getAsInt(), TempDirs.create("lapse-redis-"), extraArgs);
+            RedisServer server =
+                    new RedisServer(binary, portPicker.getAsInt(), TempDirs.create("lapse-redis-"), extraArgs);
             JvmExitCleanup.register(server);
             try {
                 server.restart();
@@ -124,8 +136,11 @@ public final class RedisServer implements AutoCloseable {
         }
         stop();
         try {
-            process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(Redirect.appendTo(logFile.file())).start();
+            process = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(logFile.file()))
+                    .start();
         } catch (IOException e) {
             throw new IllegalStateException("Cannot run " + command.get(0), e);
         }

@@ -25,9 +25,28 @@ public record SelfSignedTls(Path certificatePem, Path keyPem, Path keystore, Pat
     public static SelfSignedTls create(Path dir, String name) {
         String password = "changeit";
         Path keystore = dir.resolve(name + "-keystore.p12");
-        keytool(List.of("-genkeypair", "-alias", name, "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=lapse-" + name, "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12",
-                "-keystore", keystore.toString(), "-storepass", password, "-keypass", password));
+        keytool(List.of(
+                "-genkeypair",
+                "-alias",
+                name,
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2",
+                "-dname",
+                "CN=lapse-" + name,
+                "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keystore.toString(),
+                "-storepass",
+                password,
+                "-keypass",
+                password));
         try (InputStream in = Files.newInputStream(keystore)) {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(in, password.toCharArray());
@@ -51,8 +70,8 @@ public record SelfSignedTls(Path certificatePem, Path keyPem, Path keystore, Pat
     }
 
     private static Path write(Path file, String type, byte[] der) throws IOException {
-        String pem = "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[]{'\n'}).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
+        String pem = "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der) + "\n-----END " + type + "-----\n";
         return Files.writeString(file, pem, StandardCharsets.US_ASCII);
     }
 
@@ -61,7 +80,8 @@ public record SelfSignedTls(Path certificatePem, Path keyPem, Path keystore, Pat
         List<String> command = new ArrayList<>(List.of(keytool.toString()));
         command.addAll(args);
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 throw new IllegalStateException("keytool failed: " + output);

@@ -5,8 +5,7 @@ import java.time.Duration;
 /** Pause between readiness polls; an interrupt aborts the start instead of being swallowed. */
 final class Sleep {
 
-    private Sleep() {
-    }
+    private Sleep() {}
 
     static void briefly(Duration pause) {
         try {

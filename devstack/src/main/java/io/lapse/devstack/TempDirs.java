@@ -12,8 +12,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 /** Creates and removes the per-server scratch directories under java.io.tmpdir. */
 public final class TempDirs {
 
-    private TempDirs() {
-    }
+    private TempDirs() {}
 
     public static Path create(String prefix) {
         try {

@@ -17,8 +17,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class TopicReadiness {
 
-    private TopicReadiness() {
-    }
+    private TopicReadiness() {}
 
     /** Creates the topic and returns once the broker knows a leader for each of its partitions. */
     public static void createAndAwait(Admin admin, NewTopic topic, Duration timeout) {
@@ -32,7 +31,8 @@ public final class TopicReadiness {
                 Sleep.briefly(Duration.ofMillis(20));
             }
         } catch (ExecutionException e) {
-            throw new IllegalStateException("Cannot create topic " + topic.name() + ": " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(
+                    "Cannot create topic " + topic.name() + ": " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
             throw new IllegalStateException("Creating topic " + topic.name() + " timed out after " + timeout, e);
         } catch (InterruptedException e) {
@@ -46,8 +46,10 @@ public final class TopicReadiness {
             throws InterruptedException, TimeoutException, ExecutionException {
         TopicDescription description;
         try {
-            description = admin.describeTopics(List.of(topic.name())).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic.name());
+            description = admin.describeTopics(List.of(topic.name()))
+                    .allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(topic.name());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return false;
@@ -55,6 +57,7 @@ public final class TopicReadiness {
             throw e;
         }
         return description.partitions().size() == topic.numPartitions()
-                && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                && description.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
     }
 }

@@ -1,13 +1,5 @@
 package io.lapse.devstack;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +7,13 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Records everything written to one topic, from its beginning, on a background thread, so that a test can wait for
@@ -36,11 +35,16 @@ public final class TopicRecorder implements AutoCloseable {
 
     /** Waits until the topic exists (someone else creates it), then records it from the beginning. */
     public static TopicRecorder start(String bootstrapServers, String topic) {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         long deadline = System.nanoTime() + TOPIC_TIMEOUT.toNanos();
         List<PartitionInfo> partitions = consumer.partitionsFor(topic, TOPIC_TIMEOUT);
         while (partitions.isEmpty() && System.nanoTime() < deadline) {
@@ -52,7 +56,8 @@ public final class TopicRecorder implements AutoCloseable {
             throw new IllegalStateException("topic " + topic + " did not appear within " + TOPIC_TIMEOUT);
         }
         List<TopicPartition> assigned = partitions.stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
         consumer.assign(assigned);
         consumer.seekToBeginning(assigned);
         TopicRecorder recorder = new TopicRecorder(consumer, topic);

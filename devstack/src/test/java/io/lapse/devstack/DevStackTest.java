@@ -17,11 +17,14 @@ class DevStackTest {
         Path kafkaDir = stack.kafka().logDir();
         Path redisDir = stack.redis().dir();
 
-        assertThat(stack.bootstrapServers()).isEqualTo(stack.kafka().bootstrapServers()).startsWith("127.0.0.1:");
+        assertThat(stack.bootstrapServers())
+                .isEqualTo(stack.kafka().bootstrapServers())
+                .startsWith("127.0.0.1:");
         assertThat(stack.redisUri()).isEqualTo(stack.redis().uri());
         assertThat(RedisPing.answers(stack.redis().port())).isTrue();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
-            assertThat(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS)).hasSize(1);
+            assertThat(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS))
+                    .hasSize(1);
         }
 
         stack.close();

@@ -6,8 +6,7 @@ package io.lapse.devstack;
  */
 public final class ForgetsToCloseRedis {
 
-    private ForgetsToCloseRedis() {
-    }
+    private ForgetsToCloseRedis() {}
 
     static final String REPORT_PREFIX = "started-redis ";
 

@@ -30,13 +30,18 @@ class KafkaBrokerProcessTest {
     void aBrokerStartedAgainKeepsItsPortAndItsRecordsAndCloseRemovesItsDirectory() throws Exception {
         KafkaBrokerProcess broker = KafkaBrokerProcess.start(System.getProperty("java.class.path"));
         Path dir = broker.dir();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC.topic(), 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC.topic(), 1, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(TOPIC.topic(), "before the restart")).get(30, TimeUnit.SECONDS);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(TOPIC.topic(), "before the restart"))
+                    .get(30, TimeUnit.SECONDS);
         }
 
         broker.kill();
@@ -51,9 +56,14 @@ class KafkaBrokerProcessTest {
     }
 
     private static List<String> readAll(String bootstrapServers) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.assign(List.of(TOPIC));
             List<String> values = new ArrayList<>();
             await().atMost(Duration.ofSeconds(60)).until(() -> {

@@ -47,20 +47,28 @@ class KafkaBrokerTest {
     void aRecordProducedWithAcksAllAndIdempotenceIsConsumedBackByAConsumerGroup() throws Exception {
         broker.createTopic("orders", 3);
 
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-                new StringSerializer(), new StringSerializer())) {
-            RecordMetadata sent = producer.send(new ProducerRecord<>("orders", "order-1", "charging")).get(30, TimeUnit.SECONDS);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true),
+                new StringSerializer(),
+                new StringSerializer())) {
+            RecordMetadata sent = producer.send(new ProducerRecord<>("orders", "order-1", "charging"))
+                    .get(30, TimeUnit.SECONDS);
             assertThat(sent.offset()).isZero();
         }
 
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "watchdog",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG, "watchdog",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.subscribe(List.of("orders"));
             List<ConsumerRecord<String, String>> received = new ArrayList<>();
             await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -79,10 +87,21 @@ class KafkaBrokerTest {
     void aTopicIsCreatedWithTheGivenPartitionsAndConfigs() throws Exception {
         broker.createTopic("timers", 2, Map.of("cleanup.policy", "compact"));
 
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            assertThat(admin.describeTopics(List.of("timers")).allTopicNames().get().get("timers").partitions()).hasSize(2);
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            assertThat(admin.describeTopics(List.of("timers"))
+                            .allTopicNames()
+                            .get()
+                            .get("timers")
+                            .partitions())
+                    .hasSize(2);
             ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "timers");
-            assertThat(admin.describeConfigs(List.of(topic)).all().get().get(topic).get("cleanup.policy").value())
+            assertThat(admin.describeConfigs(List.of(topic))
+                            .all()
+                            .get()
+                            .get(topic)
+                            .get("cleanup.policy")
+                            .value())
                     .isEqualTo("compact");
         }
     }
@@ -91,7 +110,8 @@ class KafkaBrokerTest {
     void closeStopsTheBrokerAndDeletesItsLogDirAndCanBeRepeated() {
         KafkaBroker own = KafkaBroker.start();
         Path logDir = own.logDir();
-        int port = Integer.parseInt(own.bootstrapServers().substring(own.bootstrapServers().indexOf(':') + 1));
+        int port = Integer.parseInt(
+                own.bootstrapServers().substring(own.bootstrapServers().indexOf(':') + 1));
         assertThat(logDir).isDirectory();
 
         own.close();
@@ -99,6 +119,7 @@ class KafkaBrokerTest {
 
         assertThat(logDir).doesNotExist();
         assertThatThrownBy(() -> new Socket(InetAddress.getLoopbackAddress(), port).close())
-                .as("nothing listens on the broker port any more").isInstanceOf(ConnectException.class);
+                .as("nothing listens on the broker port any more")
+                .isInstanceOf(ConnectException.class);
     }
 }

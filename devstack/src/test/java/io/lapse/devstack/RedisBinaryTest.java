@@ -21,10 +21,10 @@ class RedisBinaryTest {
 
     @ParameterizedTest
     @CsvSource({
-            "Linux,    amd64,   redis-server-6.2.6-v5-linux-amd64",
-            "Linux,    aarch64, redis-server-6.2.7-linux-arm64",
-            "Mac OS X, x86_64,  redis-server-6.2.6-v5-darwin-amd64",
-            "Mac OS X, aarch64, redis-server-6.2.6-v5-darwin-arm64",
+        "Linux,    amd64,   redis-server-6.2.6-v5-linux-amd64",
+        "Linux,    aarch64, redis-server-6.2.7-linux-arm64",
+        "Mac OS X, x86_64,  redis-server-6.2.6-v5-darwin-amd64",
+        "Mac OS X, aarch64, redis-server-6.2.6-v5-darwin-arm64",
     })
     void theBundledBinaryIsChosenByOsAndArchitecture(String osName, String osArch, String resource) {
         assertThat(RedisBinary.bundledResourceFor(osName, osArch)).contains(resource);

@@ -21,8 +21,12 @@ class RedisClusterTest {
         try (RedisCluster cluster = RedisCluster.start(3)) {
             assertThat(cluster.nodeUris()).hasSize(3).doesNotHaveDuplicates().startsWith(cluster.uri());
             for (String uri : cluster.nodeUris()) {
-                assertThat(clusterInfo(uri)).contains("cluster_state:ok", "cluster_slots_assigned:16384",
-                        "cluster_known_nodes:3", "cluster_size:3");
+                assertThat(clusterInfo(uri))
+                        .contains(
+                                "cluster_state:ok",
+                                "cluster_slots_assigned:16384",
+                                "cluster_known_nodes:3",
+                                "cluster_size:3");
             }
 
             RedisClusterClient client = RedisClusterClient.create(cluster.uri());
@@ -31,7 +35,9 @@ class RedisClusterTest {
                 assertThat(keyPerMaster).hasSize(3);
 
                 keyPerMaster.values().forEach(key -> connection.sync().set(key, "value-of-" + key));
-                keyPerMaster.values().forEach(key -> assertThat(connection.sync().get(key)).isEqualTo("value-of-" + key));
+                keyPerMaster
+                        .values()
+                        .forEach(key -> assertThat(connection.sync().get(key)).isEqualTo("value-of-" + key));
             } finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }

@@ -51,13 +51,16 @@ class RedisServerTest {
         redis.close();
 
         assertThat(redis.dir()).doesNotExist();
-        await().atMost(Duration.ofSeconds(5)).until(() -> ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() ->
+                        ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty());
         assertThat(redis.isRunning()).isFalse();
     }
 
     @Test
     void twoServersGetDifferentPortsAndDirs() {
-        try (RedisServer first = RedisServer.start(); RedisServer second = RedisServer.start()) {
+        try (RedisServer first = RedisServer.start();
+                RedisServer second = RedisServer.start()) {
             assertThat(first.port()).isNotEqualTo(second.port());
             assertThat(first.dir()).isNotEqualTo(second.dir());
             assertThat(Files.isDirectory(second.dir())).isTrue();

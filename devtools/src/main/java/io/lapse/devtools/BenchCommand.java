@@ -3,14 +3,15 @@ package io.lapse.devtools;
 import io.lapse.bench.BenchOptions;
 import io.lapse.bench.Benchmark;
 import io.lapse.config.Durations;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-@Command(name = "bench", subcommands = PullerBenchCommand.class,
+@Command(
+        name = "bench",
+        subcommands = PullerBenchCommand.class,
         description = "Measure ingest throughput, fire lateness and Redis memory per order on an embedded Kafka and "
                 + "Redis, and print the figures as Markdown tables (the defaults take about 8 minutes). "
                 + "`lapse bench puller` measures the puller.")
@@ -18,7 +19,10 @@ final class BenchCommand implements Callable<Integer> {
 
     private static final BenchOptions DEFAULTS = BenchOptions.defaults();
 
-    @Option(names = "--sizes", split = ",", description = "Watched orders per lateness run (default 10000,100000,1000000).")
+    @Option(
+            names = "--sizes",
+            split = ",",
+            description = "Watched orders per lateness run (default 10000,100000,1000000).")
     List<Integer> sizes = DEFAULTS.sizes();
 
     @Option(names = "--modes", split = ",", description = "Timer modes to compare (default zset,ttl).")
@@ -33,7 +37,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--silent", description = "Share of orders going silent (default 0.01).")
     double silent = DEFAULTS.silentFraction();
 
-    @Option(names = "--throughput-pushes", description = "Pushes of the ingest throughput run; 0 skips it (default 2000000).")
+    @Option(
+            names = "--throughput-pushes",
+            description = "Pushes of the ingest throughput run; 0 skips it (default 2000000).")
     long throughputPushes = DEFAULTS.throughputPushes();
 
     @Option(names = "--out", paramLabel = "FILE", description = "Also write the report to this Markdown file.")
@@ -41,7 +47,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return Benchmark.run(new BenchOptions(sizes, modes, Durations.parse(cadence), Durations.parse(ttl), silent,
-                throughputPushes, output), System.out);
+        return Benchmark.run(
+                new BenchOptions(
+                        sizes, modes, Durations.parse(cadence), Durations.parse(ttl), silent, throughputPushes, output),
+                System.out);
     }
 }

@@ -8,11 +8,6 @@ import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import sun.misc.Signal;
-
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -21,15 +16,27 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
 
-@Command(name = "demo", description = "Run the whole pipeline on an embedded Kafka and Redis with a simulated "
-        + "upstream, printing a status line every 2 s until Ctrl-C.")
+@Command(
+        name = "demo",
+        description = "Run the whole pipeline on an embedded Kafka and Redis with a simulated "
+                + "upstream, printing a status line every 2 s until Ctrl-C.")
 final class DemoCommand implements Callable<Integer> {
 
-    @Option(names = "--orders", defaultValue = "1000", description = "Active orders the simulator keeps (${DEFAULT-VALUE}).")
+    @Option(
+            names = "--orders",
+            defaultValue = "1000",
+            description = "Active orders the simulator keeps (${DEFAULT-VALUE}).")
     int orders;
 
-    @Option(names = "--push-interval", defaultValue = "1500ms", description = "Push cadence per order (${DEFAULT-VALUE}).")
+    @Option(
+            names = "--push-interval",
+            defaultValue = "1500ms",
+            description = "Push cadence per order (${DEFAULT-VALUE}).")
     String pushInterval;
 
     @Option(names = "--ttl", defaultValue = "9s", description = "timer.ttl for the demo (${DEFAULT-VALUE}).")
@@ -64,19 +71,29 @@ final class DemoCommand implements Callable<Integer> {
         out.println("lapse demo: starting Kafka and Redis on this machine…");
         try (DevStack stack = DevStack.start()) {
             LapseConfig config = LapseConfig.load(null, Map.of()).with(settings(stack));
-            SimulatorSettings simulation = new SimulatorSettings(orders, Durations.parse(pushInterval), silent, finish, 0,
-                    upstream.faults(), upstream.outage());
-            try (UpstreamSimulator simulator = new UpstreamSimulator(simulation, new KafkaClients(config.kafka()),
-                    config.topics().push(), clock)) {
+            SimulatorSettings simulation = new SimulatorSettings(
+                    orders, Durations.parse(pushInterval), silent, finish, 0, upstream.faults(), upstream.outage());
+            try (UpstreamSimulator simulator = new UpstreamSimulator(
+                    simulation,
+                    new KafkaClients(config.kafka()),
+                    config.topics().push(),
+                    clock)) {
                 simulator.start();
                 config = config.with(Map.of("upstream.base-url", simulator.baseUrl()));
                 try (LapseRuntime runtime = new LapseRuntime(config, clock).start(ServiceName.ALL)) {
-                    out.printf("lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; status page at "
-                                    + "http://localhost:%d/ — Ctrl-C stops%n", orders, pushInterval, ttl,
-                            silent * 100, runtime.managementPort());
-                    StatusLine status = new StatusLine(new MetricsView(runtime.registry()), runtime.store(),
-                            simulator.fleet(), clock, config.topics().push());
-                    long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + Durations.parse(duration).toNanos();
+                    out.printf(
+                            "lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; status page at "
+                                    + "http://localhost:%d/ — Ctrl-C stops%n",
+                            orders, pushInterval, ttl, silent * 100, runtime.managementPort());
+                    StatusLine status = new StatusLine(
+                            new MetricsView(runtime.registry()),
+                            runtime.store(),
+                            simulator.fleet(),
+                            clock,
+                            config.topics().push());
+                    long end = duration == null
+                            ? Long.MAX_VALUE
+                            : System.nanoTime() + Durations.parse(duration).toNanos();
                     while (!stop.await(2, TimeUnit.SECONDS) && System.nanoTime() < end) {
                         out.println(status.next());
                     }
@@ -96,7 +113,9 @@ final class DemoCommand implements Callable<Integer> {
         settings.put("timer.mode", mode);
         settings.put("topics.partitions", "3");
         settings.put("compensator.scan-interval", "10s");
-        settings.put("compensator.state-dir", Files.createTempDirectory("lapse-demo-streams").toString());
+        settings.put(
+                "compensator.state-dir",
+                Files.createTempDirectory("lapse-demo-streams").toString());
         settings.put("management.port", Integer.toString(managementPort));
         return settings;
     }

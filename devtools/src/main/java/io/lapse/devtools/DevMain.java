@@ -10,15 +10,16 @@ import picocli.CommandLine;
  */
 public final class DevMain {
 
-    private DevMain() {
-    }
+    private DevMain() {}
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
 
     static CommandLine commandLine() {
-        return Main.commandLine().addSubcommand(new DemoCommand()).addSubcommand(new BenchCommand())
+        return Main.commandLine()
+                .addSubcommand(new DemoCommand())
+                .addSubcommand(new BenchCommand())
                 .addSubcommand(new FaultSuite());
     }
 }

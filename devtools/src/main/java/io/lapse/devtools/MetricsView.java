@@ -3,7 +3,6 @@ package io.lapse.devtools;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
-
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 

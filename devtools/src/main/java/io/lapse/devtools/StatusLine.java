@@ -2,7 +2,6 @@ package io.lapse.devtools;
 
 import io.lapse.simulator.Fleet;
 import io.lapse.store.TimerStore;
-
 import java.time.Clock;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -39,15 +38,25 @@ final class StatusLine {
         lastPushes = pushes;
         lastAt = now;
         long watched = store.watchedCount().get(5, TimeUnit.SECONDS);
-        return String.format("%s  watched %d (simulator: %d pushing, %d silent, %d finished) | pushes %.0f/s"
+        return String.format(
+                "%s  watched %d (simulator: %d pushing, %d silent, %d finished) | pushes %.0f/s"
                         + " | expiries %.0f | pulls ok %.0f, not found %.0f, failed %.0f, skipped %.0f"
                         + " | fire lateness p50 %s, p99 %s | watermark age %s | dead letters %.0f",
-                LocalTime.ofInstant(clock.instant(), ZoneId.systemDefault()).format(TIME), watched,
-                fleet.count(Fleet.Mode.PUSHING), fleet.count(Fleet.Mode.SILENT), fleet.count(Fleet.Mode.FINISHED),
-                perSecond, metrics.count("lapse.timer.expiries"), pulls("ok"), pulls("not_found"), pulls("failed"),
-                pulls("skipped"), millis(metrics.percentileMillis("lapse.timer.fire.lateness", 0.5)),
+                LocalTime.ofInstant(clock.instant(), ZoneId.systemDefault()).format(TIME),
+                watched,
+                fleet.count(Fleet.Mode.PUSHING),
+                fleet.count(Fleet.Mode.SILENT),
+                fleet.count(Fleet.Mode.FINISHED),
+                perSecond,
+                metrics.count("lapse.timer.expiries"),
+                pulls("ok"),
+                pulls("not_found"),
+                pulls("failed"),
+                pulls("skipped"),
+                millis(metrics.percentileMillis("lapse.timer.fire.lateness", 0.5)),
                 millis(metrics.percentileMillis("lapse.timer.fire.lateness", 0.99)),
-                seconds(metrics.gauge("lapse.timer.watermark.age")), metrics.count("lapse.dlq.records"));
+                seconds(metrics.gauge("lapse.timer.watermark.age")),
+                metrics.count("lapse.dlq.records"));
     }
 
     private double pulls(String outcome) {

@@ -1,9 +1,8 @@
 package io.lapse.devtools;
 
-import io.lapse.app.Main;
-import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.app.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,8 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class DevMainTest {
 
@@ -28,7 +27,9 @@ class DevMainTest {
     @Test
     void benchHelpSaysAsLongAsTheReadmeThatTheDefaultsTake() throws IOException {
         Matcher readme = README_BENCH_DURATION.matcher(Files.readString(Path.of("..", "README.md")));
-        assertThat(readme.find()).as("the README says how long ./lapse bench takes").isTrue();
+        assertThat(readme.find())
+                .as("the README says how long ./lapse bench takes")
+                .isTrue();
 
         assertThat(help("bench", "--help")).contains("--sizes", "--modes", readme.group(1));
     }
@@ -45,7 +46,9 @@ class DevMainTest {
         lapse.setOut(new PrintWriter(out));
         lapse.setErr(new PrintWriter(out));
 
-        assertThat(lapse.execute(args)).as("exit code of lapse %s: %s", String.join(" ", args), out).isZero();
+        assertThat(lapse.execute(args))
+                .as("exit code of lapse %s: %s", String.join(" ", args), out)
+                .isZero();
         return out.toString().replaceAll("\\s+", " ");
     }
 }

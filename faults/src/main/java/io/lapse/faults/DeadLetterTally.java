@@ -28,18 +28,20 @@ final class DeadLetterTally {
         }
     }
 
-    private DeadLetterTally() {
-    }
+    private DeadLetterTally() {}
 
     /** @param otherPoison poison of the suite's other scenarios, whose dead letters are theirs whenever they come */
-    static Figures of(Collection<RecordRef> poison, List<Seen.DeadLetter> all, Timeline timeline,
-                      Set<RecordRef> otherPoison) {
+    static Figures of(
+            Collection<RecordRef> poison, List<Seen.DeadLetter> all, Timeline timeline, Set<RecordRef> otherPoison) {
         Set<RecordRef> own = Set.copyOf(poison);
-        List<Seen.DeadLetter> ours = all.stream().filter(letter -> own.contains(letter.source())
-                || (timeline.observed(letter.writtenAt()) && !otherPoison.contains(letter.source()))).toList();
+        List<Seen.DeadLetter> ours = all.stream()
+                .filter(letter -> own.contains(letter.source())
+                        || (timeline.observed(letter.writtenAt()) && !otherPoison.contains(letter.source())))
+                .toList();
         Set<RecordRef> named = ours.stream().map(Seen.DeadLetter::source).collect(Collectors.toSet());
         int without = (int) own.stream().filter(ref -> !named.contains(ref)).count();
-        int unexpected = (int) ours.stream().filter(letter -> !own.contains(letter.source())).count();
+        int unexpected = (int)
+                ours.stream().filter(letter -> !own.contains(letter.source())).count();
         return new Figures(own.size(), ours.size(), without, unexpected);
     }
 }

@@ -4,8 +4,7 @@ package io.lapse.faults;
 interface Fault {
 
     /** Runs before the scenario's orders start pushing, e.g. to start more instances; by default nothing. */
-    default void prepare(Lab lab) {
-    }
+    default void prepare(Lab lab) {}
 
     /** Injects the fault and returns once it is over. */
     FaultReport inject(Lab lab, Workload workload) throws Exception;

@@ -1,9 +1,5 @@
 package io.lapse.faults;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -11,24 +7,34 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The fault suite: every Lapse service as its own process against a broker and a redis-server that can be stopped,
  * under the chosen scenarios; prints one Markdown table and exits 1 when any scenario fails. Progress goes to stderr,
  * the table alone to stdout.
  */
-@Command(name = "faults", mixinStandardHelpOptions = true,
+@Command(
+        name = "faults",
+        mixinStandardHelpOptions = true,
         description = "Run each Lapse service as its own process (app/target/lapse.jar) under kills, freezes, a lost "
                 + "broker, lost Redis data, upstream outages and poison records, and print one table of what fired.")
 public final class FaultSuite implements Callable<Integer> {
 
     private static final String LOGGING = "io/lapse/faults/logback-faults.xml";
 
-    @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
+    @Option(
+            names = "--scenarios",
+            split = ",",
+            paramLabel = "NAME",
             description = "Scenarios to run: names, 'ci' (the ones ./mvnw verify runs) or 'all' (default).")
     List<String> scenarios = List.of("all");
 
-    @Option(names = "--work-dir", paramLabel = "DIR",
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
             description = "Where the processes' logs are kept (default: a new lapse-faults-* temp directory).")
     Path workDir;
 

@@ -38,33 +38,47 @@ final class FiringTally {
      * @param slowestFiring see {@link #DEFINITIONS}, in ms; -1 when no silent order has an expiry for its deadline
      * @param examples      a few missed, false and unanswered expiries, described
      */
-    record Figures(int expected, int fired, long slowestFiring, int falseExpiries, int falseOrders, int duplicates,
-                   int pullsLost, List<String> examples) {
+    record Figures(
+            int expected,
+            int fired,
+            long slowestFiring,
+            int falseExpiries,
+            int falseOrders,
+            int duplicates,
+            int pullsLost,
+            List<String> examples) {
 
         int missed() {
             return expected - fired;
         }
     }
 
-    private FiringTally() {
-    }
+    private FiringTally() {}
 
     static Figures of(Workload workload, Observations seen, Timeline timeline, Duration ttl, Duration grace) {
         return of(workload, seen.pushes(), seen.expiries(), seen.pulls(), timeline, ttl, grace);
     }
 
-    static Figures of(Workload workload, List<Seen.Push> pushes, List<Seen.Expiry> allExpiries, List<Seen.Pull> pulls,
-                      Timeline timeline, Duration ttl, Duration grace) {
+    static Figures of(
+            Workload workload,
+            List<Seen.Push> pushes,
+            List<Seen.Expiry> allExpiries,
+            List<Seen.Pull> pulls,
+            Timeline timeline,
+            Duration ttl,
+            Duration grace) {
         Set<String> ours = workload.all();
         Map<String, PushHistory> histories = PushHistory.of(pushes, ours);
         List<Seen.Expiry> expiries = allExpiries.stream()
-                .filter(e -> ours.contains(e.orderId()) && timeline.observed(e.appendedAt())).toList();
+                .filter(e -> ours.contains(e.orderId()) && timeline.observed(e.appendedAt()))
+                .toList();
         Map<Seen.Key, Seen.Expiry> distinct = new LinkedHashMap<>();
         expiries.forEach(e -> distinct.putIfAbsent(e.key(), e));
         Map<String, List<Seen.Expiry>> byOrder = expiries.stream().collect(Collectors.groupingBy(Seen.Expiry::orderId));
         List<String> examples = new ArrayList<>();
-        examples.add("read back: " + histories.values().stream().mapToInt(PushHistory::size).sum() + " pushes, "
-                + expiries.size() + " expiries of the scenario's orders");
+        examples.add("read back: "
+                + histories.values().stream().mapToInt(PushHistory::size).sum() + " pushes, " + expiries.size()
+                + " expiries of the scenario's orders");
 
         int expected = 0;
         int fired = 0;
@@ -79,8 +93,10 @@ final class FiringTally {
             long deadline = history.newest() + ttl.toMillis();
             long from = Math.max(deadline, timeline.recoveredAt());
             List<Seen.Expiry> own = byOrder.getOrDefault(order, List.of());
-            OptionalLong waited = own.stream().filter(e -> e.deadline() == deadline && e.appendedAt() >= deadline)
-                    .mapToLong(e -> Math.max(0, e.appendedAt() - from)).min();
+            OptionalLong waited = own.stream()
+                    .filter(e -> e.deadline() == deadline && e.appendedAt() >= deadline)
+                    .mapToLong(e -> Math.max(0, e.appendedAt() - from))
+                    .min();
             if (waited.isPresent()) {
                 slowest = Math.max(slowest, waited.getAsLong());
             }
@@ -106,19 +122,31 @@ final class FiringTally {
 
         Set<Seen.Key> answered = pulls.stream().map(Seen.Pull::key).collect(Collectors.toSet());
         List<Seen.Expiry> unanswered = distinct.values().stream()
-                .filter(e -> e.appendedAt() <= timeline.answeredBy() && !answered.contains(e.key())).toList();
-        unanswered.stream().limit(EXAMPLES).forEach(e -> examples.add("no pull result: " + e.orderId()
-                + " attempt " + e.attempt() + ", appended " + seconds(timeline.endedAt() - e.appendedAt())
-                + " before the end"));
-        return new Figures(expected, fired, slowest, falseExpiries, falseOrders.size(),
-                expiries.size() - distinct.size(), unanswered.size(), examples);
+                .filter(e -> e.appendedAt() <= timeline.answeredBy() && !answered.contains(e.key()))
+                .toList();
+        unanswered.stream()
+                .limit(EXAMPLES)
+                .forEach(e -> examples.add("no pull result: " + e.orderId()
+                        + " attempt " + e.attempt() + ", appended " + seconds(timeline.endedAt() - e.appendedAt())
+                        + " before the end"));
+        return new Figures(
+                expected,
+                fired,
+                slowest,
+                falseExpiries,
+                falseOrders.size(),
+                expiries.size() - distinct.size(),
+                unanswered.size(),
+                examples);
     }
 
     private static String firstExpiry(List<Seen.Expiry> own, long deadline) {
-        return own.stream().min((a, b) -> Long.compare(a.appendedAt(), b.appendedAt()))
+        return own.stream()
+                .min((a, b) -> Long.compare(a.appendedAt(), b.appendedAt()))
                 .map(e -> "first expiry appended " + seconds(e.appendedAt() - deadline) + " after the deadline"
-                        + (e.deadline() == deadline ? "" : ", claiming a deadline " + seconds(e.deadline() - deadline)
-                        + " off"))
+                        + (e.deadline() == deadline
+                                ? ""
+                                : ", claiming a deadline " + seconds(e.deadline() - deadline) + " off"))
                 .orElse("had no expiry at all");
     }
 

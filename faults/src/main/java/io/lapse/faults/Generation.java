@@ -8,18 +8,17 @@ import io.lapse.config.TopicNames;
 import io.lapse.devstack.TopicReadiness;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.simulator.PushGenerator;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Duration;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * One set of topics, consumer groups and Redis key prefix, with one Lapse process per service using them, the push
@@ -32,6 +31,7 @@ final class Generation implements AutoCloseable {
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
     /** Four JVMs starting on two shared cores. */
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(120);
     /*
      * How long the warm-up pushes before its silence: a scenario's fault should meet JVMs whose code is compiled, as
@@ -48,8 +48,13 @@ final class Generation implements AutoCloseable {
     private final PushGenerator pushes;
     private final KafkaProducer<byte[], byte[]> poisonProducer;
 
-    private Generation(String name, LapseConfig config, LapseServices services, Observations observations,
-                       PushGenerator pushes, KafkaProducer<byte[], byte[]> poisonProducer) {
+    private Generation(
+            String name,
+            LapseConfig config,
+            LapseServices services,
+            Observations observations,
+            PushGenerator pushes,
+            KafkaProducer<byte[], byte[]> poisonProducer) {
         this.name = name;
         this.config = config;
         this.services = services;
@@ -70,13 +75,21 @@ final class Generation implements AutoCloseable {
         LapseConfig config = LapseConfig.load(null, Map.of()).with(harness);
         createTopics(lab, config.topics(), settings.partitions());
         KafkaClients clients = new KafkaClients(config.kafka());
-        LapseServices services = new LapseServices(lab.jar(), lapse.entrySet().stream()
-                .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
+        LapseServices services = new LapseServices(
+                lab.jar(),
+                lapse.entrySet().stream()
+                        .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                 settings.workDir().resolve(name));
-        Generation generation = new Generation(name, config, services,
-                new Observations(lab.broker().bootstrapServers(), config.topics(), settings.partitions(),
+        Generation generation = new Generation(
+                name,
+                config,
+                services,
+                new Observations(
+                        lab.broker().bootstrapServers(),
+                        config.topics(),
+                        settings.partitions(),
                         config.timer()::isTerminal),
-                new PushGenerator(lab.fleet(), clients, config.topics().push(), settings.pushInterval(), () -> { }),
+                new PushGenerator(lab.fleet(), clients, config.topics().push(), settings.pushInterval(), () -> {}),
                 clients.producer("faults-poison", Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none")));
         try {
             generation.pushes.start();
@@ -104,7 +117,9 @@ final class Generation implements AutoCloseable {
         try {
             Waiting.sleep(COMPILED_AFTER);
             workload.silenceAfterWarmUp(observations, startedAt, WARM_UP_TIMEOUT);
-            Waiting.require(() -> observations.allExpiredAndAnswered(workload.silent()), WARM_UP_TIMEOUT,
+            Waiting.require(
+                    () -> observations.allExpiredAndAnswered(workload.silent()),
+                    WARM_UP_TIMEOUT,
                     "an expiry and a pull result for every silent order of " + name + "'s warm-up");
         } finally {
             workload.end();
@@ -138,18 +153,22 @@ final class Generation implements AutoCloseable {
         for (String topic : new String[] {topics.push(), topics.pulled(), topics.dlq()}) {
             TopicReadiness.createAndAwait(lab.admin(), new NewTopic(topic, partitions, (short) 1), TOPIC_TIMEOUT);
         }
-        TopicReadiness.createAndAwait(lab.admin(), new NewTopic(topics.expired(), partitions, (short) 1)
-                .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")), TOPIC_TIMEOUT);
+        TopicReadiness.createAndAwait(
+                lab.admin(),
+                new NewTopic(topics.expired(), partitions, (short) 1)
+                        .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")),
+                TOPIC_TIMEOUT);
     }
 
     /** @throws IllegalStateException with what is wrong and the tails of the logs, when not alive in time */
     void requireAlive(Lab lab, Duration timeout) {
         Liveness.Verdict verdict = liveness(lab, timeout);
         if (!verdict.alive()) {
-            String tails = services.all().stream().map(p -> "--- " + p.logPath() + "\n" + p.logTail())
+            String tails = services.all().stream()
+                    .map(p -> "--- " + p.logPath() + "\n" + p.logTail())
                     .collect(Collectors.joining("\n"));
-            throw new IllegalStateException(name + " is not alive within " + timeout.toSeconds() + " s: "
-                    + verdict.detail() + "\n" + tails);
+            throw new IllegalStateException(
+                    name + " is not alive within " + timeout.toSeconds() + " s: " + verdict.detail() + "\n" + tails);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.lapse.faults;
 
 import io.lapse.kafka.KafkaClients;
-
 import java.time.Duration;
 
 /**

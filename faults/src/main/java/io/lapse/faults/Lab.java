@@ -4,13 +4,12 @@ import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.devstack.RedisServer;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamApi;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * What every scenario runs against: a Kafka broker in a JVM of its own (so it can be stopped), redis-server as a child

@@ -1,20 +1,19 @@
 package io.lapse.faults;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.FileVisitResult;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The production jar the suite runs as separate processes: {@code -Dlapse.jar=FILE}, else {@code app/target/lapse.jar}
@@ -26,8 +25,7 @@ final class LapseJar {
     private static final Logger log = LoggerFactory.getLogger(LapseJar.class);
     private static final String JAR = "app/target/lapse.jar";
 
-    private LapseJar() {
-    }
+    private LapseJar() {}
 
     static Path locate() {
         String explicit = System.getProperty("lapse.jar");
@@ -72,14 +70,17 @@ final class LapseJar {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
-                    return skipped.contains(dir) || dir.endsWith("target") ? FileVisitResult.SKIP_SUBTREE
+                    return skipped.contains(dir) || dir.endsWith("target")
+                            ? FileVisitResult.SKIP_SUBTREE
                             : FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
                     boolean source = file.endsWith("pom.xml")
-                            || root.relativize(file).toString().contains("src" + File.separator + "main" + File.separator);
+                            || root.relativize(file)
+                                    .toString()
+                                    .contains("src" + File.separator + "main" + File.separator);
                     if (source && attributes.lastModifiedTime().compareTo(built) > 0) {
                         newer.set(true);
                         return FileVisitResult.TERMINATE;
@@ -106,11 +107,14 @@ final class LapseJar {
 
     /** Package, never install: the local Maven repository is shared. The build's output goes to stderr. */
     private static void build(Path root) {
-        List<String> command = List.of(root.resolve("mvnw").toString(), "-q", "-DskipTests", "package", "-pl", "app",
-                "-am");
+        List<String> command =
+                List.of(root.resolve("mvnw").toString(), "-q", "-DskipTests", "package", "-pl", "app", "-am");
         log.info("building {} first: {}", JAR, String.join(" ", command));
         try {
-            Process build = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
+            Process build = new ProcessBuilder(command)
+                    .directory(root.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             build.getInputStream().transferTo(System.err);
             if (build.waitFor() != 0 || !Files.isRegularFile(root.resolve(JAR))) {
                 throw new IllegalStateException("building " + JAR + " failed (exit code " + build.exitValue() + ")");

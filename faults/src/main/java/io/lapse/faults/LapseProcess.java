@@ -2,9 +2,6 @@ package io.lapse.faults;
 
 import io.lapse.devstack.JvmExitCleanup;
 import io.lapse.devstack.LogFile;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.URI;
@@ -17,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Lapse service as an OS process, {@code java -jar lapse.jar <service>} configured by LAPSE_* variables, as an
@@ -27,7 +26,8 @@ final class LapseProcess implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LapseProcess.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
 
     private final String name;
     private final List<String> command;
@@ -38,8 +38,8 @@ final class LapseProcess implements AutoCloseable {
     private volatile long launchedAt;
     private volatile long readyAt;
 
-    private LapseProcess(String name, List<String> command, Map<String, String> environment, int managementPort,
-                         LogFile logFile) {
+    private LapseProcess(
+            String name, List<String> command, Map<String, String> environment, int managementPort, LogFile logFile) {
         this.name = name;
         this.command = List.copyOf(command);
         this.environment = environment;
@@ -51,14 +51,14 @@ final class LapseProcess implements AutoCloseable {
      * @param environment the LAPSE_* variables; any LAPSE_* variable of this process is not passed on
      * @param logDir      where {@code <name>.log} is written
      */
-    static LapseProcess start(Path jar, Service service, String name, Map<String, String> environment,
-                              int managementPort, Path logDir) {
+    static LapseProcess start(
+            Path jar, Service service, String name, Map<String, String> environment, int managementPort, Path logDir) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx512m"));
         command.addAll(LapseJar.classArchiveOptions(jar));
         command.addAll(List.of("-jar", jar.toString(), service.command));
-        LapseProcess started = new LapseProcess(name, command,
-                environment, managementPort, new LogFile(logDir.resolve(name + ".log")));
+        LapseProcess started = new LapseProcess(
+                name, command, environment, managementPort, new LogFile(logDir.resolve(name + ".log")));
         JvmExitCleanup.register(started);
         started.launch();
         return started;
@@ -81,8 +81,8 @@ final class LapseProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(name + " is still running");
         }
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(Redirect.appendTo(logFile.file()));
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(Redirect.appendTo(logFile.file()));
         builder.environment().keySet().removeIf(variable -> variable.startsWith("LAPSE_"));
         builder.environment().putAll(environment);
         try {
@@ -125,7 +125,8 @@ final class LapseProcess implements AutoCloseable {
     /** How long after its last start it first answered ready, as far as {@link #watchReadiness()} saw until then. */
     String startup(long until) {
         return readyAt == 0
-                ? String.format("%s did not answer ready in the %.1f s from its start to the end of the observation",
+                ? String.format(
+                        "%s did not answer ready in the %.1f s from its start to the end of the observation",
                         name, (until - launchedAt) / 1000.0)
                 : String.format("%s answered ready %.1f s after its start", name, (readyAt - launchedAt) / 1000.0);
     }
@@ -138,7 +139,8 @@ final class LapseProcess implements AutoCloseable {
     /** The status and body {@code path} answers, or why there is no answer, for a report. */
     String probe(String path) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
-                .timeout(PROBE_TIMEOUT).build();
+                .timeout(PROBE_TIMEOUT)
+                .build();
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             return response.statusCode() + " " + response.body();

@@ -2,7 +2,6 @@ package io.lapse.faults;
 
 import io.lapse.config.ConfigKeys;
 import io.lapse.devstack.Ports;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -52,7 +51,9 @@ final class LapseServices implements AutoCloseable {
         Map<String, String> own = new HashMap<>(environment);
         own.put(ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port));
         if (service == Service.COMPENSATOR) {
-            own.put(ConfigKeys.COMPENSATOR_STATE_DIR.envName(), dir.resolve(name + "-state").toString());
+            own.put(
+                    ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
+                    dir.resolve(name + "-state").toString());
         }
         LapseProcess process = LapseProcess.start(jar, service, name, own, port, dir);
         running.get(service).add(process);

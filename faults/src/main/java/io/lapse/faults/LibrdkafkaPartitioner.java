@@ -1,11 +1,10 @@
 package io.lapse.faults;
 
-import org.apache.kafka.clients.producer.Partitioner;
-import org.apache.kafka.common.Cluster;
-
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
+import org.apache.kafka.clients.producer.Partitioner;
+import org.apache.kafka.common.Cluster;
 
 /**
  * Partitions as librdkafka's default partitioner ({@code consistent_random}) does: the CRC-32 of the key modulo the
@@ -29,10 +28,8 @@ public final class LibrdkafkaPartitioner implements Partitioner {
     }
 
     @Override
-    public void configure(Map<String, ?> configs) {
-    }
+    public void configure(Map<String, ?> configs) {}
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

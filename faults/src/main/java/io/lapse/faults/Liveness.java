@@ -1,8 +1,5 @@
 package io.lapse.faults;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -10,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 
 /**
  * Whether the consumers are alive: every Lapse process runs and answers UP on /health/live and /health/ready, and
@@ -21,19 +20,19 @@ final class Liveness {
     private static final Duration DESCRIBE_TIMEOUT = Duration.ofSeconds(5);
 
     /** @param detail "yes", or what is wrong */
-    record Verdict(boolean alive, String detail) {
-    }
+    record Verdict(boolean alive, String detail) {}
 
-    private Liveness() {
-    }
+    private Liveness() {}
 
     /** Checks until everything is alive or the timeout passes; then says what was wrong at the last check. */
     static Verdict check(LapseServices services, Map<Service, String> groups, Admin admin, Duration timeout) {
         AtomicReference<List<String>> problems = new AtomicReference<>();
-        boolean alive = Waiting.until(() -> {
-            problems.set(problems(services, groups, admin));
-            return problems.get().isEmpty();
-        }, timeout);
+        boolean alive = Waiting.until(
+                () -> {
+                    problems.set(problems(services, groups, admin));
+                    return problems.get().isEmpty();
+                },
+                timeout);
         return alive ? new Verdict(true, "yes") : new Verdict(false, "no: " + String.join("; ", problems.get()));
     }
 
@@ -64,9 +63,11 @@ final class Liveness {
     private static Map<Service, Integer> members(Map<Service, String> groups, Admin admin, List<String> problems) {
         Map<Service, Integer> members = new EnumMap<>(Service.class);
         try {
-            Map<String, ConsumerGroupDescription> described = admin.describeConsumerGroups(groups.values()).all()
+            Map<String, ConsumerGroupDescription> described = admin.describeConsumerGroups(groups.values())
+                    .all()
                     .get(DESCRIBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            groups.forEach((service, group) -> members.put(service, described.get(group).members().size()));
+            groups.forEach((service, group) ->
+                    members.put(service, described.get(group).members().size()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             problems.add("interrupted while describing the consumer groups");

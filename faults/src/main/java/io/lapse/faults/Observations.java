@@ -6,9 +6,6 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
 import io.lapse.event.TimerExpired;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -16,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * What Kafka holds of one generation's topics, read back as it is written: every push (the truth about which orders
@@ -34,11 +33,12 @@ final class Observations implements AutoCloseable {
 
     /** @param terminal whether a status ends an order's watch */
     Observations(String bootstrapServers, TopicNames topics, int partitions, Predicate<String> terminal) {
-        this.pushes = TopicTap.start(bootstrapServers, topics.push(), partitions,
-                noting(spoke, record -> push(record, terminal)));
-        this.expiries = TopicTap.start(bootstrapServers, topics.expired(), partitions,
-                noting(expired, Observations::expiry));
-        this.pulls = TopicTap.start(bootstrapServers, topics.pulled(), partitions, noting(answered, Observations::pull));
+        this.pushes = TopicTap.start(
+                bootstrapServers, topics.push(), partitions, noting(spoke, record -> push(record, terminal)));
+        this.expiries =
+                TopicTap.start(bootstrapServers, topics.expired(), partitions, noting(expired, Observations::expiry));
+        this.pulls =
+                TopicTap.start(bootstrapServers, topics.pulled(), partitions, noting(answered, Observations::pull));
         this.deadLetters = TopicTap.start(bootstrapServers, topics.dlq(), partitions, Observations::deadLetter);
     }
 
@@ -66,14 +66,18 @@ final class Observations implements AutoCloseable {
 
     private static Seen.Pull pull(ConsumerRecord<byte[], byte[]> record) {
         PullResult result = JsonCodec.PULL_RESULT.decode(record.value());
-        return result.expiry() == null ? null
-                : new Seen.Pull(result.orderId(), result.expiry().deadline(), result.expiry().attempt());
+        return result.expiry() == null
+                ? null
+                : new Seen.Pull(
+                        result.orderId(),
+                        result.expiry().deadline(),
+                        result.expiry().attempt());
     }
 
     private static Seen.DeadLetter deadLetter(ConsumerRecord<byte[], byte[]> record) {
         DeadLetter letter = JsonCodec.DEAD_LETTER.decode(record.value());
-        return new Seen.DeadLetter(new RecordRef(letter.sourceTopic(), letter.partition(), letter.offset()),
-                record.timestamp());
+        return new Seen.DeadLetter(
+                new RecordRef(letter.sourceTopic(), letter.partition(), letter.offset()), record.timestamp());
     }
 
     /** Whether every one of these orders has a push in Kafka. */
@@ -104,7 +108,8 @@ final class Observations implements AutoCloseable {
 
     /** @return whether every topic was read up to its end at the time of the call, within the timeout */
     boolean awaitCaughtUp(Admin admin, Duration timeout) {
-        return List.of(pushes, expiries, pulls, deadLetters).stream().allMatch(tap -> tap.awaitCaughtUp(admin, timeout));
+        return List.of(pushes, expiries, pulls, deadLetters).stream()
+                .allMatch(tap -> tap.awaitCaughtUp(admin, timeout));
     }
 
     @Override

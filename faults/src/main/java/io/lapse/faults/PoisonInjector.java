@@ -1,9 +1,5 @@
 package io.lapse.faults;
 
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -12,6 +8,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Sends poison while it runs: one of every {@link PoisonKind} in turn to the push topic every period, and one framed
@@ -27,8 +26,8 @@ final class PoisonInjector implements AutoCloseable {
     private final Queue<RecordRef> acknowledged = new ConcurrentLinkedQueue<>();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger sent = new AtomicInteger();
-    private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(
-            task -> new Thread(task, "faults-poison"));
+    private final ScheduledExecutorService schedule =
+            Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "faults-poison"));
 
     PoisonInjector(Producer<byte[], byte[]> producer, String pushTopic, String expiredTopic, String idPrefix) {
         this.producer = producer;

@@ -36,7 +36,8 @@ enum PoisonKind {
             String open = "[".repeat(NESTING);
             String close = "]".repeat(NESTING);
             return ("{\"orderId\":\"" + orderId + "\",\"status\":\"CHARGING\",\"ts\":" + ts + ",\"x\":" + open + close
-                    + "}").getBytes(StandardCharsets.UTF_8);
+                            + "}")
+                    .getBytes(StandardCharsets.UTF_8);
         }
     },
     /** 0xC3 starts a two-byte sequence; 0x28 cannot continue it. */
@@ -54,7 +55,8 @@ enum PoisonKind {
     WRONG_TYPES_NULL_KEY(true) {
         @Override
         byte[] value(String orderId, long ts) {
-            return "{\"orderId\":{\"id\":1},\"status\":[\"CHARGING\"],\"ts\":\"yesterday\"}".getBytes(StandardCharsets.UTF_8);
+            return "{\"orderId\":{\"id\":1},\"status\":[\"CHARGING\"],\"ts\":\"yesterday\"}"
+                    .getBytes(StandardCharsets.UTF_8);
         }
     },
     NULL_VALUE {
@@ -117,7 +119,8 @@ enum PoisonKind {
     /** The poison put once on the expired topic: a TimerExpired behind the same framing. */
     static byte[] framedExpiry(String orderId, long deadline) {
         return framed(("{\"orderId\":\"" + orderId + "\",\"deadline\":" + deadline + ",\"lastSeen\":" + (deadline - 1)
-                + ",\"attempt\":1,\"firedAt\":" + deadline + ",\"source\":\"timer\"}").getBytes(StandardCharsets.UTF_8));
+                        + ",\"attempt\":1,\"firedAt\":" + deadline + ",\"source\":\"timer\"}")
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     private static byte[] framed(byte[] json) {
@@ -128,7 +131,8 @@ enum PoisonKind {
     }
 
     private static byte[] push(String orderId, long ts) {
-        return ("{\"orderId\":\"" + orderId + "\",\"status\":\"CHARGING\",\"ts\":" + ts + "}").getBytes(StandardCharsets.UTF_8);
+        return ("{\"orderId\":\"" + orderId + "\",\"status\":\"CHARGING\",\"ts\":" + ts + "}")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static String longId(String orderId) {

@@ -12,8 +12,11 @@ record PoisonRecords(Duration lasting) implements Fault {
     public FaultReport inject(Lab lab, Workload workload) {
         long started = System.currentTimeMillis();
         Generation generation = lab.generation();
-        PoisonInjector injector = new PoisonInjector(generation.poisonProducer(), generation.topics().push(),
-                generation.topics().expired(), workload.namespace() + "-poison-");
+        PoisonInjector injector = new PoisonInjector(
+                generation.poisonProducer(),
+                generation.topics().push(),
+                generation.topics().expired(),
+                workload.namespace() + "-poison-");
         try {
             injector.start(lab.settings().poisonPeriod());
             Waiting.sleep(lasting);

@@ -29,7 +29,10 @@ final class PushHistory {
         Map<String, PushHistory> histories = new HashMap<>();
         byOrder.forEach((order, own) -> {
             long[] times = own.stream().mapToLong(Seen.Push::ts).sorted().toArray();
-            long finishedAt = own.stream().filter(Seen.Push::terminal).mapToLong(Seen.Push::ts).min()
+            long finishedAt = own.stream()
+                    .filter(Seen.Push::terminal)
+                    .mapToLong(Seen.Push::ts)
+                    .min()
                     .orElse(Long.MAX_VALUE);
             histories.put(order, new PushHistory(times, finishedAt));
         });

@@ -2,7 +2,6 @@ package io.lapse.faults;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-
 import java.time.Duration;
 
 /** Redis loses every timer and the watermark: restarted without persistence, or emptied by FLUSHALL. */

@@ -5,5 +5,4 @@ package io.lapse.faults;
  *
  * @param inCi whether {@code ./mvnw verify} runs it (the rest run with {@code -Pfaults} or {@code --scenarios all})
  */
-record Scenario(String name, boolean inCi, Fault fault) {
-}
+record Scenario(String name, boolean inCi, Fault fault) {}

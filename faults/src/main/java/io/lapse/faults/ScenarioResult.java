@@ -12,11 +12,21 @@ import java.util.List;
  * @param poison      the poison it sent, whose dead letters are its own whenever they come
  * @param notes       examples and anything that makes the figures less than complete
  */
-record ScenarioResult(String scenario, FiringTally.Figures firing, DeadLetterTally.Figures deadLetters,
-                      Liveness.Verdict consumers, List<RecordRef> poison, List<String> notes) {
+record ScenarioResult(
+        String scenario,
+        FiringTally.Figures firing,
+        DeadLetterTally.Figures deadLetters,
+        Liveness.Verdict consumers,
+        List<RecordRef> poison,
+        List<String> notes) {
 
     static ScenarioResult couldNotRun(String scenario, String why) {
-        return new ScenarioResult(scenario, null, null, new Liveness.Verdict(false, "not measured"), List.of(),
+        return new ScenarioResult(
+                scenario,
+                null,
+                null,
+                new Liveness.Verdict(false, "not measured"),
+                List.of(),
                 List.of("could not run: " + why));
     }
 
@@ -48,8 +58,9 @@ record ScenarioResult(String scenario, FiringTally.Figures firing, DeadLetterTal
             failures.add("consumers " + consumers.detail());
         }
         if (!deadLetters.matches()) {
-            failures.add(deadLetters.deadLetters() + " dead letters for " + deadLetters.poisonSent() + " poison records ("
-                    + deadLetters.withoutDeadLetter() + " without one, " + deadLetters.unexpected() + " unexpected)");
+            failures.add(deadLetters.deadLetters() + " dead letters for " + deadLetters.poisonSent()
+                    + " poison records (" + deadLetters.withoutDeadLetter() + " without one, "
+                    + deadLetters.unexpected() + " unexpected)");
         }
         notes.stream().filter(note -> note.startsWith("incomplete:")).forEach(failures::add);
         return failures;

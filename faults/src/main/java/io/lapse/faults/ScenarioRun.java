@@ -1,12 +1,11 @@
 package io.lapse.faults;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One scenario on the lab's current generation: its orders push for the warm-up, then some go silent and some finish;
@@ -19,13 +18,13 @@ final class ScenarioRun {
     private static final Logger log = LoggerFactory.getLogger(ScenarioRun.class);
     /** So that the silent orders' deadlines, a ttl after the silence, fall inside the fault. */
     private static final Duration FAULT_AFTER_SILENCE = Duration.ofSeconds(1);
+
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
     /** A process restarted late in the scenario may still be starting its JVM on a loaded machine. */
     private static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(60);
 
-    private ScenarioRun() {
-    }
+    private ScenarioRun() {}
 
     /** @param otherPoison poison of the scenarios before, whose dead letters are not this one's */
     static ScenarioResult run(Scenario scenario, Lab lab, Set<RecordRef> otherPoison) throws Exception {
@@ -42,7 +41,8 @@ final class ScenarioRun {
             long firingDue = Math.max(silencedAt + settings.ttl().toMillis(), fault.recoveredAt())
                     + settings.grace().toMillis();
             long answeredBy = Math.max(firingDue, System.currentTimeMillis());
-            Waiting.untilTime(answeredBy + settings.settle().toMillis(),
+            Waiting.untilTime(
+                    answeredBy + settings.settle().toMillis(),
                     () -> generation.services().all().forEach(LapseProcess::watchReadiness));
             Timeline timeline = new Timeline(startedAt, fault.recoveredAt(), answeredBy, System.currentTimeMillis());
             return tally(scenario, lab, generation, workload, timeline, fault, otherPoison);
@@ -51,25 +51,32 @@ final class ScenarioRun {
         }
     }
 
-    private static ScenarioResult tally(Scenario scenario, Lab lab, Generation generation, Workload workload,
-                                        Timeline timeline, FaultReport fault, Set<RecordRef> otherPoison) {
+    private static ScenarioResult tally(
+            Scenario scenario,
+            Lab lab,
+            Generation generation,
+            Workload workload,
+            Timeline timeline,
+            FaultReport fault,
+            Set<RecordRef> otherPoison) {
         List<String> notes = new ArrayList<>();
         if (!generation.observations().awaitCaughtUp(lab.admin(), CATCH_UP_TIMEOUT)) {
             notes.add("incomplete: the topics could not be read to their end within " + CATCH_UP_TIMEOUT.toSeconds()
                     + " s");
         }
-        generation.services().all().stream().filter(process -> process.launchedAt() >= timeline.startedAt())
+        generation.services().all().stream()
+                .filter(process -> process.launchedAt() >= timeline.startedAt())
                 .forEach(process -> notes.add(process.startup(timeline.endedAt())));
         if (fault.poisonRefused() > 0) {
             notes.add(fault.poisonRefused() + " poison records were refused by Kafka and are not counted");
         }
         Liveness.Verdict consumers = generation.liveness(lab, LIVENESS_TIMEOUT);
         Observations seen = generation.observations();
-        FiringTally.Figures firing = FiringTally.of(workload, seen, timeline, lab.settings().ttl(),
-                lab.settings().grace());
+        FiringTally.Figures firing = FiringTally.of(
+                workload, seen, timeline, lab.settings().ttl(), lab.settings().grace());
         notes.addAll(firing.examples());
-        DeadLetterTally.Figures deadLetters = DeadLetterTally.of(fault.poison(), seen.deadLetters(), timeline,
-                otherPoison);
+        DeadLetterTally.Figures deadLetters =
+                DeadLetterTally.of(fault.poison(), seen.deadLetters(), timeline, otherPoison);
         return new ScenarioResult(scenario.name(), firing, deadLetters, consumers, fault.poison(), notes);
     }
 }

@@ -14,25 +14,29 @@ final class Scenarios {
 
     /** As the issue had it: a supervisor restarting a killed process after two seconds. */
     private static final Duration RESTART_AFTER = Duration.ofSeconds(2);
+
     private static final Duration SECOND_INSTANCES_START = Duration.ofSeconds(180);
     private static final Duration BROKER_DOWN = Duration.ofSeconds(30);
     private static final Duration UPSTREAM_ERRORS = Duration.ofSeconds(30);
     private static final Duration UPSTREAM_STALL = Duration.ofSeconds(10);
     private static final Duration POISON = Duration.ofSeconds(10);
 
-    private Scenarios() {
-    }
+    private Scenarios() {}
 
     static List<Scenario> all(SuiteSettings settings) {
         List<Scenario> all = new ArrayList<>();
         // first: if the suite cannot pass without a fault, no other verdict means anything. Out of CI: every set of
         // processes already proves in its warm-up that silent orders fire and are pulled
-        all.add(new Scenario("baseline", false, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
+        all.add(new Scenario(
+                "baseline", false, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
         for (Service service : Service.values()) {
             all.add(new Scenario("kill-" + service.command, true, new KillAndRestart(service, RESTART_AFTER)));
         }
         for (Service service : List.of(Service.INGEST, Service.TIMER, Service.PULLER)) {
-            all.add(new Scenario("freeze-" + service.command, true, new Freeze(service, settings.ttl().multipliedBy(3))));
+            all.add(new Scenario(
+                    "freeze-" + service.command,
+                    true,
+                    new Freeze(service, settings.ttl().multipliedBy(3))));
         }
         all.add(new Scenario("redis-restart", true, new RedisLoss(true)));
         all.add(new Scenario("redis-flushall", true, new RedisLoss(false)));

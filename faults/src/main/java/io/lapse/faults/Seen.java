@@ -3,8 +3,7 @@ package io.lapse.faults;
 /** What the suite read back from Lapse's topics, reduced to what the tally needs. */
 final class Seen {
 
-    private Seen() {
-    }
+    private Seen() {}
 
     /** Something Lapse or the upstream wrote about one order. */
     interface OfOrder {
@@ -12,8 +11,7 @@ final class Seen {
     }
 
     /** A status push in Kafka: the order's event time, and whether it ended the order. */
-    record Push(String orderId, long ts, boolean terminal) implements OfOrder {
-    }
+    record Push(String orderId, long ts, boolean terminal) implements OfOrder {}
 
     /**
      * A TimerExpired.
@@ -36,10 +34,8 @@ final class Seen {
     }
 
     /** A DeadLetter, by the record it stands for. */
-    record DeadLetter(RecordRef source, long writtenAt) {
-    }
+    record DeadLetter(RecordRef source, long writtenAt) {}
 
     /** (orderId, deadline, attempt): what identifies an expiry, and what its pull result refers to. */
-    record Key(String orderId, long deadline, int attempt) {
-    }
+    record Key(String orderId, long deadline, int attempt) {}
 }

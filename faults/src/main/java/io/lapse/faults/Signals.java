@@ -9,8 +9,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Signals {
 
-    private Signals() {
-    }
+    private Signals() {}
 
     static void stop(long pid) {
         send("-STOP", pid);
@@ -22,7 +21,9 @@ final class Signals {
 
     private static void send(String signal, long pid) {
         try {
-            Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill " + signal + " " + pid + " failed: "
                         + new String(kill.getInputStream().readAllBytes()).strip());

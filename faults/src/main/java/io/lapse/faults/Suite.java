@@ -1,12 +1,11 @@
 package io.lapse.faults;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs scenarios one after another on a lab. They share a generation of Lapse processes while they pass; after a

@@ -17,23 +17,45 @@ import java.time.Duration;
  * @param partitions   of every topic the suite creates
  * @param workDir      logs of every process, and the compensators' state
  */
-record SuiteSettings(int orders, int silent, int finished, Duration pushInterval, Duration ttl, Duration warmUp,
-                     Duration grace, Duration settle, Duration scanInterval, double poisonShare, int partitions,
-                     Path workDir) {
+record SuiteSettings(
+        int orders,
+        int silent,
+        int finished,
+        Duration pushInterval,
+        Duration ttl,
+        Duration warmUp,
+        Duration grace,
+        Duration settle,
+        Duration scanInterval,
+        double poisonShare,
+        int partitions,
+        Path workDir) {
 
     SuiteSettings {
         if (silent + finished > orders) {
             throw new IllegalArgumentException("silent + finished orders exceed the " + orders + " orders");
         }
         if (ttl.compareTo(pushInterval.multipliedBy(2)) < 0) {
-            throw new IllegalArgumentException("a ttl of " + ttl + " would expire orders that push every " + pushInterval);
+            throw new IllegalArgumentException(
+                    "a ttl of " + ttl + " would expire orders that push every " + pushInterval);
         }
     }
 
     /** 300 orders pushing every second, ttl 3 s, 30 going silent and 30 finishing: the workload. */
     static SuiteSettings defaults(Path workDir) {
-        return new SuiteSettings(300, 30, 30, Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(3),
-                Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(2), 0.01, 6, workDir);
+        return new SuiteSettings(
+                300,
+                30,
+                30,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                0.01,
+                6,
+                workDir);
     }
 
     /** Time between two poison records: {@code poisonShare} of the pushes. */

@@ -1,16 +1,6 @@
 package io.lapse.faults;
 
 import io.lapse.lifecycle.ServiceLoop;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +11,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads one topic from its beginning on a background thread, without a consumer group, and keeps what a decoder makes
@@ -40,20 +39,34 @@ final class TopicTap<T> implements AutoCloseable {
     private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
     private final ServiceLoop loop;
 
-    private TopicTap(String bootstrapServers, String topic, int partitionCount,
-                     Function<ConsumerRecord<byte[], byte[]>, T> decoder) {
+    private TopicTap(
+            String bootstrapServers,
+            String topic,
+            int partitionCount,
+            Function<ConsumerRecord<byte[], byte[]>, T> decoder) {
         this.topic = topic;
-        this.partitions = IntStream.range(0, partitionCount).mapToObj(p -> new TopicPartition(topic, p)).toList();
-        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.partitions = IntStream.range(0, partitionCount)
+                .mapToObj(p -> new TopicPartition(topic, p))
+                .toList();
+        this.consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         this.decoder = decoder;
-        this.loop = new ServiceLoop("faults-tap-" + topic, this::pollOnce, consumer::wakeup,
-                () -> consumer.close(Duration.ofSeconds(5)));
+        this.loop = new ServiceLoop(
+                "faults-tap-" + topic, this::pollOnce, consumer::wakeup, () -> consumer.close(Duration.ofSeconds(5)));
     }
 
     /** @param partitionCount of the topic, which must exist */
-    static <T> TopicTap<T> start(String bootstrapServers, String topic, int partitionCount,
-                                 Function<ConsumerRecord<byte[], byte[]>, T> decoder) {
+    static <T> TopicTap<T> start(
+            String bootstrapServers,
+            String topic,
+            int partitionCount,
+            Function<ConsumerRecord<byte[], byte[]>, T> decoder) {
         TopicTap<T> tap = new TopicTap<>(bootstrapServers, topic, partitionCount, decoder);
         tap.consumer.assign(tap.partitions);
         tap.consumer.seekToBeginning(tap.partitions);
@@ -90,9 +103,14 @@ final class TopicTap<T> implements AutoCloseable {
     boolean awaitCaughtUp(Admin admin, Duration timeout) {
         Map<TopicPartition, Long> ends;
         try {
-            ends = admin.listOffsets(partitions.stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())))
-                    .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS).entrySet().stream()
-                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+            ends = admin
+                    .listOffsets(partitions.stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())))
+                    .all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .entrySet()
+                    .stream()
+                    .collect(Collectors.toMap(
+                            Map.Entry::getKey, e -> e.getValue().offset()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -100,8 +118,10 @@ final class TopicTap<T> implements AutoCloseable {
             log.warn("cannot ask Kafka for the end of {}: {}", topic, e.toString());
             return false;
         }
-        return Waiting.until(() -> ends.entrySet().stream()
-                .allMatch(end -> positions.getOrDefault(end.getKey(), -1L) >= end.getValue()), timeout);
+        return Waiting.until(
+                () -> ends.entrySet().stream()
+                        .allMatch(end -> positions.getOrDefault(end.getKey(), -1L) >= end.getValue()),
+                timeout);
     }
 
     @Override

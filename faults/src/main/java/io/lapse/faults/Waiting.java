@@ -8,8 +8,7 @@ final class Waiting {
 
     private static final long POLL_MILLIS = 100;
 
-    private Waiting() {
-    }
+    private Waiting() {}
 
     /** @return whether the condition held before the timeout */
     static boolean until(BooleanSupplier condition, Duration timeout) {
@@ -32,12 +31,14 @@ final class Waiting {
 
     /** Sleeps until the wall clock reads {@code epochMillis}; a fault's duration is part of the scenario. */
     static void untilTime(long epochMillis) {
-        untilTime(epochMillis, () -> { });
+        untilTime(epochMillis, () -> {});
     }
 
     /** Sleeps until the wall clock reads {@code epochMillis}, doing {@code meanwhile} every 100 ms. */
     static void untilTime(long epochMillis, Runnable meanwhile) {
-        for (long left = epochMillis - System.currentTimeMillis(); left > 0; left = epochMillis - System.currentTimeMillis()) {
+        for (long left = epochMillis - System.currentTimeMillis();
+                left > 0;
+                left = epochMillis - System.currentTimeMillis()) {
             meanwhile.run();
             sleep(Duration.ofMillis(Math.min(left, POLL_MILLIS)));
         }

@@ -1,7 +1,6 @@
 package io.lapse.faults;
 
 import io.lapse.simulator.Fleet;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -48,7 +47,10 @@ final class Workload {
 
     /** Finishes every order still active, so that nothing of this scenario keeps Lapse busy in the next. */
     void end() {
-        ids.stream().filter(id -> fleet.current(id).map(s -> !"FINISHED".equals(s.status())).orElse(false))
+        ids.stream()
+                .filter(id -> fleet.current(id)
+                        .map(s -> !"FINISHED".equals(s.status()))
+                        .orElse(false))
                 .forEach(fleet::finish);
     }
 

@@ -1,11 +1,10 @@
 package io.lapse.faults;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class DeadLetterTallyTest {
 
@@ -15,8 +14,8 @@ class DeadLetterTallyTest {
 
     @Test
     void oneDeadLetterPerPoisonRecordMatches() {
-        DeadLetterTally.Figures figures = DeadLetterTally.of(List.of(FIRST, SECOND),
-                List.of(letter(FIRST, 3_000), letter(SECOND, 20_000)), SCENARIO, Set.of());
+        DeadLetterTally.Figures figures = DeadLetterTally.of(
+                List.of(FIRST, SECOND), List.of(letter(FIRST, 3_000), letter(SECOND, 20_000)), SCENARIO, Set.of());
 
         assertThat(figures).isEqualTo(new DeadLetterTally.Figures(2, 2, 0, 0));
         assertThat(figures.matches()).isTrue();
@@ -26,14 +25,16 @@ class DeadLetterTallyTest {
     void aPoisonRecordWithoutADeadLetterOrWithTwoDoesNotMatch() {
         assertThat(DeadLetterTally.of(List.of(FIRST, SECOND), List.of(letter(FIRST, 3_000)), SCENARIO, Set.of()))
                 .isEqualTo(new DeadLetterTally.Figures(2, 1, 1, 0));
-        assertThat(DeadLetterTally.of(List.of(FIRST), List.of(letter(FIRST, 3_000), letter(FIRST, 4_000)),
-                SCENARIO, Set.of()).matches()).isFalse();
+        assertThat(DeadLetterTally.of(
+                                List.of(FIRST), List.of(letter(FIRST, 3_000), letter(FIRST, 4_000)), SCENARIO, Set.of())
+                        .matches())
+                .isFalse();
     }
 
     @Test
     void aDeadLetterDuringTheScenarioForAValidRecordIsUnexpected() {
-        DeadLetterTally.Figures figures = DeadLetterTally.of(List.of(),
-                List.of(letter(new RecordRef("push", 1, 99), 5_000)), SCENARIO, Set.of());
+        DeadLetterTally.Figures figures =
+                DeadLetterTally.of(List.of(), List.of(letter(new RecordRef("push", 1, 99), 5_000)), SCENARIO, Set.of());
 
         assertThat(figures).isEqualTo(new DeadLetterTally.Figures(0, 1, 0, 1));
         assertThat(figures.matches()).isFalse();
@@ -42,8 +43,11 @@ class DeadLetterTallyTest {
     @Test
     void deadLettersOfOtherScenariosPoisonAndOutsideTheScenarioAreNotItsOwn() {
         RecordRef earlier = new RecordRef("push", 2, 5);
-        DeadLetterTally.Figures figures = DeadLetterTally.of(List.of(),
-                List.of(letter(earlier, 5_000), letter(new RecordRef("push", 1, 99), 50_000)), SCENARIO, Set.of(earlier));
+        DeadLetterTally.Figures figures = DeadLetterTally.of(
+                List.of(),
+                List.of(letter(earlier, 5_000), letter(new RecordRef("push", 1, 99), 50_000)),
+                SCENARIO,
+                Set.of(earlier));
 
         assertThat(figures).isEqualTo(new DeadLetterTally.Figures(0, 0, 0, 0));
         assertThat(figures.matches()).isTrue();

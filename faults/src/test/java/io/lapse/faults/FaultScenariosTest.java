@@ -1,17 +1,16 @@
 package io.lapse.faults;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * The fault suite's CI scenarios (baseline, kill and freeze of each service, Redis restart and FLUSHALL, poison), each
@@ -26,7 +25,8 @@ class FaultScenariosTest {
 
     @BeforeAll
     static void startTheLab() throws Exception {
-        settings = SuiteSettings.defaults(Files.createDirectories(Path.of("target", "faults")).toAbsolutePath());
+        settings = SuiteSettings.defaults(
+                Files.createDirectories(Path.of("target", "faults")).toAbsolutePath());
         lab = Lab.start(settings, LapseJar.locate(), System.getProperty("java.class.path"));
         suite = new Suite(lab);
     }
@@ -43,10 +43,16 @@ class FaultScenariosTest {
 
     @TestFactory
     Stream<DynamicTest> nothingIsMissedOrFiredFalselyOrLostAndEveryConsumerLives() {
-        return Scenarios.select(Arrays.asList(System.getProperty("faults.scenarios", "ci").split(",")), settings)
-                .stream().map(scenario -> dynamicTest(scenario.name(), () -> {
+        return Scenarios.select(
+                        Arrays.asList(
+                                System.getProperty("faults.scenarios", "ci").split(",")),
+                        settings)
+                .stream()
+                .map(scenario -> dynamicTest(scenario.name(), () -> {
                     ScenarioResult result = suite.run(scenario);
-                    assertThat(result.failures()).as(String.join("\n", result.notes())).isEmpty();
+                    assertThat(result.failures())
+                            .as(String.join("\n", result.notes()))
+                            .isEmpty();
                 }));
     }
 }

@@ -1,17 +1,16 @@
 package io.lapse.faults;
 
-import io.lapse.simulator.Fleet;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.simulator.Fleet;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Four orders: t-1 goes silent after its push at 2 s (deadline 5 s), t-2 finishes at 2.5 s, t-3 and t-4 push every
@@ -30,8 +29,19 @@ class FiringTallyTest {
 
     @BeforeEach
     void fourOrders() {
-        SuiteSettings settings = new SuiteSettings(4, 1, 1, Duration.ofSeconds(1), TTL, Duration.ofSeconds(3), GRACE,
-                Duration.ofSeconds(5), Duration.ofSeconds(2), 0.01, 6, Path.of("unused"));
+        SuiteSettings settings = new SuiteSettings(
+                4,
+                1,
+                1,
+                Duration.ofSeconds(1),
+                TTL,
+                Duration.ofSeconds(3),
+                GRACE,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                0.01,
+                6,
+                Path.of("unused"));
         workload = new Workload(new Fleet(Clock.systemUTC()), "t", settings);
         workload.start();
         pushes.add(new Seen.Push("t-1", 1_000, false));
@@ -66,7 +76,8 @@ class FiringTallyTest {
         assertThat(tally(TIMELINE).missed()).isEqualTo(1);
         assertThat(tally(TIMELINE).slowestFiring()).isEqualTo(5_100);
         assertThat(tally(new Timeline(0, 6_000, 12_000, 15_000)).missed()).isZero();
-        assertThat(tally(new Timeline(0, 6_000, 12_000, 15_000)).slowestFiring()).isEqualTo(4_100);
+        assertThat(tally(new Timeline(0, 6_000, 12_000, 15_000)).slowestFiring())
+                .isEqualTo(4_100);
     }
 
     @Test
@@ -89,8 +100,9 @@ class FiringTallyTest {
 
         assertThat(figures.falseExpiries()).isEqualTo(2);
         assertThat(figures.falseOrders()).isEqualTo(2);
-        assertThat(figures.examples()).anyMatch(e -> e.contains("t-3 (attempt 1) appended 0.1 s after its deadline, "
-                + "though it pushed 0.0 s before it"));
+        assertThat(figures.examples())
+                .anyMatch(e -> e.contains(
+                        "t-3 (attempt 1) appended 0.1 s after its deadline, " + "though it pushed 0.0 s before it"));
     }
 
     @Test

@@ -1,24 +1,24 @@
 package io.lapse.faults;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.event.JsonCodec;
 import io.lapse.store.StatusReader;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
-
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class PoisonKindTest {
 
     private static final long NOW = 1_763_780_000_000L;
-    private final StatusReader reader = new StatusReader(LapseConfig.load(null, Map.of()).timer());
+    private final StatusReader reader =
+            new StatusReader(LapseConfig.load(null, Map.of()).timer());
 
     @ParameterizedTest
     @EnumSource(PoisonKind.class)
@@ -31,9 +31,11 @@ class PoisonKindTest {
     void theKindsAreAsBigAndAsOddAsTheirNamesSay() {
         assertThat(PoisonKind.UTF32_LOOKALIKE.value("o", NOW)).startsWith(0, 0, 0, 0, 1, '{');
         assertThat(PoisonKind.NON_JSON_900KB.value("o", NOW)).hasSize(900_000);
-        assertThat(new String(PoisonKind.DEEP_NESTING.value("o", NOW), StandardCharsets.UTF_8)).contains("[".repeat(5_000));
-        assertThatThrownBy(() -> StandardCharsets.UTF_8.newDecoder()
-                .decode(ByteBuffer.wrap(PoisonKind.INVALID_UTF8.value("o", NOW))))
+        assertThat(new String(PoisonKind.DEEP_NESTING.value("o", NOW), StandardCharsets.UTF_8))
+                .contains("[".repeat(5_000));
+        assertThatThrownBy(() -> StandardCharsets.UTF_8
+                        .newDecoder()
+                        .decode(ByteBuffer.wrap(PoisonKind.INVALID_UTF8.value("o", NOW))))
                 .isInstanceOf(CharacterCodingException.class);
         assertThat(PoisonKind.WRONG_TYPES_NULL_KEY.key("o")).isNull();
         assertThat(PoisonKind.NULL_VALUE.value("o", NOW)).isNull();

@@ -1,14 +1,5 @@
 package io.lapse.ingest;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,6 +9,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 
 /** Asks the broker, through an admin client, for the end offsets of partitions and the partition counts of topics. */
 final class BrokerEndOffsets implements EndOffsetProbe.Question, AutoCloseable {
@@ -37,20 +36,29 @@ final class BrokerEndOffsets implements EndOffsetProbe.Question, AutoCloseable {
 
     @Override
     public CompletableFuture<CaughtUpProof> ask(long askedAt, Set<TopicPartition> partitions) {
-        CompletableFuture<Map<String, Integer>> counted = admin.describeTopics(topics,
-                        new DescribeTopicsOptions().timeoutMs(TIMEOUT_MS)).allTopicNames().toCompletionStage()
-                .toCompletableFuture().thenApply(BrokerEndOffsets::partitionCounts);
+        CompletableFuture<Map<String, Integer>> counted = admin.describeTopics(
+                        topics, new DescribeTopicsOptions().timeoutMs(TIMEOUT_MS))
+                .allTopicNames()
+                .toCompletionStage()
+                .toCompletableFuture()
+                .thenApply(BrokerEndOffsets::partitionCounts);
         CompletableFuture<Map<TopicPartition, Long>> ends = partitions.isEmpty()
                 ? CompletableFuture.completedFuture(Map.of())
-                : admin.listOffsets(partitions.stream().collect(Collectors.toMap(Function.identity(),
-                                p -> OffsetSpec.latest())), new ListOffsetsOptions(isolation).timeoutMs(TIMEOUT_MS))
-                .all().toCompletionStage().toCompletableFuture().thenApply(BrokerEndOffsets::offsets);
+                : admin.listOffsets(
+                                partitions.stream()
+                                        .collect(Collectors.toMap(Function.identity(), p -> OffsetSpec.latest())),
+                                new ListOffsetsOptions(isolation).timeoutMs(TIMEOUT_MS))
+                        .all()
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .thenApply(BrokerEndOffsets::offsets);
         return counted.thenCombine(ends, (counts, offsets) -> new CaughtUpProof(askedAt, offsets, counts));
     }
 
     private static Map<String, Integer> partitionCounts(Map<String, TopicDescription> topics) {
         Map<String, Integer> counts = new HashMap<>();
-        topics.forEach((name, description) -> counts.put(name, description.partitions().size()));
+        topics.forEach(
+                (name, description) -> counts.put(name, description.partitions().size()));
         return counts;
     }
 

@@ -1,9 +1,8 @@
 package io.lapse.ingest;
 
-import org.apache.kafka.common.TopicPartition;
-
 import java.util.Map;
 import java.util.OptionalLong;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * What the broker said at a known time: every record appended to a partition before {@code askedAt} lies below its

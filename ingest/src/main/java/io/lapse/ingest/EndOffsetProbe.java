@@ -1,13 +1,12 @@
 package io.lapse.ingest;
 
-import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks the broker how far the partitions ingest reads reach, and how many partitions its topics have, at a time
@@ -70,8 +69,10 @@ final class EndOffsetProbe {
             }
         } catch (RuntimeException e) {
             if (!failing) {
-                log.warn("cannot ask the broker how far its partitions reach; watermarks stay where they are until "
-                        + "it answers: {}", e.getCause() == null ? e.toString() : e.getCause().toString());
+                log.warn(
+                        "cannot ask the broker how far its partitions reach; watermarks stay where they are until "
+                                + "it answers: {}",
+                        e.getCause() == null ? e.toString() : e.getCause().toString());
                 failing = true;
             }
         }

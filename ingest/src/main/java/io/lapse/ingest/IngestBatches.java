@@ -3,15 +3,6 @@ package io.lapse.ingest;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TimeoutException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +14,14 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Ingest's loop, one poll per call. A poll is decoded while Redis still applies the one before, so that decoding and
@@ -46,8 +45,7 @@ final class IngestBatches {
     private static final long COMMIT_INTERVAL_MS = 500;
 
     /** A batch Redis is applying, and what completes once it, its dead letters and its watermarks are written. */
-    private record InFlight(PolledBatch batch, CompletableFuture<Void> written) {
-    }
+    private record InFlight(PolledBatch batch, CompletableFuture<Void> written) {}
 
     private final Consumer<byte[], byte[]> consumer;
     private final RecordReader reader;
@@ -63,9 +61,16 @@ final class IngestBatches {
     private long nextCommit;
     private InFlight inFlight;
 
-    IngestBatches(Consumer<byte[], byte[]> consumer, RecordReader reader, TimerStore store, Watermarks watermarks,
-                  DeadLetterSink deadLetters, IngestMetrics metrics, Clock clock, EndOffsetProbe probe,
-                  PartitionProgress progress) {
+    IngestBatches(
+            Consumer<byte[], byte[]> consumer,
+            RecordReader reader,
+            TimerStore store,
+            Watermarks watermarks,
+            DeadLetterSink deadLetters,
+            IngestMetrics metrics,
+            Clock clock,
+            EndOffsetProbe probe,
+            PartitionProgress progress) {
         this.consumer = consumer;
         this.reader = reader;
         this.store = store;
@@ -82,7 +87,12 @@ final class IngestBatches {
         probe.askIfDue(consumer.assignment());
         ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
         long readTime = clock.millis();
-        PolledBatch polled = PolledBatch.read(records, reader, progress, metrics, readTime,
+        PolledBatch polled = PolledBatch.read(
+                records,
+                reader,
+                progress,
+                metrics,
+                readTime,
                 () -> progress.report(consumer.assignment(), this::position, probe.latest(), readTime));
         InFlight previous = inFlight;
         inFlight = null;
@@ -130,7 +140,8 @@ final class IngestBatches {
     /** Waits until the batch is written; its offsets are then committed with the next commit. */
     private void commitWhenWritten(InFlight written) throws Exception {
         written.written().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(written.batch().next());
+        Map<TopicPartition, OffsetAndMetadata> offsets =
+                new HashMap<>(written.batch().next());
         // a partition revoked meanwhile is its new owner's to commit
         offsets.keySet().retainAll(consumer.assignment());
         applied.putAll(offsets);

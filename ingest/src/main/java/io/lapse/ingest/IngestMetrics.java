@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -34,35 +33,54 @@ final class IngestMetrics {
         this.ended = updates("ended");
         this.ignored = updates("ignored");
         for (StatusReader.Correction rule : StatusReader.Correction.values()) {
-            corrected.put(rule, Counter.builder("lapse.ingest.event.time.corrected")
-                    .tag("rule", rule.name().toLowerCase(Locale.ROOT))
-                    .description("Statuses whose ts was replaced: too far in the future, or absurdly old (0, seconds)")
-                    .register(registry));
+            corrected.put(
+                    rule,
+                    Counter.builder("lapse.ingest.event.time.corrected")
+                            .tag("rule", rule.name().toLowerCase(Locale.ROOT))
+                            .description(
+                                    "Statuses whose ts was replaced: too far in the future, or absurdly old (0, seconds)")
+                            .register(registry));
         }
-        this.batch = Timer.builder("lapse.ingest.batch").description("Time to apply one polled batch to Redis")
+        this.batch = Timer.builder("lapse.ingest.batch")
+                .description("Time to apply one polled batch to Redis")
                 .register(registry);
     }
 
     private Counter updates(String result) {
-        return Counter.builder("lapse.ingest.updates").tag("result", result)
-                .description("Orders whose timer a batch armed, ended or left alone").register(registry);
+        return Counter.builder("lapse.ingest.updates")
+                .tag("result", result)
+                .description("Orders whose timer a batch armed, ended or left alone")
+                .register(registry);
     }
 
     void watchHeldBack(LongSupplier millis) {
-        Gauge.builder("lapse.ingest.watermark.held.back", () -> millis.getAsLong() / 1000.0).baseUnit("seconds")
+        Gauge.builder("lapse.ingest.watermark.held.back", () -> millis.getAsLong() / 1000.0)
+                .baseUnit("seconds")
                 .description("How far ingest holds its watermarks back because records arrived late lately")
                 .register(registry);
     }
 
     void lateRecord(String topic) {
-        lateByTopic.computeIfAbsent(topic, t -> Counter.builder("lapse.ingest.records.late").tag("topic", t)
-                .description("Records read after the watermark had passed them by more than timer.watermark-slack")
-                .register(registry)).increment();
+        lateByTopic
+                .computeIfAbsent(
+                        topic,
+                        t -> Counter.builder("lapse.ingest.records.late")
+                                .tag("topic", t)
+                                .description(
+                                        "Records read after the watermark had passed them by more than timer.watermark-slack")
+                                .register(registry))
+                .increment();
     }
 
     void read(String topic, int records) {
-        recordsByTopic.computeIfAbsent(topic, t -> Counter.builder("lapse.ingest.records").tag("topic", t)
-                .description("Records ingest consumed").register(registry)).increment(records);
+        recordsByTopic
+                .computeIfAbsent(
+                        topic,
+                        t -> Counter.builder("lapse.ingest.records")
+                                .tag("topic", t)
+                                .description("Records ingest consumed")
+                                .register(registry))
+                .increment(records);
     }
 
     void eventTimeCorrected(StatusReader.Correction rule) {

@@ -10,15 +10,14 @@ import io.lapse.lifecycle.ServiceLoop;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.IsolationLevel;
-
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.IsolationLevel;
 
 /**
  * Consumes status pushes and pull results and keeps every order's timer in Redis armed, in batches. Offsets are
@@ -37,8 +36,13 @@ public final class IngestService implements Service {
     private KafkaProducer<byte[], byte[]> producer;
     private ServiceLoop loop;
 
-    public IngestService(LapseConfig config, KafkaClients clients, TimerStore store, Watermarks watermarks,
-                         MeterRegistry registry, Clock clock) {
+    public IngestService(
+            LapseConfig config,
+            KafkaClients clients,
+            TimerStore store,
+            Watermarks watermarks,
+            MeterRegistry registry,
+            Clock clock) {
         this.config = config;
         this.clients = clients;
         this.store = store;
@@ -56,18 +60,30 @@ public final class IngestService implements Service {
     public synchronized void start() {
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.dlq()));
-        KafkaConsumer<byte[], byte[]> consumer = clients.member(config.ingest().groupId(), "lapse-ingest",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.ingest().maxPollRecords(),
+        KafkaConsumer<byte[], byte[]> consumer = clients.member(
+                config.ingest().groupId(),
+                "lapse-ingest",
+                Map.of(
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        config.ingest().maxPollRecords(),
                         // a partition added to a topic holds the watermark back until ingest reads it
-                        ConsumerConfig.METADATA_MAX_AGE_CONFIG, NEW_PARTITIONS_SEEN_WITHIN_MS));
+                        ConsumerConfig.METADATA_MAX_AGE_CONFIG,
+                        NEW_PARTITIONS_SEEN_WITHIN_MS));
         producer = clients.producer("lapse-ingest-dlq", Map.of());
-        BrokerEndOffsets endOffsets = new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()),
-                isolation());
+        BrokerEndOffsets endOffsets =
+                new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation());
         IngestMetrics metrics = new IngestMetrics(registry);
-        IngestBatches batches = new IngestBatches(consumer, new RecordReader(topics, config.timer(), metrics),
-                store, watermarks, new DeadLetterSink(producer, topics.dlq(), clock, registry, name()), metrics,
-                clock, new EndOffsetProbe(endOffsets, clock),
-                new PartitionProgress(config.timer().watermarkSlack(), config.timer().ttl()));
+        IngestBatches batches = new IngestBatches(
+                consumer,
+                new RecordReader(topics, config.timer(), metrics),
+                store,
+                watermarks,
+                new DeadLetterSink(producer, topics.dlq(), clock, registry, name()),
+                metrics,
+                clock,
+                new EndOffsetProbe(endOffsets, clock),
+                new PartitionProgress(
+                        config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
         loop = new ServiceLoop("lapse-ingest", batches::next, consumer::wakeup, () -> {
             batches.finish();
@@ -82,7 +98,8 @@ public final class IngestService implements Service {
     private IsolationLevel isolation() {
         String configured = clients.settings().clientProperties().get(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
         return "read_committed".equalsIgnoreCase(configured)
-                ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED;
+                ? IsolationLevel.READ_COMMITTED
+                : IsolationLevel.READ_UNCOMMITTED;
     }
 
     @Override

@@ -31,8 +31,10 @@ final class LatenessAllowance {
         allowance = Math.max(before, Math.min(beyondSlack, mostMillis));
         observedAt = now;
         if (allowance >= 2 * before + 1) {
-            log.info("records arrive up to {} ms later than timer.watermark-slack allows; watermarks are held back by "
-                    + "as much until a minute passes without one", allowance);
+            log.info(
+                    "records arrive up to {} ms later than timer.watermark-slack allows; watermarks are held back by "
+                            + "as much until a minute passes without one",
+                    allowance);
         }
     }
 

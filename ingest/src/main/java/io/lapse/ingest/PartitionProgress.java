@@ -2,14 +2,13 @@ package io.lapse.ingest;
 
 import io.lapse.store.WatermarkReport;
 import io.lapse.store.Watermarks;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * How far each assigned partition has been read, as a mark that holds once what was read is applied: the newest
@@ -57,8 +56,11 @@ final class PartitionProgress {
      * @param position how far the consumer has read each partition (its next offset), empty when unknown
      * @param proof    the broker's newest answer, or null before the first
      */
-    WatermarkReport report(Collection<TopicPartition> assigned, Function<TopicPartition, OptionalLong> position,
-                           CaughtUpProof proof, long madeAt) {
+    WatermarkReport report(
+            Collection<TopicPartition> assigned,
+            Function<TopicPartition, OptionalLong> position,
+            CaughtUpProof proof,
+            long madeAt) {
         long heldBack = allowance.current(madeAt);
         Map<String, Long> report = new HashMap<>();
         for (TopicPartition partition : assigned) {
@@ -70,7 +72,8 @@ final class PartitionProgress {
                 report.put(Watermarks.field(partition.topic(), partition.partition()), mark - heldBack);
             }
         }
-        return proof == null ? new WatermarkReport(report, Map.of(), 0, madeAt)
+        return proof == null
+                ? new WatermarkReport(report, Map.of(), 0, madeAt)
                 : new WatermarkReport(report, proof.partitions(), proof.askedAt(), madeAt);
     }
 

@@ -2,16 +2,15 @@ package io.lapse.ingest;
 
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.WatermarkReport;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * What one poll means for Redis, decoded: the timer updates, the records to dead-letter, and the watermark report
@@ -21,16 +20,24 @@ import java.util.function.Supplier;
  * @param next   per partition, the offset to commit once the batch is applied
  * @param report the watermarks as of this poll
  */
-record PolledBatch(List<OrderUpdate> updates, List<Rejection> rejections, Map<TopicPartition, Long> first,
-                   Map<TopicPartition, OffsetAndMetadata> next, WatermarkReport report) {
+record PolledBatch(
+        List<OrderUpdate> updates,
+        List<Rejection> rejections,
+        Map<TopicPartition, Long> first,
+        Map<TopicPartition, OffsetAndMetadata> next,
+        WatermarkReport report) {
 
     /** A record that breaks the contract, and why. */
-    record Rejection(ConsumerRecord<byte[], byte[]> record, String reason) {
-    }
+    record Rejection(ConsumerRecord<byte[], byte[]> record, String reason) {}
 
     /** @param report the watermark report, asked for once the poll's records are read */
-    static PolledBatch read(ConsumerRecords<byte[], byte[]> records, RecordReader reader, PartitionProgress progress,
-                            IngestMetrics metrics, long readTime, Supplier<WatermarkReport> report) {
+    static PolledBatch read(
+            ConsumerRecords<byte[], byte[]> records,
+            RecordReader reader,
+            PartitionProgress progress,
+            IngestMetrics metrics,
+            long readTime,
+            Supplier<WatermarkReport> report) {
         List<OrderUpdate> updates = new ArrayList<>(records.count());
         List<Rejection> rejections = new ArrayList<>();
         Map<TopicPartition, Long> first = new HashMap<>();
@@ -39,7 +46,8 @@ record PolledBatch(List<OrderUpdate> updates, List<Rejection> rejections, Map<To
             List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
             metrics.read(partition.topic(), batch.size());
             first.put(partition, batch.get(0).offset());
-            next.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+            next.put(
+                    partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
             for (ConsumerRecord<byte[], byte[]> record : batch) {
                 if (progress.consumed(partition, record.timestamp(), readTime)) {
                     metrics.lateRecord(partition.topic());

@@ -1,12 +1,14 @@
 package io.lapse.ingest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.config.RedisSettings;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.DeadLetterSink;
-import io.lapse.store.ApplyResult;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
@@ -15,6 +17,20 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.time.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -29,24 +45,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /**
  * The ingest loop's bookkeeping (what it commits, where it rewinds) with a consumer the test drives poll by poll.
  * Redis is real; the test holds back or fails one batch's write to it.
@@ -57,6 +55,7 @@ class IngestBatchesTest {
 
     @RegisterExtension
     static final DevStackExtension server = DevStackExtension.redisOnly();
+
     private static RedisConnection redis;
 
     private MockConsumer<byte[], byte[]> consumer;
@@ -65,6 +64,7 @@ class IngestBatchesTest {
     private IngestBatches batches;
     /** When the probe asks the broker. */
     private SettableClock brokerClock;
+
     private boolean brokerAnswers;
 
     @BeforeAll
@@ -90,15 +90,28 @@ class IngestBatchesTest {
         // the broker as this consumer knows it: its end offsets, one partition
         brokerClock = SettableClock.at(System.currentTimeMillis());
         brokerAnswers = true;
-        EndOffsetProbe probe = new EndOffsetProbe((askedAt, partitions) -> brokerAnswers
-                ? CompletableFuture.completedFuture(new CaughtUpProof(askedAt, consumer.endOffsets(partitions),
-                Map.of(PUSH.topic(), 1)))
-                : CompletableFuture.failedFuture(new TimeoutException("the broker does not answer")), brokerClock);
-        batches = new IngestBatches(consumer, new RecordReader(config.topics(), config.timer(), metrics), store.store(),
-                watermarks, new DeadLetterSink(new MockProducer<>(true, null,
-                new ByteArraySerializer(), new ByteArraySerializer()), "dlq", Clock.systemUTC(), registry, "ingest"),
-                metrics, Clock.systemUTC(), probe,
-                new PartitionProgress(config.timer().watermarkSlack(), config.timer().ttl()));
+        EndOffsetProbe probe = new EndOffsetProbe(
+                (askedAt, partitions) -> brokerAnswers
+                        ? CompletableFuture.completedFuture(
+                                new CaughtUpProof(askedAt, consumer.endOffsets(partitions), Map.of(PUSH.topic(), 1)))
+                        : CompletableFuture.failedFuture(new TimeoutException("the broker does not answer")),
+                brokerClock);
+        batches = new IngestBatches(
+                consumer,
+                new RecordReader(config.topics(), config.timer(), metrics),
+                store.store(),
+                watermarks,
+                new DeadLetterSink(
+                        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer()),
+                        "dlq",
+                        Clock.systemUTC(),
+                        registry,
+                        "ingest"),
+                metrics,
+                Clock.systemUTC(),
+                probe,
+                new PartitionProgress(
+                        config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(PUSH.topic()), batches.rebalanceListener());
         consumer.rebalance(List.of(PUSH));
         consumer.updateBeginningOffsets(Map.of(PUSH, 0L));
@@ -110,9 +123,18 @@ class IngestBatchesTest {
             String id = "order-" + i;
             long now = System.currentTimeMillis();
             byte[] value = JsonCodec.STATUS_PUSH.encode(new StatusPush(id, "CHARGING", now));
-            consumer.addRecord(new ConsumerRecord<>(PUSH.topic(), PUSH.partition(), i, now,
-                    TimestampType.CREATE_TIME, id.length(), value.length, id.getBytes(StandardCharsets.UTF_8), value,
-                    new RecordHeaders(), Optional.empty()));
+            consumer.addRecord(new ConsumerRecord<>(
+                    PUSH.topic(),
+                    PUSH.partition(),
+                    i,
+                    now,
+                    TimestampType.CREATE_TIME,
+                    id.length(),
+                    value.length,
+                    id.getBytes(StandardCharsets.UTF_8),
+                    value,
+                    new RecordHeaders(),
+                    Optional.empty()));
         }
     }
 
@@ -122,7 +144,8 @@ class IngestBatchesTest {
     }
 
     private boolean watched(int fromOrder, int toOrder) {
-        List<String> ids = IntStream.range(fromOrder, toOrder).mapToObj(i -> "order-" + i).toList();
+        List<String> ids =
+                IntStream.range(fromOrder, toOrder).mapToObj(i -> "order-" + i).toList();
         return store.real.inspect(ids).join().values().stream().allMatch(OrderView::isWatched);
     }
 
@@ -241,8 +264,8 @@ class IngestBatchesTest {
         /** The store to hand to ingest: every call goes to the real one, an apply through the gate. */
         @SuppressWarnings("unchecked")
         TimerStore store() {
-            return (TimerStore) Proxy.newProxyInstance(TimerStore.class.getClassLoader(),
-                    new Class<?>[]{TimerStore.class}, (proxy, method, args) -> {
+            return (TimerStore) Proxy.newProxyInstance(
+                    TimerStore.class.getClassLoader(), new Class<?>[] {TimerStore.class}, (proxy, method, args) -> {
                         if (method.getName().equals("apply")) {
                             CompletableFuture<Void> gate = held;
                             held = null;

@@ -1,5 +1,8 @@
 package io.lapse.ingest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.DeadLetter;
@@ -8,10 +11,17 @@ import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerStore;
 import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,17 +32,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 class IngestServiceTest {
 
@@ -49,18 +48,30 @@ class IngestServiceTest {
     private KafkaProducer<byte[], byte[]> producer;
     private IngestService ingest;
 
-
-
     @BeforeEach
     void startIngest() {
         int run = RUN.incrementAndGet();
-        config = LapseConfig.load(null, Map.of()).with(Map.of(
-                "kafka.bootstrap.servers", stack.bootstrapServers(), "redis.uri", stack.redisUri(),
-                "redis.key-prefix", "ingest-test-" + run, "topics.partitions", "3",
-                "topics.push", "push-" + run, "topics.pulled", "pulled-" + run, "topics.dlq", "dlq-" + run,
-                "ingest.group-id", "ingest-" + run));
+        config = LapseConfig.load(null, Map.of())
+                .with(Map.of(
+                        "kafka.bootstrap.servers",
+                        stack.bootstrapServers(),
+                        "redis.uri",
+                        stack.redisUri(),
+                        "redis.key-prefix",
+                        "ingest-test-" + run,
+                        "topics.partitions",
+                        "3",
+                        "topics.push",
+                        "push-" + run,
+                        "topics.pulled",
+                        "pulled-" + run,
+                        "topics.dlq",
+                        "dlq-" + run,
+                        "ingest.group-id",
+                        "ingest-" + run));
         redis = RedisConnection.open(config.redis());
-        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        TimerKeys keys =
+                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
         watermarks = Watermarks.of(redis, keys, config);
         KafkaClients clients = new KafkaClients(config.kafka());
@@ -77,14 +88,18 @@ class IngestServiceTest {
     }
 
     private void send(String topic, String key, String value) {
-        producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+        producer.send(new ProducerRecord<>(
+                topic,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
                 value.getBytes(StandardCharsets.UTF_8)));
         producer.flush();
     }
 
     private void push(String orderId, String status, long ts) {
-        send(config.topics().push(), orderId, new String(JsonCodec.STATUS_PUSH.encode(
-                new StatusPush(orderId, status, ts)), StandardCharsets.UTF_8));
+        send(
+                config.topics().push(),
+                orderId,
+                new String(JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, status, ts)), StandardCharsets.UTF_8));
     }
 
     private OrderView view(String orderId) {
@@ -126,7 +141,8 @@ class IngestServiceTest {
             assertThat(letter.reason()).startsWith("not valid JSON");
             assertThat(letter.sourceTopic()).isEqualTo(config.topics().push());
             assertThat(letter.key()).isEqualTo("o1");
-            assertThat(new String(letter.originalValue(), StandardCharsets.UTF_8)).isEqualTo("{not json");
+            assertThat(new String(letter.originalValue(), StandardCharsets.UTF_8))
+                    .isEqualTo("{not json");
         });
     }
 
@@ -136,8 +152,12 @@ class IngestServiceTest {
         long slack = config.timer().watermarkSlack().toMillis();
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            assertThat(watermarks.all().join()).containsKeys(config.topics().push() + "/*",
-                    config.topics().pulled() + "/*", config.topics().push() + "/2", config.topics().pulled() + "/2");
+            assertThat(watermarks.all().join())
+                    .containsKeys(
+                            config.topics().push() + "/*",
+                            config.topics().pulled() + "/*",
+                            config.topics().push() + "/2",
+                            config.topics().pulled() + "/2");
             assertThat(watermarks.low().join().orElse(Long.MIN_VALUE) + slack).isGreaterThan(before);
         });
     }
@@ -160,34 +180,46 @@ class IngestServiceTest {
             stack.redis().restart();
         }
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> store.inspect(orders).join().values().stream()
-                .allMatch(OrderView::isWatched));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
         await().atMost(Duration.ofSeconds(10)).until(ingest::isReady);
     }
 
     @Test
     void twoInstancesOnOneHostShareThePartitionsAndTheSurvivorTakesThemAllWhenOneStops() throws Exception {
         KafkaClients clients = new KafkaClients(config.kafka());
-        try (IngestService second = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
-                Clock.systemUTC()); Admin admin = clients.admin()) {
+        try (IngestService second = new IngestService(
+                        config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC());
+                Admin admin = clients.admin()) {
             second.start();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 List<MemberDescription> members = members(admin);
-                assertThat(members).hasSize(2).allSatisfy(m -> assertThat(m.assignment().topicPartitions()).isNotEmpty());
-                assertThat(members).extracting(m -> m.groupInstanceId().orElseThrow()).doesNotHaveDuplicates();
+                assertThat(members)
+                        .hasSize(2)
+                        .allSatisfy(m ->
+                                assertThat(m.assignment().topicPartitions()).isNotEmpty());
+                assertThat(members)
+                        .extracting(m -> m.groupInstanceId().orElseThrow())
+                        .doesNotHaveDuplicates();
             });
 
             ingest.close();
 
             // a clean stop leaves the group at once instead of holding its partitions for the session timeout
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(members(admin)).singleElement()
-                    .satisfies(m -> assertThat(m.assignment().topicPartitions()).hasSize(6)));
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> assertThat(members(admin))
+                            .singleElement()
+                            .satisfies(m ->
+                                    assertThat(m.assignment().topicPartitions()).hasSize(6)));
         }
     }
 
     private List<MemberDescription> members(Admin admin) throws Exception {
-        return List.copyOf(admin.describeConsumerGroups(List.of(config.ingest().groupId())).all().get()
-                .get(config.ingest().groupId()).members());
+        return List.copyOf(admin.describeConsumerGroups(List.of(config.ingest().groupId()))
+                .all()
+                .get()
+                .get(config.ingest().groupId())
+                .members());
     }
 
     private List<DeadLetter> readAll(String topic, int expected) {

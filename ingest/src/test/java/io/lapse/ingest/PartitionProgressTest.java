@@ -1,15 +1,14 @@
 package io.lapse.ingest;
 
-import io.lapse.store.WatermarkReport;
-import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.store.WatermarkReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
 
 class PartitionProgressTest {
 
@@ -23,8 +22,10 @@ class PartitionProgressTest {
     }
 
     private Map<String, Long> marks(Map<TopicPartition, Long> positions, CaughtUpProof proof, long madeAt) {
-        WatermarkReport report = progress.report(List.of(P0, P1),
-                p -> positions.containsKey(p) ? OptionalLong.of(positions.get(p)) : OptionalLong.empty(), proof,
+        WatermarkReport report = progress.report(
+                List.of(P0, P1),
+                p -> positions.containsKey(p) ? OptionalLong.of(positions.get(p)) : OptionalLong.empty(),
+                proof,
                 madeAt);
         return report.marks();
     }
@@ -84,7 +85,8 @@ class PartitionProgressTest {
         assertThat(progress.consumed(P0, 4_950, 6_000)).as("within the slack").isFalse();
         marks(Map.of(P0, 10L), brokerSaid(8_000, Map.of(P0, 10L)), 8_000);
 
-        assertThat(progress.consumed(P0, 7_800, 9_000)).as("a producer held it since before the broker was asked")
+        assertThat(progress.consumed(P0, 7_800, 9_000))
+                .as("a producer held it since before the broker was asked")
                 .isTrue();
     }
 
@@ -94,10 +96,13 @@ class PartitionProgressTest {
         progress.consumed(P0, 8_000, 8_000);
         progress.consumed(P0, 7_400, 8_100);
 
-        assertThat(marks(Map.of(), null, 8_100)).as("500 ms later than the slack allows")
-                .containsEntry("push/0", 7_500L).containsEntry("push/1", 6_500L);
+        assertThat(marks(Map.of(), null, 8_100))
+                .as("500 ms later than the slack allows")
+                .containsEntry("push/0", 7_500L)
+                .containsEntry("push/1", 6_500L);
         assertThat(marks(Map.of(), null, 8_100 + LatenessAllowance.MEMORY_MS + 1))
-                .containsEntry("push/0", 8_000L).containsEntry("push/1", 7_000L);
+                .containsEntry("push/0", 8_000L)
+                .containsEntry("push/1", 7_000L);
     }
 
     @Test
@@ -113,13 +118,14 @@ class PartitionProgressTest {
         progress.consumed(P0, 1_000, 5_000);
         progress.forget(List.of(P0));
 
-        assertThat(marks(Map.of(P0, 4L), brokerSaid(4_000, Map.of(P0, 10L)), 6_000)).isEmpty();
+        assertThat(marks(Map.of(P0, 4L), brokerSaid(4_000, Map.of(P0, 10L)), 6_000))
+                .isEmpty();
     }
 
     @Test
     void theReportCarriesThePartitionCountsAndWhenTheBrokerGaveThem() {
-        WatermarkReport report = progress.report(List.of(P0), p -> OptionalLong.of(0),
-                brokerSaid(4_000, Map.of(P0, 0L)), 6_000);
+        WatermarkReport report =
+                progress.report(List.of(P0), p -> OptionalLong.of(0), brokerSaid(4_000, Map.of(P0, 0L)), 6_000);
 
         assertThat(report.partitions()).containsExactly(Map.entry("push", 2));
         assertThat(report.countedAt()).isEqualTo(4_000);

@@ -1,19 +1,18 @@
 package io.lapse.ingest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.store.OrderUpdate;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class RecordReaderTest {
 
@@ -21,13 +20,22 @@ class RecordReaderTest {
     private static final TopicNames TOPICS = TopicNames.defaults();
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final RecordReader reader = new RecordReader(TOPICS, TimerSettings.from(ConfigSource.defaults()),
-            new IngestMetrics(registry));
+    private final RecordReader reader =
+            new RecordReader(TOPICS, TimerSettings.from(ConfigSource.defaults()), new IngestMetrics(registry));
 
     private static ConsumerRecord<byte[], byte[]> record(String topic, String key, String value, long timestamp) {
-        return new ConsumerRecord<>(topic, 0, 7, timestamp, TimestampType.CREATE_TIME, -1, -1,
-                key == null ? null : key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
-                new RecordHeaders(), Optional.empty());
+        return new ConsumerRecord<>(
+                topic,
+                0,
+                7,
+                timestamp,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8),
+                new RecordHeaders(),
+                Optional.empty());
     }
 
     private Reading push(String key, String json) {
@@ -40,7 +48,8 @@ class RecordReaderTest {
 
     @Test
     void aPushArmsItsOrderAtItsEventTime() {
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME - 1000) + "}").update())
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME - 1000) + "}")
+                        .update())
                 .isEqualTo(OrderUpdate.active("1", READ_TIME - 1000));
     }
 
@@ -52,38 +61,54 @@ class RecordReaderTest {
 
     @Test
     void aTsFurtherInTheFutureThanTheAllowedSkewIsClampedToTheReadTime() {
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 4_000) + "}").update()
-                .eventTime()).as("within 5 s of skew").isEqualTo(READ_TIME + 4_000);
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 60_000) + "}").update()
-                .eventTime()).isEqualTo(READ_TIME);
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 4_000) + "}")
+                        .update()
+                        .eventTime())
+                .as("within 5 s of skew")
+                .isEqualTo(READ_TIME + 4_000);
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 60_000) + "}")
+                        .update()
+                        .eventTime())
+                .isEqualTo(READ_TIME);
         assertThat(corrected("future")).isEqualTo(1);
     }
 
     private double corrected(String rule) {
-        return registry.get("lapse.ingest.event.time.corrected").tag("rule", rule).counter().count();
+        return registry.get("lapse.ingest.event.time.corrected")
+                .tag("rule", rule)
+                .counter()
+                .count();
     }
 
     @Test
     void aTsThatCannotBeAnEventTimeIsReplacedByTheRecordTimestampAndCounted() {
         long seconds = (READ_TIME - 1_000) / 1_000;
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":0}").update().eventTime())
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":0}")
+                        .update()
+                        .eventTime())
                 .isEqualTo(READ_TIME - 50);
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + seconds + "}").update()
-                .eventTime()).as("seconds instead of milliseconds").isEqualTo(READ_TIME - 50);
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + seconds + "}")
+                        .update()
+                        .eventTime())
+                .as("seconds instead of milliseconds")
+                .isEqualTo(READ_TIME - 50);
         assertThat(corrected("past")).isEqualTo(2);
     }
 
     @Test
     void aLatePushKeepsItsTsWithinTheMaximumEventAge() {
         long hoursAgo = READ_TIME - 23 * 3_600_000L;
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + hoursAgo + "}").update()
-                .eventTime()).isEqualTo(hoursAgo);
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + hoursAgo + "}")
+                        .update()
+                        .eventTime())
+                .isEqualTo(hoursAgo);
         assertThat(corrected("past")).isZero();
     }
 
     @Test
     void aTerminalStatusEndsTheWatchWhateverItsCase() {
-        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"finished\",\"ts\":" + READ_TIME + "}").update())
+        assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"finished\",\"ts\":" + READ_TIME + "}")
+                        .update())
                 .isEqualTo(OrderUpdate.terminal("1", READ_TIME));
     }
 
@@ -106,7 +131,8 @@ class RecordReaderTest {
 
     @Test
     void aNotFoundPullEndsTheWatchAsOfThePull() {
-        assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"NOT_FOUND\",\"pulledAt\":1000}").update())
+        assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"NOT_FOUND\",\"pulledAt\":1000}")
+                        .update())
                 .isEqualTo(OrderUpdate.gone("1", 1000));
     }
 
@@ -114,6 +140,7 @@ class RecordReaderTest {
     void failedAndSkippedPullsChangeNothingAndAreNotDeadLetters() {
         assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"FAILED\",\"pulledAt\":1000,\"error\":\"503\"}"))
                 .isEqualTo(Reading.NOTHING);
-        assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"SKIPPED\",\"pulledAt\":1000}")).isEqualTo(Reading.NOTHING);
+        assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"SKIPPED\",\"pulledAt\":1000}"))
+                .isEqualTo(Reading.NOTHING);
     }
 }

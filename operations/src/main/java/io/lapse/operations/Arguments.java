@@ -2,7 +2,6 @@ package io.lapse.operations;
 
 import io.lapse.config.Durations;
 import io.lapse.event.StatusHeader;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -13,8 +12,7 @@ import java.time.format.DateTimeParseException;
 /** Reads the on-call commands' arguments; a bad one stops the command with a line naming it. */
 final class Arguments {
 
-    private Arguments() {
-    }
+    private Arguments() {}
 
     static Duration duration(String option, String text) {
         try {
@@ -66,8 +64,8 @@ final class Arguments {
             throw new OnCallError("ORDER is empty");
         }
         if (text.length() > StatusHeader.MAX_ORDER_ID_LENGTH) {
-            throw new OnCallError("ORDER is not an orderId: longer than " + StatusHeader.MAX_ORDER_ID_LENGTH
-                    + " characters");
+            throw new OnCallError(
+                    "ORDER is not an orderId: longer than " + StatusHeader.MAX_ORDER_ID_LENGTH + " characters");
         }
         if (text.chars().anyMatch(Character::isISOControl)) {
             throw new OnCallError("ORDER is not an orderId: it contains control characters");

@@ -4,18 +4,21 @@ import io.lapse.config.Durations;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerStore;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.util.List;
-
-@Command(name = "cancel", usageHelpAutoWidth = true,
+@Command(
+        name = "cancel",
+        usageHelpAutoWidth = true,
         header = "Stop watching an order, as a terminal status would.",
-        description = {"Stop watching an order, as a terminal status would: its timer ends and a tombstone keeps "
-                + "replayed or late pushes from reviving it for timer.tombstone-retention.",
-                "Applied through the same script as ingest's statuses; the reason goes to the audit that lapse inspect "
-                        + "shows. Redis alone holds the tombstone: after Redis lost its data, a rebuild from the "
-                        + "topics watches the order again until a terminal status arrives."},
+        description = {
+            "Stop watching an order, as a terminal status would: its timer ends and a tombstone keeps "
+                    + "replayed or late pushes from reviving it for timer.tombstone-retention.",
+            "Applied through the same script as ingest's statuses; the reason goes to the audit that lapse inspect "
+                    + "shows. Redis alone holds the tombstone: after Redis lost its data, a rebuild from the "
+                    + "topics watches the order again until a terminal status arrives."
+        },
         footer = {"%nExample:", "  lapse cancel 123456 --reason 'closed by support; upstream keeps it open'"})
 public final class CancelCommand extends OnCallCommand {
 
@@ -23,13 +26,13 @@ public final class CancelCommand extends OnCallCommand {
     ManualAction action;
 
     /** What lapse cancel did, for --json. */
-    record Cancelled(String orderId, String before, boolean changed) {
-    }
+    record Cancelled(String orderId, String before, boolean changed) {}
 
     @Override
     int run(Connections connections) {
         String order = action.order();
-        TimerStore store = TimerStore.of(connections.redis(), connections.keys(), connections.config().timer());
+        TimerStore store = TimerStore.of(
+                connections.redis(), connections.keys(), connections.config().timer());
         OrderView before = store.inspect(List.of(order)).join().get(order);
         boolean changed = before.phase() != OrderView.Phase.ENDED;
         if (changed) {
@@ -39,8 +42,11 @@ public final class CancelCommand extends OnCallCommand {
         if (action.json) {
             Json.print(out(), new Cancelled(order, before.phase().name(), changed));
         } else if (changed) {
-            out().printf("cancelled %s (was %s): no longer watched; its statuses are ignored for %s%n", order,
-                    Phases.describe(before), Durations.format(connections.config().timer().tombstoneRetention()));
+            out().printf(
+                            "cancelled %s (was %s): no longer watched; its statuses are ignored for %s%n",
+                            order,
+                            Phases.describe(before),
+                            Durations.format(connections.config().timer().tombstoneRetention()));
         } else {
             out().println(order + " is finished already; nothing changed");
         }

@@ -10,11 +10,10 @@ import org.slf4j.LoggerFactory;
  */
 final class ClientLogs {
 
-    private ClientLogs() {
-    }
+    private ClientLogs() {}
 
     static void quiet() {
-        for (String name : new String[]{"org.apache.kafka", "io.lettuce", "io.netty"}) {
+        for (String name : new String[] {"org.apache.kafka", "io.lettuce", "io.netty"}) {
             if (LoggerFactory.getLogger(name) instanceof Logger logger) {
                 logger.setLevel(Level.ERROR);
             }

@@ -1,15 +1,17 @@
 package io.lapse.operations;
 
 import io.lapse.config.LapseConfig;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
 import java.util.Map;
+import picocli.CommandLine.Option;
 
 /** {@code --config FILE}, then {@code LAPSE_*} environment variables on top, as the services read them. */
 public final class ConfigOption {
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Properties file; LAPSE_* environment variables override it.")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "Properties file; LAPSE_* environment variables override it.")
     Path file;
 
     LapseConfig load(Map<String, String> env) {

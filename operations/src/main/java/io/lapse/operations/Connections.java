@@ -4,19 +4,18 @@ import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.KafkaFuture;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
 
 /**
  * The Kafka and Redis clients of one command, each opened on first use. Every call gives up after the command's
@@ -92,9 +91,15 @@ final class Connections implements AutoCloseable {
     KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
             int millis = (int) timeout.toMillis();
-            producer = clients.producer("lapse-oncall", Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis,
-                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
-                    3 * millis));
+            producer = clients.producer(
+                    "lapse-oncall",
+                    Map.of(
+                            ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                            millis,
+                            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                            millis,
+                            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                            3 * millis));
         }
         return producer;
     }

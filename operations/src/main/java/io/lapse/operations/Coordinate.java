@@ -17,7 +17,9 @@ record Coordinate(String topic, int partition, long offset) {
             return null;
         }
         try {
-            return new Coordinate(text.substring(0, slash), Integer.parseInt(text.substring(slash + 1, at)),
+            return new Coordinate(
+                    text.substring(0, slash),
+                    Integer.parseInt(text.substring(slash + 1, at)),
                     Long.parseLong(text.substring(at + 1)));
         } catch (NumberFormatException e) {
             return null;

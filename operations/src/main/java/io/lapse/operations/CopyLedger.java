@@ -1,11 +1,10 @@
 package io.lapse.operations;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * The originals a topic already holds copies of, read from the copies' {@link CopyMark}s. Copies are written after
@@ -15,6 +14,7 @@ final class CopyLedger {
 
     /** copy → the original it copies */
     private final Map<Coordinate, Coordinate> originals = new HashMap<>();
+
     private final Set<Coordinate> copied = new HashSet<>();
 
     /** Notes the record if it is a copy; returns whether it was one. */

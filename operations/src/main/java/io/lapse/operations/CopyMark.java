@@ -1,9 +1,8 @@
 package io.lapse.operations;
 
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-
-import java.nio.charset.StandardCharsets;
 
 /**
  * The header on every record that lapse replay or lapse dlq redrive wrote: {@code lapse-copy-of} =
@@ -14,8 +13,7 @@ final class CopyMark {
 
     static final String HEADER = "lapse-copy-of";
 
-    private CopyMark() {
-    }
+    private CopyMark() {}
 
     /** The record this one copies, or null for an original. */
     static Coordinate of(Headers headers) {

@@ -1,21 +1,24 @@
 package io.lapse.operations;
 
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import picocli.CommandLine.Option;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import picocli.CommandLine.Option;
 
 /** Which dead letters a dlq command looks at: --since and --reason. */
 public final class DeadLetterFilter {
 
-    @Option(names = "--since", paramLabel = "TIME",
+    @Option(
+            names = "--since",
+            paramLabel = "TIME",
             description = "Only dead letters written since then: ISO-8601 or relative (-2h); default: all.")
     String since;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "Only dead letters whose reason contains this "
-            + "(ignoring case).")
+    @Option(
+            names = "--reason",
+            paramLabel = "TEXT",
+            description = "Only dead letters whose reason contains this " + "(ignoring case).")
     String reason;
 
     long sinceMillis(long now) {
@@ -36,13 +39,21 @@ public final class DeadLetterFilter {
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
             long from = sinceMillis(now);
             List<OffsetRange> ranges = OffsetRange.of(reader, topic, partitions, from, OffsetRange.OPEN_END);
-            TopicScan.read(reader, ranges, record -> {
-                DeadLetterRecord letter = DeadLetterRecord.of(record);
-                if (record.timestamp() >= from
-                        && (wanted == null || letter.reason().toLowerCase(Locale.ROOT).contains(wanted))) {
-                    found.add(letter);
-                }
-            }, progress, connections.timeout());
+            TopicScan.read(
+                    reader,
+                    ranges,
+                    record -> {
+                        DeadLetterRecord letter = DeadLetterRecord.of(record);
+                        if (record.timestamp() >= from
+                                && (wanted == null
+                                        || letter.reason()
+                                                .toLowerCase(Locale.ROOT)
+                                                .contains(wanted))) {
+                            found.add(letter);
+                        }
+                    },
+                    progress,
+                    connections.timeout());
         }
         progress.finish();
         return found;

@@ -2,9 +2,8 @@ package io.lapse.operations;
 
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A record of the dead-letter topic: where it is, and the dead letter it holds.
@@ -18,8 +17,12 @@ record DeadLetterRecord(Coordinate at, long timestamp, byte[] key, DeadLetter le
 
     static DeadLetterRecord of(ConsumerRecord<byte[], byte[]> record) {
         try {
-            return new DeadLetterRecord(Coordinate.of(record), record.timestamp(), record.key(),
-                    JsonCodec.DEAD_LETTER.decode(record.value()), null);
+            return new DeadLetterRecord(
+                    Coordinate.of(record),
+                    record.timestamp(),
+                    record.key(),
+                    JsonCodec.DEAD_LETTER.decode(record.value()),
+                    null);
         } catch (RuntimeException e) {
             return new DeadLetterRecord(Coordinate.of(record), record.timestamp(), record.key(), null, e.getMessage());
         }
@@ -31,7 +34,8 @@ record DeadLetterRecord(Coordinate at, long timestamp, byte[] key, DeadLetter le
 
     /** Where the original record was, or null when unknown. */
     Coordinate source() {
-        return letter == null || letter.sourceTopic() == null ? null
+        return letter == null || letter.sourceTopic() == null
+                ? null
                 : new Coordinate(letter.sourceTopic(), letter.partition(), letter.offset());
     }
 
@@ -51,8 +55,10 @@ record DeadLetterRecord(Coordinate at, long timestamp, byte[] key, DeadLetter le
         }
         String text = new String(value, StandardCharsets.UTF_8);
         StringBuilder shown = new StringBuilder();
-        text.codePoints().limit(PREFIX).forEach(c -> shown.append(Character.isISOControl(c)
-                ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
+        text.codePoints()
+                .limit(PREFIX)
+                .forEach(c -> shown.append(
+                        Character.isISOControl(c) ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
         return shown + (text.codePointCount(0, text.length()) > PREFIX ? "…" : "") + "  (" + value.length + " bytes)";
     }
 }

@@ -1,9 +1,5 @@
 package io.lapse.operations;
 
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
-import org.apache.kafka.common.TopicPartition;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,6 +8,9 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The dead-letter topic at a glance: how many records it holds, how many arrived lately, and the newest one's reason.
@@ -30,22 +29,32 @@ record DeadLetterSummary(long size, long recent, Long newestAt, String newestRea
             return new DeadLetterSummary(0, 0, null, null);
         }
         List<TopicPartition> all = IntStream.range(0, partitions.getAsInt())
-                .mapToObj(p -> new TopicPartition(topic, p)).toList();
+                .mapToObj(p -> new TopicPartition(topic, p))
+                .toList();
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
             Map<TopicPartition, Long> begins = reader.beginningOffsets(all);
             Map<TopicPartition, Long> ends = reader.endOffsets(all);
             Map<TopicPartition, OffsetAndTimestamp> recentStarts = reader.offsetsForTimes(
                     all.stream().collect(Collectors.toMap(Function.identity(), tp -> recentSince)));
-            long size = all.stream().mapToLong(tp -> ends.get(tp) - begins.get(tp)).sum();
-            long recent = all.stream().filter(tp -> recentStarts.get(tp) != null)
-                    .mapToLong(tp -> ends.get(tp) - recentStarts.get(tp).offset()).sum();
+            long size =
+                    all.stream().mapToLong(tp -> ends.get(tp) - begins.get(tp)).sum();
+            long recent = all.stream()
+                    .filter(tp -> recentStarts.get(tp) != null)
+                    .mapToLong(tp -> ends.get(tp) - recentStarts.get(tp).offset())
+                    .sum();
             List<OffsetRange> lastOfEach = new ArrayList<>();
-            all.stream().filter(tp -> ends.get(tp) > begins.get(tp))
+            all.stream()
+                    .filter(tp -> ends.get(tp) > begins.get(tp))
                     .forEach(tp -> lastOfEach.add(new OffsetRange(tp, ends.get(tp) - 1, ends.get(tp))));
             List<DeadLetterRecord> newest = new ArrayList<>();
-            TopicScan.read(reader, lastOfEach, record -> newest.add(DeadLetterRecord.of(record)), Progress.NONE,
+            TopicScan.read(
+                    reader,
+                    lastOfEach,
+                    record -> newest.add(DeadLetterRecord.of(record)),
+                    Progress.NONE,
                     connections.timeout());
-            return newest.stream().max(Comparator.comparingLong(DeadLetterRecord::timestamp))
+            return newest.stream()
+                    .max(Comparator.comparingLong(DeadLetterRecord::timestamp))
                     .map(n -> new DeadLetterSummary(size, recent, n.timestamp(), n.reason()))
                     .orElse(new DeadLetterSummary(size, recent, null, null));
         }

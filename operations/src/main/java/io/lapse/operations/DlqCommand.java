@@ -5,12 +5,18 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-@Command(name = "dlq", usageHelpAutoWidth = true, mixinStandardHelpOptions = true,
+@Command(
+        name = "dlq",
+        usageHelpAutoWidth = true,
+        mixinStandardHelpOptions = true,
         header = "List dead letters, or publish them again to where they came from.",
         description = "Dead letters: records a service could not process, kept whole with the reason, on topics.dlq.",
         subcommands = {DlqListCommand.class, DlqRedriveCommand.class},
-        footer = {"%nExamples:", "  lapse dlq list --since -1h",
-                "  lapse dlq redrive --reason 'not valid JSON' --dry-run"})
+        footer = {
+            "%nExamples:",
+            "  lapse dlq list --since -1h",
+            "  lapse dlq redrive --reason 'not valid JSON' --dry-run"
+        })
 public final class DlqCommand implements Runnable {
 
     @Spec

@@ -1,18 +1,22 @@
 package io.lapse.operations;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-@Command(name = "list", usageHelpAutoWidth = true,
+@Command(
+        name = "list",
+        usageHelpAutoWidth = true,
         header = "List dead letters: where from, why, and what they held.",
         description = "List dead letters: where the original record was (topic/partition@offset), its key, the "
                 + "reason, and the start of its value.",
-        footer = {"%nExamples:", "  lapse dlq list --since -1h",
-                "  lapse dlq list --reason 'differs from orderId' --json"})
+        footer = {
+            "%nExamples:",
+            "  lapse dlq list --since -1h",
+            "  lapse dlq list --reason 'differs from orderId' --json"
+        })
 public final class DlqListCommand extends OnCallCommand {
 
     @Mixin
@@ -22,25 +26,34 @@ public final class DlqListCommand extends OnCallCommand {
     boolean json;
 
     /** One dead letter, for --json. */
-    record Listed(String at, long written, String reason, String source, String key, String value) {
-    }
+    record Listed(String at, long written, String reason, String source, String key, String value) {}
 
     @Override
     int run(Connections connections) {
         long now = now();
         List<DeadLetterRecord> letters = filter.read(connections, now, progress("reading dead letters", 0));
-        List<Listed> listed = letters.stream().map(l -> new Listed(l.at().toString(), l.timestamp(), l.reason(),
-                l.source() == null ? null : l.source().toString(),
-                l.originalKey() == null ? null : new String(l.originalKey(), StandardCharsets.UTF_8),
-                l.valuePrefix())).toList();
+        List<Listed> listed = letters.stream()
+                .map(l -> new Listed(
+                        l.at().toString(),
+                        l.timestamp(),
+                        l.reason(),
+                        l.source() == null ? null : l.source().toString(),
+                        l.originalKey() == null ? null : new String(l.originalKey(), StandardCharsets.UTF_8),
+                        l.valuePrefix()))
+                .toList();
         if (json) {
             Json.print(out(), listed);
             return Exit.OK;
         }
         for (Listed l : listed) {
-            out().printf("%s  written %s%n    reason  %s%n    source  %s  key %s%n    value   %s%n", l.at(),
-                    Show.time(l.written()), l.reason(), l.source() == null ? "unknown" : l.source(),
-                    l.key() == null ? "(none)" : l.key(), l.value());
+            out().printf(
+                            "%s  written %s%n    reason  %s%n    source  %s  key %s%n    value   %s%n",
+                            l.at(),
+                            Show.time(l.written()),
+                            l.reason(),
+                            l.source() == null ? "unknown" : l.source(),
+                            l.key() == null ? "(none)" : l.key(),
+                            l.value());
         }
         out().println(Show.count(listed.size(), "dead letter") + filter.describe(now));
         return Exit.OK;

@@ -10,6 +10,5 @@ final class Exit {
     /** Bad usage, or Kafka or Redis unreachable: nothing was done. */
     static final int USAGE = 2;
 
-    private Exit() {
-    }
+    private Exit() {}
 }

@@ -3,8 +3,6 @@ package io.lapse.operations;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -13,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * What a replay of the expired topic re-publishes: one expiry per order, its newest in the range, so that an order
@@ -22,16 +21,13 @@ import java.util.function.Function;
 final class ExpiryPicks {
 
     /** An order's silence: the status its expiries counted from. A replay re-publishes each silence once. */
-    private record Silence(String orderId, long lastSeen) {
-    }
+    private record Silence(String orderId, long lastSeen) {}
 
     /** The expiry picked for an order, with the record that carried it. */
-    record Pick(ConsumerRecord<byte[], byte[]> record, TimerExpired expiry) {
-    }
+    record Pick(ConsumerRecord<byte[], byte[]> record, TimerExpired expiry) {}
 
     /** What was picked, and how many orders were left out for which reason. */
-    record Selection(List<Pick> picks, long orders, long statusSince, long replayedBefore) {
-    }
+    record Selection(List<Pick> picks, long orders, long statusSince, long replayedBefore) {}
 
     private final Map<String, Pick> newest = new LinkedHashMap<>();
     private final Set<Silence> replayed = new HashSet<>();
@@ -55,7 +51,8 @@ final class ExpiryPicks {
     }
 
     private static boolean isNewer(TimerExpired candidate, TimerExpired current) {
-        return candidate.lastSeen() != current.lastSeen() ? candidate.lastSeen() > current.lastSeen()
+        return candidate.lastSeen() != current.lastSeen()
+                ? candidate.lastSeen() > current.lastSeen()
                 : candidate.attempt() > current.attempt();
     }
 

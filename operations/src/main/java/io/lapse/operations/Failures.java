@@ -7,17 +7,15 @@ import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
-import org.apache.kafka.common.KafkaException;
-
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.apache.kafka.common.KafkaException;
 
 /** Turns whatever stopped a command into the one line on-call reads, naming what failed and where. */
 final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /** @param config null when the configuration itself could not be read */
     static String describe(Throwable error, LapseConfig config, Duration timeout) {

@@ -7,20 +7,23 @@ import io.lapse.store.AuditLog;
 import io.lapse.store.EndedOrders;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerStore;
+import java.util.List;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.util.List;
-import java.util.OptionalLong;
-
-@Command(name = "inspect", usageHelpAutoWidth = true,
+@Command(
+        name = "inspect",
+        usageHelpAutoWidth = true,
         header = "Everything Lapse knows about one order.",
-        description = {"Everything Lapse knows about one order: its timer in Redis (state, next deadline, attempt, "
-                + "the status it counts from, tombstone), what on-call did to it by hand, and its expiries and pull "
-                + "results on the topics within --lookback.",
-                "Exit code 1 when neither Redis nor the topics know the order."},
+        description = {
+            "Everything Lapse knows about one order: its timer in Redis (state, next deadline, attempt, "
+                    + "the status it counts from, tombstone), what on-call did to it by hand, and its expiries and pull "
+                    + "results on the topics within --lookback.",
+            "Exit code 1 when neither Redis nor the topics know the order."
+        },
         footer = {"%nExamples:", "  lapse inspect 123456", "  lapse inspect 123456 --lookback 6h --json"})
 public final class InspectCommand extends OnCallCommand {
 
@@ -30,11 +33,17 @@ public final class InspectCommand extends OnCallCommand {
     @Parameters(paramLabel = "ORDER", description = "The orderId.")
     String orderId;
 
-    @Option(names = "--lookback", defaultValue = "1h", paramLabel = "DURATION",
+    @Option(
+            names = "--lookback",
+            defaultValue = "1h",
+            paramLabel = "DURATION",
             description = "How far back to read the expired and pulled topics (${DEFAULT-VALUE}).")
     String lookback;
 
-    @Option(names = "--last", defaultValue = "10", paramLabel = "N",
+    @Option(
+            names = "--last",
+            defaultValue = "10",
+            paramLabel = "N",
             description = "Show the newest N expiries and pulls (${DEFAULT-VALUE}).")
     int last;
 
@@ -45,21 +54,42 @@ public final class InspectCommand extends OnCallCommand {
     int run(Connections connections) {
         String order = Arguments.orderId(orderId);
         long since = now() - Arguments.duration("--lookback", lookback).toMillis();
-        TimerStore store = TimerStore.of(connections.redis(), connections.keys(), connections.config().timer());
+        TimerStore store = TimerStore.of(
+                connections.redis(), connections.keys(), connections.config().timer());
         OrderView view = store.inspect(List.of(order)).join().get(order);
-        OptionalLong endedAt = new EndedOrders(connections.redis(), connections.keys()).endedAt(order).join();
-        List<AuditLog.Entry> audit = new AuditLog(connections.redis(), connections.keys()).of(order).join();
+        OptionalLong endedAt = new EndedOrders(connections.redis(), connections.keys())
+                .endedAt(order)
+                .join();
+        List<AuditLog.Entry> audit =
+                new AuditLog(connections.redis(), connections.keys()).of(order).join();
         InspectReport report;
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
             OrderHistory history = new OrderHistory(connections, reader, order);
             List<OrderHistory.Entry<TimerExpired>> expiries = history.expiries(since, OffsetRange.OPEN_END);
             List<OrderHistory.Entry<PullResult>> pulls = history.pulls(since, OffsetRange.OPEN_END);
-            report = new InspectReport(order, connections.keys().shardOf(order), view.phase().name(), view.attempt(),
-                    boxed(view.lastSeen()), boxed(view.dueAt()), boxed(endedAt),
+            report = new InspectReport(
+                    order,
+                    connections.keys().shardOf(order),
+                    view.phase().name(),
+                    view.attempt(),
+                    boxed(view.lastSeen()),
+                    boxed(view.dueAt()),
+                    boxed(endedAt),
                     endedAt.isPresent() && view.phase() == OrderView.Phase.ENDED
-                            ? endedAt.getAsLong() + connections.config().timer().tombstoneRetention().toMillis() : null,
-                    lastStatus(history, view, endedAt, pulls), newest(expiries), expiries.size(), newest(pulls),
-                    pulls.size(), audit, Show.time(since));
+                            ? endedAt.getAsLong()
+                                    + connections
+                                            .config()
+                                            .timer()
+                                            .tombstoneRetention()
+                                            .toMillis()
+                            : null,
+                    lastStatus(history, view, endedAt, pulls),
+                    newest(expiries),
+                    expiries.size(),
+                    newest(pulls),
+                    pulls.size(),
+                    audit,
+                    Show.time(since));
         }
         if (json) {
             Json.print(out(), report);
@@ -70,24 +100,32 @@ public final class InspectCommand extends OnCallCommand {
     }
 
     /** The status Redis counts from (or the one that ended the order), found on the push topic or in a pull. */
-    private static OrderHistory.Status lastStatus(OrderHistory history, OrderView view, OptionalLong endedAt,
-                                                  List<OrderHistory.Entry<PullResult>> pulls) {
+    private static OrderHistory.Status lastStatus(
+            OrderHistory history, OrderView view, OptionalLong endedAt, List<OrderHistory.Entry<PullResult>> pulls) {
         if (view.lastSeen().isPresent()) {
             long seen = view.lastSeen().getAsLong();
             for (OrderHistory.Entry<PullResult> pull : pulls) {
-                if (pull.event().status() != null && Long.valueOf(seen).equals(pull.event().status().ts())) {
-                    return new OrderHistory.Status(pull.at(), pull.event().status().status(), seen);
+                if (pull.event().status() != null
+                        && Long.valueOf(seen).equals(pull.event().status().ts())) {
+                    return new OrderHistory.Status(
+                            pull.at(), pull.event().status().status(), seen);
                 }
             }
             return history.pushes(seen - STATUS_WINDOW_MS, seen + STATUS_WINDOW_MS).stream()
-                    .filter(push -> Long.valueOf(seen).equals(push.event().ts())).findFirst()
-                    .map(push -> new OrderHistory.Status(push.at(), push.event().status(), seen)).orElse(null);
+                    .filter(push -> Long.valueOf(seen).equals(push.event().ts()))
+                    .findFirst()
+                    .map(push -> new OrderHistory.Status(push.at(), push.event().status(), seen))
+                    .orElse(null);
         }
         if (endedAt.isPresent()) {
-            List<OrderHistory.Entry<StatusHeader>> before = history.pushes(
-                    endedAt.getAsLong() - 6 * STATUS_WINDOW_MS, endedAt.getAsLong() + 1);
-            return before.isEmpty() ? null : new OrderHistory.Status(before.get(0).at(),
-                    before.get(0).event().status(), before.get(0).event().ts());
+            List<OrderHistory.Entry<StatusHeader>> before =
+                    history.pushes(endedAt.getAsLong() - 6 * STATUS_WINDOW_MS, endedAt.getAsLong() + 1);
+            return before.isEmpty()
+                    ? null
+                    : new OrderHistory.Status(
+                            before.get(0).at(),
+                            before.get(0).event().status(),
+                            before.get(0).event().ts());
         }
         return null;
     }

@@ -3,7 +3,6 @@ package io.lapse.operations;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.AuditLog;
-
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -20,11 +19,22 @@ import java.util.Locale;
  * @param expiries       the newest of the expiries found, newest first; {@code expiriesFound} counts them all
  * @param since          the start of the look-back over the expired and pulled topics
  */
-record InspectReport(String orderId, int shard, String phase, int attempt, Long lastSeen, Long dueAt, Long endedAt,
-                     Long tombstoneUntil, OrderHistory.Status lastStatus,
-                     List<OrderHistory.Entry<TimerExpired>> expiries, int expiriesFound,
-                     List<OrderHistory.Entry<PullResult>> pulls, int pullsFound, List<AuditLog.Entry> byHand,
-                     String since) {
+record InspectReport(
+        String orderId,
+        int shard,
+        String phase,
+        int attempt,
+        Long lastSeen,
+        Long dueAt,
+        Long endedAt,
+        Long tombstoneUntil,
+        OrderHistory.Status lastStatus,
+        List<OrderHistory.Entry<TimerExpired>> expiries,
+        int expiriesFound,
+        List<OrderHistory.Entry<PullResult>> pulls,
+        int pullsFound,
+        List<AuditLog.Entry> byHand,
+        String since) {
 
     boolean isKnown() {
         return !phase.equals("UNKNOWN") || expiriesFound > 0 || pullsFound > 0 || lastStatus != null;
@@ -34,30 +44,46 @@ record InspectReport(String orderId, int shard, String phase, int attempt, Long 
         out.printf("order %s (shard %d)%n", orderId, shard);
         out.println("  timer        " + timer(now));
         out.println("  last status  " + status(now));
-        out.println("  tombstone    " + (tombstoneUntil == null ? "none"
-                : "since " + Show.time(endedAt) + ", pruned at " + Show.time(tombstoneUntil)));
+        out.println("  tombstone    "
+                + (tombstoneUntil == null
+                        ? "none"
+                        : "since " + Show.time(endedAt) + ", pruned at " + Show.time(tombstoneUntil)));
         out.printf("  expiries     %d since %s%n", expiriesFound, since);
         for (OrderHistory.Entry<TimerExpired> entry : expiries) {
             TimerExpired e = entry.event();
-            out.printf("    %s  attempt %d%s  deadline %s  source %s  silent since %s  at %s%s%n",
-                    Show.time(e.firedAt()), e.attempt(), e.finalAttempt() ? " (final)" : "", Show.time(e.deadline()),
-                    e.source().name().toLowerCase(Locale.ROOT), Show.time(e.lastSeen()), entry.at(),
+            out.printf(
+                    "    %s  attempt %d%s  deadline %s  source %s  silent since %s  at %s%s%n",
+                    Show.time(e.firedAt()),
+                    e.attempt(),
+                    e.finalAttempt() ? " (final)" : "",
+                    Show.time(e.deadline()),
+                    e.source().name().toLowerCase(Locale.ROOT),
+                    Show.time(e.lastSeen()),
+                    entry.at(),
                     copy(entry));
         }
         older(out, expiriesFound - expiries.size());
         out.printf("  pulls        %d since %s%n", pullsFound, since);
         for (OrderHistory.Entry<PullResult> entry : pulls) {
             PullResult p = entry.event();
-            String detail = p.status() != null ? " " + p.status().status() + " ts " + Show.time(p.status().ts())
+            String detail = p.status() != null
+                    ? " " + p.status().status() + " ts " + Show.time(p.status().ts())
                     : p.error() != null ? " (" + p.error() + ")" : "";
-            out.printf("    %s  %s%s  for attempt %d  at %s%s%n", Show.time(p.pulledAt()), p.outcome(), detail,
-                    p.expiry() == null ? 0 : p.expiry().attempt(), entry.at(), copy(entry));
+            out.printf(
+                    "    %s  %s%s  for attempt %d  at %s%s%n",
+                    Show.time(p.pulledAt()),
+                    p.outcome(),
+                    detail,
+                    p.expiry() == null ? 0 : p.expiry().attempt(),
+                    entry.at(),
+                    copy(entry));
         }
         older(out, pullsFound - pulls.size());
         if (!byHand.isEmpty()) {
             out.println("  by hand");
-            byHand.forEach(a -> out.printf("    %s  %s by %s%s%n", Show.time(a.at()), a.action(), a.user(),
-                    a.reason().isEmpty() ? "" : ": " + a.reason()));
+            byHand.forEach(a -> out.printf(
+                    "    %s  %s by %s%s%n",
+                    Show.time(a.at()), a.action(), a.user(), a.reason().isEmpty() ? "" : ": " + a.reason()));
         }
     }
 
@@ -74,13 +100,16 @@ record InspectReport(String orderId, int shard, String phase, int attempt, Long 
     private String timer(long now) {
         return switch (phase) {
             case "UNKNOWN" -> "unknown to Redis: not watched";
-            case "ARMED" -> "armed: expires " + Show.time(dueAt) + " (" + Show.ago(dueAt, now) + ") unless a status comes";
+            case "ARMED" ->
+                "armed: expires " + Show.time(dueAt) + " (" + Show.ago(dueAt, now) + ") unless a status comes";
             case "LEASED" -> "being fired: attempt " + attempt + ", lease ends " + Show.time(dueAt);
-            case "FIRED" -> "fired, attempt " + attempt + "; next expiry due " + Show.time(dueAt) + " ("
-                    + Show.ago(dueAt, now) + ")";
-            case "RECOVERED" -> "re-armed by the compensator: expires " + Show.time(dueAt) + " (" + Show.ago(dueAt, now)
-                    + ")";
-            case "GIVEN_UP" -> "given up after attempt " + attempt + (endedAt == null ? "" : " at " + Show.time(endedAt));
+            case "FIRED" ->
+                "fired, attempt " + attempt + "; next expiry due " + Show.time(dueAt) + " (" + Show.ago(dueAt, now)
+                        + ")";
+            case "RECOVERED" ->
+                "re-armed by the compensator: expires " + Show.time(dueAt) + " (" + Show.ago(dueAt, now) + ")";
+            case "GIVEN_UP" ->
+                "given up after attempt " + attempt + (endedAt == null ? "" : " at " + Show.time(endedAt));
             case "ENDED" -> "finished" + (endedAt == null ? "" : " at " + Show.time(endedAt));
             default -> phase;
         };
@@ -88,8 +117,9 @@ record InspectReport(String orderId, int shard, String phase, int attempt, Long 
 
     private String status(long now) {
         if (lastStatus != null) {
-            String ts = lastStatus.ts() == null ? "no ts" : "ts " + Show.time(lastStatus.ts()) + " ("
-                    + Show.ago(lastStatus.ts(), now) + ")";
+            String ts = lastStatus.ts() == null
+                    ? "no ts"
+                    : "ts " + Show.time(lastStatus.ts()) + " (" + Show.ago(lastStatus.ts(), now) + ")";
             return lastStatus.status() + ", " + ts + ", at " + lastStatus.at();
         }
         if (lastSeen != null) {

@@ -23,6 +23,7 @@ public final class ManualAction {
     /** Notes in Redis who did what to the order, and why. */
     void audit(Connections connections, String action) {
         new AuditLog(connections.redis(), connections.keys())
-                .record(new AuditLog.Entry(0, action, order(), reason, System.getProperty("user.name"))).join();
+                .record(new AuditLog.Entry(0, action, order(), reason, System.getProperty("user.name")))
+                .join();
     }
 }

@@ -1,14 +1,13 @@
 package io.lapse.operations;
 
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
-import org.apache.kafka.common.TopicPartition;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
 
 /** The offsets of one partition whose records fall in a time range: from {@code start} up to, not including, {@code end}. */
 record OffsetRange(TopicPartition partition, long start, long end) {
@@ -32,15 +31,21 @@ record OffsetRange(TopicPartition partition, long start, long end) {
         Map<TopicPartition, Long> ends = consumer.endOffsets(all);
         Map<TopicPartition, Long> starts = offsetsAt(consumer, all, from, ends);
         Map<TopicPartition, Long> stops = to == OPEN_END ? ends : offsetsAt(consumer, all, to, ends);
-        return all.stream().map(tp -> new OffsetRange(tp, starts.get(tp), stops.get(tp))).toList();
+        return all.stream()
+                .map(tp -> new OffsetRange(tp, starts.get(tp), stops.get(tp)))
+                .toList();
     }
 
     /** The first offset at or after the moment, or the end when no record is that recent. */
-    private static Map<TopicPartition, Long> offsetsAt(Consumer<?, ?> consumer, List<TopicPartition> partitions,
-                                                       long moment, Map<TopicPartition, Long> ends) {
+    private static Map<TopicPartition, Long> offsetsAt(
+            Consumer<?, ?> consumer, List<TopicPartition> partitions, long moment, Map<TopicPartition, Long> ends) {
         Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(
                 partitions.stream().collect(Collectors.toMap(Function.identity(), tp -> Math.max(0, moment))));
-        return partitions.stream().collect(Collectors.toMap(Function.identity(),
-                tp -> found.get(tp) == null ? ends.get(tp) : found.get(tp).offset()));
+        return partitions.stream()
+                .collect(Collectors.toMap(
+                        Function.identity(),
+                        tp -> found.get(tp) == null
+                                ? ends.get(tp)
+                                : found.get(tp).offset()));
     }
 }

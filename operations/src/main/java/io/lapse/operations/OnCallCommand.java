@@ -1,16 +1,15 @@
 package io.lapse.operations;
 
 import io.lapse.config.LapseConfig;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-
-import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.concurrent.Callable;
 
 /**
  * What every on-call command shares: the services' configuration, clients that give up after {@code --timeout}, and
@@ -24,11 +23,17 @@ abstract class OnCallCommand implements Callable<Integer> {
     @Mixin
     ConfigOption config;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "5s",
             description = "Give up on a Kafka or Redis that does not answer within this (${DEFAULT-VALUE}).")
     String timeout;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help, with examples, and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help, with examples, and exit.")
     boolean help;
 
     @Spec

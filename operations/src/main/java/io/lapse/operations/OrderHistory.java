@@ -4,15 +4,14 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
 import io.lapse.event.TimerExpired;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /** What the topics say about one order, read within bounded time ranges. */
 final class OrderHistory {
@@ -22,12 +21,10 @@ final class OrderHistory {
      *
      * @param copyOf where the original is, when this is a copy made by lapse replay or lapse dlq redrive
      */
-    record Entry<T>(String at, long timestamp, T event, String copyOf) {
-    }
+    record Entry<T>(String at, long timestamp, T event, String copyOf) {}
 
     /** A status the order had, from a push or an OK pull. */
-    record Status(String at, String status, Long ts) {
-    }
+    record Status(String at, String status, Long ts) {}
 
     private final Connections connections;
     private final KafkaConsumer<byte[], byte[]> reader;
@@ -58,16 +55,24 @@ final class OrderHistory {
         List<Entry<T>> found = new ArrayList<>();
         int partitions = Topics.partitions(connections, topic);
         List<OffsetRange> ranges = OffsetRange.of(reader, topic, partitions, from, to);
-        TopicScan.read(reader, ranges, record -> {
-            if (Arrays.equals(key, record.key())) {
-                T event = decodeOrNull(record, decode);
-                if (event != null) {
-                    Coordinate original = CopyMark.of(record.headers());
-                    found.add(new Entry<>(Coordinate.of(record).toString(), record.timestamp(), event,
-                            original == null ? null : original.toString()));
-                }
-            }
-        }, Progress.NONE, connections.timeout());
+        TopicScan.read(
+                reader,
+                ranges,
+                record -> {
+                    if (Arrays.equals(key, record.key())) {
+                        T event = decodeOrNull(record, decode);
+                        if (event != null) {
+                            Coordinate original = CopyMark.of(record.headers());
+                            found.add(new Entry<>(
+                                    Coordinate.of(record).toString(),
+                                    record.timestamp(),
+                                    event,
+                                    original == null ? null : original.toString()));
+                        }
+                    }
+                },
+                Progress.NONE,
+                connections.timeout());
         found.sort(Comparator.comparingLong((Entry<T> e) -> e.timestamp()).reversed());
         return found;
     }

@@ -1,7 +1,6 @@
 package io.lapse.operations;
 
 import io.lapse.store.Watermarks;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,8 +17,7 @@ import java.util.TreeMap;
 final class PartitionMarks {
 
     /** One partition's mark. */
-    record Mark(String partition, long watermark, long ageMillis, boolean exists) {
-    }
+    record Mark(String partition, long watermark, long ageMillis, boolean exists) {}
 
     private final Connections connections;
     private final Map<String, OptionalInt> partitionCounts = new HashMap<>();
@@ -29,8 +27,10 @@ final class PartitionMarks {
         this.connections = connections;
         // a topic's partition count is reported beside its partitions' marks as 'topic/*'
         this.marks = new TreeMap<>();
-        Watermarks.of(connections.redis(), connections.keys(), connections.config()).all().join().forEach(
-                (field, entry) -> {
+        Watermarks.of(connections.redis(), connections.keys(), connections.config())
+                .all()
+                .join()
+                .forEach((field, entry) -> {
                     if (!field.endsWith("/*")) {
                         marks.put(field, entry.value());
                     }
@@ -39,7 +39,8 @@ final class PartitionMarks {
 
     List<Mark> marks(long now) {
         return marks.entrySet().stream()
-                .map(e -> new Mark(e.getKey(), e.getValue(), now - e.getValue(), exists(e.getKey()))).toList();
+                .map(e -> new Mark(e.getKey(), e.getValue(), now - e.getValue(), exists(e.getKey())))
+                .toList();
     }
 
     /** The lowest mark: the watermark; empty while ingest has reported nothing. */
@@ -50,7 +51,9 @@ final class PartitionMarks {
     /** Partitions of the push and pulled topics that have no mark: they hold the watermark back. */
     List<String> unreported() {
         List<String> missing = new ArrayList<>();
-        for (String topic : List.of(connections.config().topics().push(), connections.config().topics().pulled())) {
+        for (String topic : List.of(
+                connections.config().topics().push(),
+                connections.config().topics().pulled())) {
             for (int p = 0; p < count(topic).orElse(0); p++) {
                 if (!marks.containsKey(topic + "/" + p)) {
                     missing.add(topic + "/" + p);
@@ -73,7 +76,9 @@ final class PartitionMarks {
         int slash = partition.lastIndexOf('/');
         try {
             int number = Integer.parseInt(partition.substring(slash + 1));
-            return slash > 0 && number >= 0 && number < count(partition.substring(0, slash)).orElse(0);
+            return slash > 0
+                    && number >= 0
+                    && number < count(partition.substring(0, slash)).orElse(0);
         } catch (NumberFormatException e) {
             return false;
         }

@@ -1,14 +1,12 @@
 package io.lapse.operations;
 
 import io.lapse.store.OrderView;
-
 import java.util.Locale;
 
 /** An order's timer state in words. */
 final class Phases {
 
-    private Phases() {
-    }
+    private Phases() {}
 
     static String describe(OrderView view) {
         String phase = view.phase().name().toLowerCase(Locale.ROOT).replace('_', ' ');

@@ -51,9 +51,14 @@ final class Progress {
         StringBuilder line = new StringBuilder("\r").append(label);
         if (total > 0) {
             int filled = (int) Math.min(BAR, BAR * done / total);
-            line.append(" [").append("#".repeat(filled)).append("-".repeat(BAR - filled)).append("] ")
+            line.append(" [")
+                    .append("#".repeat(filled))
+                    .append("-".repeat(BAR - filled))
+                    .append("] ")
                     .append(String.format("%3d%%  ", Math.min(100, 100 * done / total)))
-                    .append(Show.count(done)).append('/').append(Show.count(total));
+                    .append(Show.count(done))
+                    .append('/')
+                    .append(Show.count(total));
         } else {
             line.append("  ").append(Show.count(done));
         }

@@ -11,14 +11,12 @@ import java.util.regex.Pattern;
 final class PrometheusText {
 
     /** One sample: a metric name, its labels and its value. */
-    record Sample(String name, Map<String, String> labels, double value) {
-    }
+    record Sample(String name, Map<String, String> labels, double value) {}
 
     private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     /** A number as Prometheus writes it: Java's notation, or +Inf, -Inf, NaN. */
     static double number(String text) {

@@ -11,19 +11,36 @@ import java.util.List;
  * @param topicGone     dead letters whose source topic no longer exists
  * @param wouldPublish  with --dry-run, the originals a real run would publish
  */
-record RedriveReport(boolean dryRun, long selected, String selection, long redrivenBefore, long unknownSource,
-                     long topicGone, long published, long failed, String firstError, List<String> wouldPublish) {
+record RedriveReport(
+        boolean dryRun,
+        long selected,
+        String selection,
+        long redrivenBefore,
+        long unknownSource,
+        long topicGone,
+        long published,
+        long failed,
+        String firstError,
+        List<String> wouldPublish) {
 
     void print(PrintWriter out) {
         wouldPublish.forEach(line -> out.println("would publish " + line));
         StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "")
-                .append(Show.count(selected, "dead letter")).append(selection).append(": ")
-                .append(dryRun ? "would redrive " + Show.count(wouldPublish.size()) : "redrove " + Show.count(published));
+                .append(Show.count(selected, "dead letter"))
+                .append(selection)
+                .append(": ")
+                .append(
+                        dryRun
+                                ? "would redrive " + Show.count(wouldPublish.size())
+                                : "redrove " + Show.count(published));
         text.append(Show.clause(redrivenBefore, "redriven before", "redriven before"));
         text.append(Show.clause(unknownSource, "without a source", "without a source"));
         text.append(Show.clause(topicGone, "whose topic no longer exists", "whose topic no longer exists"));
         if (failed > 0) {
-            text.append(", ").append(Show.count(failed)).append(" failed (first: ").append(firstError)
+            text.append(", ")
+                    .append(Show.count(failed))
+                    .append(" failed (first: ")
+                    .append(firstError)
                     .append("; run again: what was published is skipped)");
         }
         out.println(text);

@@ -1,41 +1,54 @@
 package io.lapse.operations;
 
 import io.lapse.store.TimerStore;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-@Command(name = "replay", sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "replay",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         header = "Re-publish a time range of a topic, each record once.",
-        description = {"Re-publish the records a topic received in a time range, e.g. to pull again the orders whose "
-                + "pulls failed while upstream was down.",
-                "On the expired topic (topics.expired) each order is re-published once, with its newest expiry in the "
-                        + "range, and orders that have had a status since are left out.",
-                "Every copy carries a header lapse-copy-of: topic/partition@offset of its original. Before publishing, "
-                        + "the target topic is read from --from on, and what it already holds a copy of is skipped: "
-                        + "a run can be interrupted and run again, and publishes nothing twice."},
-        footer = {"%nExamples:",
-                "  # pull again what expired during an upstream outage; look first:",
-                "  lapse replay --topic charging.timer.expired \\",
-                "      --from 2026-11-23T04:00:00Z --to 2026-11-23T04:30:00Z --dry-run",
-                "  lapse replay --topic charging.timer.expired --from -45m --to -15m",
-                "  # one order's pushes of the last hour, into a scratch topic:",
-                "  lapse replay --topic charging.status.push --from -1h --key 123456 \\",
-                "      --to-topic scratch.push"})
+        description = {
+            "Re-publish the records a topic received in a time range, e.g. to pull again the orders whose "
+                    + "pulls failed while upstream was down.",
+            "On the expired topic (topics.expired) each order is re-published once, with its newest expiry in the "
+                    + "range, and orders that have had a status since are left out.",
+            "Every copy carries a header lapse-copy-of: topic/partition@offset of its original. Before publishing, "
+                    + "the target topic is read from --from on, and what it already holds a copy of is skipped: "
+                    + "a run can be interrupted and run again, and publishes nothing twice."
+        },
+        footer = {
+            "%nExamples:",
+            "  # pull again what expired during an upstream outage; look first:",
+            "  lapse replay --topic charging.timer.expired \\",
+            "      --from 2026-11-23T04:00:00Z --to 2026-11-23T04:30:00Z --dry-run",
+            "  lapse replay --topic charging.timer.expired --from -45m --to -15m",
+            "  # one order's pushes of the last hour, into a scratch topic:",
+            "  lapse replay --topic charging.status.push --from -1h --key 123456 \\",
+            "      --to-topic scratch.push"
+        })
 public final class ReplayCommand extends OnCallCommand {
 
     @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic to read.")
     String topic;
 
-    @Option(names = "--from", required = true, paramLabel = "TIME",
+    @Option(
+            names = "--from",
+            required = true,
+            paramLabel = "TIME",
             description = "Start of the range: ISO-8601 (2026-11-23T04:00:00Z) or relative to now (-30m).")
     String from;
 
-    @Option(names = "--to", defaultValue = "now", paramLabel = "TIME", description = "End of the range (${DEFAULT-VALUE}).")
+    @Option(
+            names = "--to",
+            defaultValue = "now",
+            paramLabel = "TIME",
+            description = "End of the range (${DEFAULT-VALUE}).")
     String to;
 
     @Option(names = "--key", paramLabel = "ORDER", description = "Only the records of this order.")
@@ -61,10 +74,21 @@ public final class ReplayCommand extends OnCallCommand {
         int targetPartitions = Topics.partitions(connections, target);
         boolean expiries = topic.equals(connections.config().topics().expired());
         CopyLedger ledger = new CopyLedger();
-        ReplayRun replay = new ReplayRun(target, order, expiries ? new ExpiryPicks() : null,
-                publishing.dryRun ? null : new Republisher(connections.producer(), ledger), ledger);
+        ReplayRun replay = new ReplayRun(
+                target,
+                order,
+                expiries ? new ExpiryPicks() : null,
+                publishing.dryRun ? null : new Republisher(connections.producer(), ledger),
+                ledger);
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
-            scan(connections, reader, target, targetPartitions, start, OffsetRange.OPEN_END, "checking " + target,
+            scan(
+                    connections,
+                    reader,
+                    target,
+                    targetPartitions,
+                    start,
+                    OffsetRange.OPEN_END,
+                    "checking " + target,
                     replay::noteTarget);
             // records out of timestamp order can sit among the range's offsets: the range is by timestamp
             scan(connections, reader, topic, partitions, start, end, "replaying " + topic, record -> {
@@ -74,7 +98,10 @@ public final class ReplayCommand extends OnCallCommand {
             });
         }
         if (expiries) {
-            TimerStore store = TimerStore.of(connections.redis(), connections.keys(), connections.config().timer());
+            TimerStore store = TimerStore.of(
+                    connections.redis(),
+                    connections.keys(),
+                    connections.config().timer());
             Progress progress = progress("publishing to " + target, 0);
             replay.publishPicks(ids -> store.inspect(ids).join(), progress);
             progress.finish();
@@ -88,8 +115,15 @@ public final class ReplayCommand extends OnCallCommand {
         return report.failed() > 0 ? Exit.PROBLEM : Exit.OK;
     }
 
-    private void scan(Connections connections, KafkaConsumer<byte[], byte[]> reader, String name, int partitions,
-                      long start, long end, String label, TopicScan.Visitor visitor) {
+    private void scan(
+            Connections connections,
+            KafkaConsumer<byte[], byte[]> reader,
+            String name,
+            int partitions,
+            long start,
+            long end,
+            String label,
+            TopicScan.Visitor visitor) {
         List<OffsetRange> ranges = OffsetRange.of(reader, name, partitions, start, end);
         Progress progress = progress(label, TopicScan.total(ranges));
         TopicScan.read(reader, ranges, visitor, progress, connections.timeout());

@@ -15,10 +15,26 @@ import java.util.List;
  * @param selected       records chosen to publish (all of them published unless --dry-run or failed)
  * @param wouldPublish   with --dry-run, the first {@value #SHOWN} records a real run would publish
  */
-record ReplayReport(String topic, String toTopic, String from, String to, String key, boolean dryRun, long read,
-                    Long orders, long copiesLeftOut, long otherKeys, long unreadable, long statusSince,
-                    long replayedBefore, long selected, long published, long failed, String firstError, List<String> wouldPublish,
-                    long millis) {
+record ReplayReport(
+        String topic,
+        String toTopic,
+        String from,
+        String to,
+        String key,
+        boolean dryRun,
+        long read,
+        Long orders,
+        long copiesLeftOut,
+        long otherKeys,
+        long unreadable,
+        long statusSince,
+        long replayedBefore,
+        long selected,
+        long published,
+        long failed,
+        String firstError,
+        List<String> wouldPublish,
+        long millis) {
 
     static final int SHOWN = 100;
 
@@ -29,14 +45,22 @@ record ReplayReport(String topic, String toTopic, String from, String to, String
         if (dryRun && selected > wouldPublish.size()) {
             out.println("… and " + Show.count(selected - wouldPublish.size()) + " more");
         }
-        StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "").append("replay ").append(topic)
-                .append(" from ").append(from).append(" to ").append(to);
+        StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "")
+                .append("replay ")
+                .append(topic)
+                .append(" from ")
+                .append(from)
+                .append(" to ")
+                .append(to);
         if (!toTopic.equals(topic)) {
             text.append(" → ").append(toTopic);
         }
         text.append(": read ").append(Show.count(read, "record"));
         if (key != null) {
-            text.append(", ").append(Show.count(read - otherKeys)).append(" of order ").append(key);
+            text.append(", ")
+                    .append(Show.count(read - otherKeys))
+                    .append(" of order ")
+                    .append(key);
         }
         text.append(Show.clause(copiesLeftOut, "copy left out", "copies left out"));
         text.append(Show.clause(unreadable, "not TimerExpired", "not TimerExpired"));
@@ -45,12 +69,15 @@ record ReplayReport(String topic, String toTopic, String from, String to, String
             text.append(Show.clause(statusSince, "had a status since", "had a status since"));
         }
         text.append(Show.clause(replayedBefore, "replayed before", "replayed before"));
-        text.append("; ").append(dryRun ? "would publish " + Show.count(selected)
-                : "published " + Show.count(published)).append(failed > 0 ? ", " + Show.count(failed) + " failed" : "")
-                .append(" in ").append(Show.duration(millis));
+        text.append("; ")
+                .append(dryRun ? "would publish " + Show.count(selected) : "published " + Show.count(published))
+                .append(failed > 0 ? ", " + Show.count(failed) + " failed" : "")
+                .append(" in ")
+                .append(Show.duration(millis));
         out.println(text);
         if (firstError != null) {
-            out.println("first failure: " + firstError + " (run the same command again: what was published is skipped)");
+            out.println(
+                    "first failure: " + firstError + " (run the same command again: what was published is skipped)");
         }
     }
 }

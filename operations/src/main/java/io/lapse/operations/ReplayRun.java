@@ -1,8 +1,6 @@
 package io.lapse.operations;
 
 import io.lapse.store.OrderView;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * One replay: learns what the target already holds copies of, then decides record by record what to re-publish, and
@@ -91,10 +90,25 @@ final class ReplayRun {
     /** Waits for Kafka to answer for every copy, then says what the run did. */
     ReplayReport finish(String topic, String from, String to, String key, long millis) {
         Republisher.Outcome outcome = publisher == null ? new Republisher.Outcome(0, 0, null) : publisher.finish();
-        return new ReplayReport(topic, target, from, to, key, publisher == null, read,
-                selection == null ? null : selection.orders(), copies, otherKeys,
-                expiries == null ? 0 : expiries.unreadable(), selection == null ? 0 : selection.statusSince(),
-                replayedBefore + (selection == null ? 0 : selection.replayedBefore()), selected,
-                outcome.published(), outcome.failed(), outcome.firstError(), List.copyOf(sample), millis);
+        return new ReplayReport(
+                topic,
+                target,
+                from,
+                to,
+                key,
+                publisher == null,
+                read,
+                selection == null ? null : selection.orders(),
+                copies,
+                otherKeys,
+                expiries == null ? 0 : expiries.unreadable(),
+                selection == null ? 0 : selection.statusSince(),
+                replayedBefore + (selection == null ? 0 : selection.replayedBefore()),
+                selected,
+                outcome.published(),
+                outcome.failed(),
+                outcome.firstError(),
+                List.copyOf(sample),
+                millis);
     }
 }

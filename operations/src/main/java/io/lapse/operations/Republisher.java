@@ -1,20 +1,18 @@
 package io.lapse.operations;
 
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-
 /** Publishes copies of records, each with the {@link CopyMark} of its original, and counts what Kafka acknowledged. */
 final class Republisher {
 
     /** What Kafka made of the copies. */
-    record Outcome(long published, long failed, String firstError) {
-    }
+    record Outcome(long published, long failed, String firstError) {}
 
     private final Producer<byte[], byte[]> producer;
     private final CopyLedger ledger;

@@ -29,12 +29,15 @@ final class ServiceMetrics {
      * @param fired       expiries the reached timers have fired
      * @param lastDriftScan epoch ms, null when no service reached exports it
      */
-    record Reading(List<String> reached, List<String> unreachable, Double p50Millis, Double p99Millis, long fired,
-                   Long lastDriftScan) {
-    }
+    record Reading(
+            List<String> reached,
+            List<String> unreachable,
+            Double p50Millis,
+            Double p99Millis,
+            long fired,
+            Long lastDriftScan) {}
 
-    private ServiceMetrics() {
-    }
+    private ServiceMetrics() {}
 
     static Reading read(List<String> urls, Duration timeout) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
@@ -47,29 +50,39 @@ final class ServiceMetrics {
             try {
                 samples = scrape(http, url, timeout);
             } catch (IOException | IllegalArgumentException e) {
-                unreachable.add(url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+                unreachable.add(
+                        url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
                 continue;
             }
             reached.add(url);
             for (PrometheusText.Sample sample : samples) {
                 if (sample.name().equals(LATENESS_BUCKETS)) {
-                    buckets.merge(PrometheusText.number(sample.labels().getOrDefault("le", "+Inf")), sample.value(),
+                    buckets.merge(
+                            PrometheusText.number(sample.labels().getOrDefault("le", "+Inf")),
+                            sample.value(),
                             Double::sum);
-                } else if (sample.name().equals(LAST_SCAN) && DRIFT_SCAN.equals(sample.labels().get("scan"))
+                } else if (sample.name().equals(LAST_SCAN)
+                        && DRIFT_SCAN.equals(sample.labels().get("scan"))
                         && sample.value() > 0) {
                     lastScan = Math.max(lastScan == null ? 0 : lastScan, Math.round(sample.value() * 1000));
                 }
             }
         }
         double fired = buckets.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
-        return new Reading(reached, unreachable, quantile(buckets, 0.5, fired), quantile(buckets, 0.99, fired),
-                Math.round(fired), lastScan);
+        return new Reading(
+                reached,
+                unreachable,
+                quantile(buckets, 0.5, fired),
+                quantile(buckets, 0.99, fired),
+                Math.round(fired),
+                lastScan);
     }
 
     private static List<PrometheusText.Sample> scrape(HttpClient http, String url, Duration timeout)
             throws IOException {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IOException("HTTP " + response.statusCode());

@@ -6,8 +6,7 @@ import java.time.temporal.ChronoUnit;
 /** How the on-call commands write numbers, moments and ages for people. */
 final class Show {
 
-    private Show() {
-    }
+    private Show() {}
 
     static String count(long n) {
         return String.format("%,d", n);

@@ -2,41 +2,59 @@ package io.lapse.operations;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.store.ShardCensus;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-@Command(name = "status", usageHelpAutoWidth = true,
+@Command(
+        name = "status",
+        usageHelpAutoWidth = true,
         header = "Lapse on one screen; exit code 1 when something is wrong.",
-        description = {"Lapse on one screen: each partition's watermark and its age, the consumer lag of ingest, "
-                + "puller and compensator, watched timers per shard, overdue timers and the oldest, fire lateness "
-                + "p50/p99 from the services' /metrics, the dead-letter topic, the compensator's last drift scan and "
-                + "the Redis epoch.",
-                "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
-                        + "without one, overdue timers, dead letters within --dlq-window, or shards that lost their "
-                        + "epoch marker. The problems are listed last."},
-        footer = {"%nExamples:", "  lapse status",
-                "  lapse status --metrics http://timer-1:8080/metrics \\",
-                "      --metrics http://timer-2:8080/metrics",
-                "  lapse status --json | jq .problems"})
+        description = {
+            "Lapse on one screen: each partition's watermark and its age, the consumer lag of ingest, "
+                    + "puller and compensator, watched timers per shard, overdue timers and the oldest, fire lateness "
+                    + "p50/p99 from the services' /metrics, the dead-letter topic, the compensator's last drift scan and "
+                    + "the Redis epoch.",
+            "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
+                    + "without one, overdue timers, dead letters within --dlq-window, or shards that lost their "
+                    + "epoch marker. The problems are listed last."
+        },
+        footer = {
+            "%nExamples:",
+            "  lapse status",
+            "  lapse status --metrics http://timer-1:8080/metrics \\",
+            "      --metrics http://timer-2:8080/metrics",
+            "  lapse status --json | jq .problems"
+        })
 public final class StatusCommand extends OnCallCommand {
 
-    @Option(names = "--metrics", paramLabel = "URL", description = "A service's /metrics to read fire lateness "
-            + "from; repeat for each. Default: http://localhost:<management.port>/metrics.")
+    @Option(
+            names = "--metrics",
+            paramLabel = "URL",
+            description = "A service's /metrics to read fire lateness "
+                    + "from; repeat for each. Default: http://localhost:<management.port>/metrics.")
     List<String> metricsUrls;
 
-    @Option(names = "--max-watermark-age", defaultValue = "30s", paramLabel = "DURATION",
+    @Option(
+            names = "--max-watermark-age",
+            defaultValue = "30s",
+            paramLabel = "DURATION",
             description = "A watermark older than this is a problem (${DEFAULT-VALUE}).")
     String maxWatermarkAge;
 
-    @Option(names = "--overdue-after", defaultValue = "5s", paramLabel = "DURATION",
+    @Option(
+            names = "--overdue-after",
+            defaultValue = "5s",
+            paramLabel = "DURATION",
             description = "A timer whose deadline passed this long ago without firing is overdue (${DEFAULT-VALUE}).")
     String overdueAfter;
 
-    @Option(names = "--dlq-window", defaultValue = "5m", paramLabel = "DURATION",
+    @Option(
+            names = "--dlq-window",
+            defaultValue = "5m",
+            paramLabel = "DURATION",
             description = "Dead letters written within this are a problem: the DLQ is growing (${DEFAULT-VALUE}).")
     String dlqWindow;
 
@@ -50,8 +68,9 @@ public final class StatusCommand extends OnCallCommand {
         LapseConfig config = connections.config();
         ShardCensus census = new ShardCensus(connections.redis(), connections.keys(), config.timer());
         // deadlines are compared with Redis's clock, as the timer compares them
-        List<ShardCensus.ShardCount> shards = census.count(census.redisNow().join(),
-                Arguments.duration("--overdue-after", overdueAfter)).join();
+        List<ShardCensus.ShardCount> shards = census.count(
+                        census.redisNow().join(), Arguments.duration("--overdue-after", overdueAfter))
+                .join();
         PartitionMarks marks = new PartitionMarks(connections);
         List<ConsumerLag.GroupLag> lag = List.of(
                 ConsumerLag.of(connections, "ingest", config.ingest().groupId()),
@@ -59,14 +78,26 @@ public final class StatusCommand extends OnCallCommand {
                 ConsumerLag.of(connections, "compensator", config.compensator().applicationId()));
         DeadLetterSummary deadLetters = DeadLetterSummary.of(connections, now() - window);
         ServiceMetrics.Reading metrics = ServiceMetrics.read(metricsUrls(config), connections.timeout());
-        ShardCensus.Overdue oldest = shards.stream().map(ShardCensus.ShardCount::oldest)
-                .filter(Objects::nonNull).min(Comparator.comparingLong(ShardCensus.Overdue::deadline))
+        ShardCensus.Overdue oldest = shards.stream()
+                .map(ShardCensus.ShardCount::oldest)
+                .filter(Objects::nonNull)
+                .min(Comparator.comparingLong(ShardCensus.Overdue::deadline))
                 .orElse(null);
         // ingest's marks are its clock's: ages by this one, read after them, never come out negative on one host
         long now = now();
-        StatusReport report = new StatusReport(now, marks.marks(now), marks.unreported(), marks.lowest(now).orElse(null),
-                lag, shards, shards.stream().mapToLong(ShardCensus.ShardCount::watched).sum(),
-                shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum(), oldest, metrics, deadLetters, window,
+        StatusReport report = new StatusReport(
+                now,
+                marks.marks(now),
+                marks.unreported(),
+                marks.lowest(now).orElse(null),
+                lag,
+                shards,
+                shards.stream().mapToLong(ShardCensus.ShardCount::watched).sum(),
+                shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum(),
+                oldest,
+                metrics,
+                deadLetters,
+                window,
                 shards.stream().map(ShardCensus.ShardCount::epoch).toList(),
                 StatusProblems.of(marks, now, maxAge, shards, deadLetters, window));
         if (json) {
@@ -81,7 +112,8 @@ public final class StatusCommand extends OnCallCommand {
         if (metricsUrls != null) {
             return metricsUrls;
         }
-        return config.managementPort() == 0 ? List.of()
+        return config.managementPort() == 0
+                ? List.of()
                 : List.of("http://localhost:" + config.managementPort() + "/metrics");
     }
 }

@@ -2,7 +2,6 @@ package io.lapse.operations;
 
 import io.lapse.config.Durations;
 import io.lapse.store.ShardCensus;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,24 +11,36 @@ import java.util.stream.IntStream;
 /** What lapse status counts as wrong, each with what to look at next. */
 final class StatusProblems {
 
-    private StatusProblems() {
-    }
+    private StatusProblems() {}
 
-    static List<String> of(PartitionMarks marks, long now, long maxWatermarkAge, List<ShardCensus.ShardCount> shards,
-                           DeadLetterSummary deadLetters, long window) {
+    static List<String> of(
+            PartitionMarks marks,
+            long now,
+            long maxWatermarkAge,
+            List<ShardCensus.ShardCount> shards,
+            DeadLetterSummary deadLetters,
+            long window) {
         List<String> problems = new ArrayList<>();
-        marks.lowest(now).ifPresentOrElse(lowest -> {
-            if (lowest.ageMillis() > maxWatermarkAge) {
-                problems.add("the watermark is " + Show.duration(lowest.ageMillis()) + " old (" + lowest.partition()
-                        + "), more than " + Show.duration(maxWatermarkAge) + ": ingest is stopped or behind, and "
-                        + "nothing after it fires");
-            }
-        }, () -> problems.add("ingest has reported no watermark: nothing fires"));
-        marks.marks(now).stream().filter(m -> !m.exists()).forEach(m -> problems.add("the mark of " + m.partition()
-                + " belongs to a partition that no longer exists and holds the watermark back: lapse watermarks "
-                + "forget " + m.partition()));
+        marks.lowest(now)
+                .ifPresentOrElse(
+                        lowest -> {
+                            if (lowest.ageMillis() > maxWatermarkAge) {
+                                problems.add("the watermark is " + Show.duration(lowest.ageMillis()) + " old ("
+                                        + lowest.partition()
+                                        + "), more than " + Show.duration(maxWatermarkAge)
+                                        + ": ingest is stopped or behind, and "
+                                        + "nothing after it fires");
+                            }
+                        },
+                        () -> problems.add("ingest has reported no watermark: nothing fires"));
+        marks.marks(now).stream()
+                .filter(m -> !m.exists())
+                .forEach(m -> problems.add("the mark of " + m.partition()
+                        + " belongs to a partition that no longer exists and holds the watermark back: lapse watermarks "
+                        + "forget " + m.partition()));
         marks.unreported().forEach(p -> problems.add(p + " has no watermark yet, which holds firing back"));
-        long overdue = shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum();
+        long overdue =
+                shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum();
         if (overdue > 0) {
             problems.add(Show.count(overdue, "timer is", "timers are")
                     + " overdue: the deadline passed and they have not fired");
@@ -38,9 +49,12 @@ final class StatusProblems {
             problems.add(Show.count(deadLetters.recent(), "dead letter") + " in the last " + Show.duration(window)
                     + ": lapse dlq list --since -" + Durations.format(Duration.ofMillis(window)));
         }
-        List<Integer> withoutEpoch = IntStream.range(0, shards.size()).filter(i -> shards.get(i).epoch() == null)
-                .boxed().toList();
-        if (!withoutEpoch.isEmpty() && shards.stream().map(ShardCensus.ShardCount::epoch).anyMatch(Objects::nonNull)) {
+        List<Integer> withoutEpoch = IntStream.range(0, shards.size())
+                .filter(i -> shards.get(i).epoch() == null)
+                .boxed()
+                .toList();
+        if (!withoutEpoch.isEmpty()
+                && shards.stream().map(ShardCensus.ShardCount::epoch).anyMatch(Objects::nonNull)) {
             problems.add("shards " + withoutEpoch + " have lost their epoch marker: Redis lost data? lapse rebuild "
                     + "restores it");
         }

@@ -1,7 +1,6 @@
 package io.lapse.operations;
 
 import io.lapse.store.ShardCensus;
-
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Objects;
@@ -13,33 +12,53 @@ import java.util.stream.Collectors;
  * @param epochs the compensator's epoch marker per shard; null entries where a shard has none
  * @param problems what is wrong, one sentence each; empty when all is well
  */
-record StatusReport(long at, List<PartitionMarks.Mark> watermarks, List<String> unreportedPartitions,
-                    PartitionMarks.Mark lowestWatermark, List<ConsumerLag.GroupLag> consumerLag,
-                    List<ShardCensus.ShardCount> shards, long watched, long overdue,
-                    ShardCensus.Overdue oldestOverdue, ServiceMetrics.Reading metrics,
-                    DeadLetterSummary deadLetters, long deadLetterWindowMillis, List<String> epochs,
-                    List<String> problems) {
+record StatusReport(
+        long at,
+        List<PartitionMarks.Mark> watermarks,
+        List<String> unreportedPartitions,
+        PartitionMarks.Mark lowestWatermark,
+        List<ConsumerLag.GroupLag> consumerLag,
+        List<ShardCensus.ShardCount> shards,
+        long watched,
+        long overdue,
+        ShardCensus.Overdue oldestOverdue,
+        ServiceMetrics.Reading metrics,
+        DeadLetterSummary deadLetters,
+        long deadLetterWindowMillis,
+        List<String> epochs,
+        List<String> problems) {
 
     private static final int SHARDS_PER_LINE = 8;
 
     void print(PrintWriter out) {
         out.println("lapse status at " + Show.time(at));
         printWatermarks(out);
-        out.println("consumer lag   " + consumerLag.stream().map(g -> g.role() + " " + (g.lag() == null
-                ? "(nothing committed by " + g.group() + ")" : Show.count(g.lag()))).collect(Collectors.joining(" · ")));
+        out.println("consumer lag   "
+                + consumerLag.stream()
+                        .map(g -> g.role() + " "
+                                + (g.lag() == null ? "(nothing committed by " + g.group() + ")" : Show.count(g.lag())))
+                        .collect(Collectors.joining(" · ")));
         out.println("timers         " + Show.count(watched) + " watched in " + shards.size() + " shards:");
         for (int from = 0; from < shards.size(); from += SHARDS_PER_LINE) {
-            out.println("  " + shards.subList(from, Math.min(from + SHARDS_PER_LINE, shards.size())).stream()
-                    .map(s -> String.format("s%02d %-6s", s.shard(), Show.count(s.watched())))
-                    .collect(Collectors.joining(" ")).stripTrailing());
+            out.println("  "
+                    + shards.subList(from, Math.min(from + SHARDS_PER_LINE, shards.size())).stream()
+                            .map(s -> String.format("s%02d %-6s", s.shard(), Show.count(s.watched())))
+                            .collect(Collectors.joining(" "))
+                            .stripTrailing());
         }
-        out.println("overdue        " + (overdue == 0 ? "none" : Show.count(overdue) + ", the oldest " + oldestOverdue.orderId()
-                + " (deadline " + Show.time(oldestOverdue.deadline()) + ", " + Show.ago(oldestOverdue.deadline(), at) + ")"));
+        out.println("overdue        "
+                + (overdue == 0
+                        ? "none"
+                        : Show.count(overdue) + ", the oldest " + oldestOverdue.orderId() + " (deadline "
+                                + Show.time(oldestOverdue.deadline()) + ", " + Show.ago(oldestOverdue.deadline(), at)
+                                + ")"));
         out.println("fire lateness  " + describeLateness());
         out.println("dead letters   " + describeDeadLetters());
-        out.println("compensator    last drift scan " + (metrics.lastDriftScan() == null ? "unknown (no service "
-                + "reached exports " + ServiceMetrics.LAST_SCAN + "{scan=\"" + ServiceMetrics.DRIFT_SCAN + "\"})"
-                : Show.time(metrics.lastDriftScan()) + " (" + Show.ago(metrics.lastDriftScan(), at) + ")"));
+        out.println("compensator    last drift scan "
+                + (metrics.lastDriftScan() == null
+                        ? "unknown (no service " + "reached exports " + ServiceMetrics.LAST_SCAN + "{scan=\""
+                                + ServiceMetrics.DRIFT_SCAN + "\"})"
+                        : Show.time(metrics.lastDriftScan()) + " (" + Show.ago(metrics.lastDriftScan(), at) + ")"));
         out.println("redis epoch    " + describeEpochs());
         out.println(problems.isEmpty() ? "problems       none" : "problems       " + problems.size());
         problems.forEach(p -> out.println("  - " + p));
@@ -49,37 +68,50 @@ record StatusReport(long at, List<PartitionMarks.Mark> watermarks, List<String> 
         if (lowestWatermark == null) {
             out.println("watermarks     none reported");
         } else {
-            out.printf("watermarks     lowest %s (%s old) of %d partitions%n", Show.time(lowestWatermark.watermark()),
-                    Show.duration(lowestWatermark.ageMillis()), watermarks.size());
+            out.printf(
+                    "watermarks     lowest %s (%s old) of %d partitions%n",
+                    Show.time(lowestWatermark.watermark()),
+                    Show.duration(lowestWatermark.ageMillis()),
+                    watermarks.size());
         }
-        int width = watermarks.stream().mapToInt(m -> m.partition().length()).max().orElse(0);
+        int width =
+                watermarks.stream().mapToInt(m -> m.partition().length()).max().orElse(0);
         for (PartitionMarks.Mark mark : watermarks) {
-            out.printf("  %-" + width + "s  %s  %s old%s%n", mark.partition(), Show.time(mark.watermark()),
-                    Show.duration(mark.ageMillis()), mark.exists() ? "" : "  (partition no longer exists)");
+            out.printf(
+                    "  %-" + width + "s  %s  %s old%s%n",
+                    mark.partition(),
+                    Show.time(mark.watermark()),
+                    Show.duration(mark.ageMillis()),
+                    mark.exists() ? "" : "  (partition no longer exists)");
         }
         unreportedPartitions.forEach(p -> out.printf("  %-" + width + "s  none yet%n", p));
     }
 
     private String describeLateness() {
         String where = metrics.reached().isEmpty() ? "" : " (" + String.join(", ", metrics.reached()) + ")";
-        String failed = metrics.unreachable().isEmpty() ? "" : "; not reached: " + String.join("; ", metrics.unreachable());
+        String failed =
+                metrics.unreachable().isEmpty() ? "" : "; not reached: " + String.join("; ", metrics.unreachable());
         if (metrics.p50Millis() == null) {
             return "unknown: no timer reached has fired" + where + failed;
         }
         return "p50 " + Show.duration(Math.round(metrics.p50Millis())) + ", p99 "
-                + Show.duration(Math.round(metrics.p99Millis())) + " over " + Show.count(metrics.fired(), "expiry", "expiries")
+                + Show.duration(Math.round(metrics.p99Millis())) + " over "
+                + Show.count(metrics.fired(), "expiry", "expiries")
                 + " since the timers started" + where + failed;
     }
 
     private String describeDeadLetters() {
         String text = Show.count(deadLetters.size()) + ", " + Show.count(deadLetters.recent()) + " in the last "
                 + Show.duration(deadLetterWindowMillis);
-        return deadLetters.newestAt() == null ? text : text + "; newest " + Show.time(deadLetters.newestAt()) + " ("
-                + Show.ago(deadLetters.newestAt(), at) + "): " + deadLetters.newestReason();
+        return deadLetters.newestAt() == null
+                ? text
+                : text + "; newest " + Show.time(deadLetters.newestAt()) + " (" + Show.ago(deadLetters.newestAt(), at)
+                        + "): " + deadLetters.newestReason();
     }
 
     private String describeEpochs() {
-        List<String> distinct = epochs.stream().filter(Objects::nonNull).distinct().toList();
+        List<String> distinct =
+                epochs.stream().filter(Objects::nonNull).distinct().toList();
         long missing = epochs.stream().filter(Objects::isNull).count();
         if (distinct.isEmpty()) {
             return "none (no shard has an epoch marker)";

@@ -1,14 +1,13 @@
 package io.lapse.operations;
 
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TimeoutException;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 
 /** Reads the records of some offset ranges once, in offset order per partition, with an assigned consumer. */
 final class TopicScan {
@@ -21,8 +20,7 @@ final class TopicScan {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
-    private TopicScan() {
-    }
+    private TopicScan() {}
 
     static long total(List<OffsetRange> ranges) {
         return ranges.stream().mapToLong(OffsetRange::size).sum();
@@ -32,8 +30,12 @@ final class TopicScan {
      * @param stall how long the scan may go without reading anything before it gives up: the broker is gone
      * @return the records read
      */
-    static long read(Consumer<byte[], byte[]> consumer, List<OffsetRange> ranges, Visitor visitor, Progress progress,
-                     Duration stall) {
+    static long read(
+            Consumer<byte[], byte[]> consumer,
+            List<OffsetRange> ranges,
+            Visitor visitor,
+            Progress progress,
+            Duration stall) {
         Map<TopicPartition, Long> ends = new HashMap<>();
         ranges.stream().filter(r -> r.size() > 0).forEach(r -> ends.put(r.partition(), r.end()));
         consumer.assign(ends.keySet());
@@ -52,7 +54,9 @@ final class TopicScan {
                 }
             }
             ends.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
-            consumer.pause(consumer.assignment().stream().filter(tp -> !ends.containsKey(tp)).toList());
+            consumer.pause(consumer.assignment().stream()
+                    .filter(tp -> !ends.containsKey(tp))
+                    .toList());
             if (read > readBefore || ends.size() < before) {
                 lastProgress = System.nanoTime();
             } else if (System.nanoTime() - lastProgress > stall.toNanos()) {

@@ -1,24 +1,23 @@
 package io.lapse.operations;
 
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /** What the broker's metadata says about topics, for commands that must not guess. */
 final class Topics {
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /** The topic's partition count; stops the command when the topic does not exist. */
     static int partitions(Connections connections, String topic) {
         OptionalInt count = partitionCount(connections, topic);
         if (count.isEmpty()) {
-            Set<String> known = new TreeSet<>(connections.kafka(connections.admin().listTopics().names()));
+            Set<String> known = new TreeSet<>(
+                    connections.kafka(connections.admin().listTopics().names()));
             throw new OnCallError("unknown topic '" + topic + "' (the broker has: " + String.join(", ", known) + ")");
         }
         return count.getAsInt();

@@ -1,20 +1,26 @@
 package io.lapse.operations;
 
 import io.lapse.store.Watermarks;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-import java.util.List;
-
-@Command(name = "forget", usageHelpAutoWidth = true,
+@Command(
+        name = "forget",
+        usageHelpAutoWidth = true,
         header = "Forget the marks of partitions that no longer exist.",
-        description = {"Drop the marks of partitions that no longer exist, which hold the watermark back for ever. "
-                + "A partition that exists is refused: ingest reports it, and dropping its mark would let expiries "
-                + "fire before ingest has read it."},
+        description = {
+            "Drop the marks of partitions that no longer exist, which hold the watermark back for ever. "
+                    + "A partition that exists is refused: ingest reports it, and dropping its mark would let expiries "
+                    + "fire before ingest has read it."
+        },
         footer = {"%nExample:", "  lapse watermarks forget charging.status.push/6 charging.status.push/7"})
 public final class WatermarksForgetCommand extends OnCallCommand {
 
-    @Parameters(paramLabel = "PARTITION", arity = "1..*", description = "topic/partition, as lapse watermarks lists it.")
+    @Parameters(
+            paramLabel = "PARTITION",
+            arity = "1..*",
+            description = "topic/partition, as lapse watermarks lists it.")
     List<String> partitions;
 
     @Override
@@ -32,11 +38,16 @@ public final class WatermarksForgetCommand extends OnCallCommand {
                         + "reports its mark; only partitions that no longer exist can be forgotten");
             }
         }
-        Watermarks.of(connections.redis(), connections.keys(), connections.config()).forget(partitions.toArray(String[]::new)).join();
+        Watermarks.of(connections.redis(), connections.keys(), connections.config())
+                .forget(partitions.toArray(String[]::new))
+                .join();
         long now = now();
         for (String partition : partitions) {
-            out().printf("forgot %s (its mark was %s, %s old)%n", partition, Show.time(marks.markOf(partition)),
-                    Show.duration(now - marks.markOf(partition)));
+            out().printf(
+                            "forgot %s (its mark was %s, %s old)%n",
+                            partition,
+                            Show.time(marks.markOf(partition)),
+                            Show.duration(now - marks.markOf(partition)));
         }
         return Exit.OK;
     }

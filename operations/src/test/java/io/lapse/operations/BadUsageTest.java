@@ -1,16 +1,15 @@
 package io.lapse.operations;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A mistake or an unreachable Kafka or Redis: one line naming it on stderr, exit code 2, nothing done. */
 @ExtendWith(RigPerClass.class)
@@ -32,8 +31,10 @@ class BadUsageTest {
 
     @Test
     void anUnknownTopicIsNamed() {
-        assertRefused(rig.lapse("replay", "--topic", "no.such.topic", "--from", "-1h"),
-                "lapse replay: unknown topic 'no.such.topic' (the broker has: ", rig.config.topics().push());
+        assertRefused(
+                rig.lapse("replay", "--topic", "no.such.topic", "--from", "-1h"),
+                "lapse replay: unknown topic 'no.such.topic' (the broker has: ",
+                rig.config.topics().push());
     }
 
     @Test
@@ -44,9 +45,12 @@ class BadUsageTest {
 
     @Test
     void aRangeThatEndsBeforeItStartsIsRefused() {
-        assertRefused(rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-10m", "--to", "-20m"),
-                "lapse replay: --from ", " is not before --to ");
-        assertRefused(rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "yesterday"),
+        assertRefused(
+                rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-10m", "--to", "-20m"),
+                "lapse replay: --from ",
+                " is not before --to ");
+        assertRefused(
+                rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "yesterday"),
                 "--from: cannot read 'yesterday' as a time; write ISO-8601 (2026-11-23T04:00:00Z) or relative");
         assertRefused(rig.lapse("inspect", "o-1", "--lookback", "an hour"), "--lookback: 'an hour' is not a duration");
     }
@@ -56,8 +60,17 @@ class BadUsageTest {
         Path config = rig.configFile(Map.of("kafka.bootstrap.servers", "127.0.0.1:" + closedPort()));
 
         long started = System.nanoTime();
-        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
-                "replay", "--config", config.toString(), "--timeout", "1s", "--topic", "t", "--from", "-1h");
+        Lapse.Outcome outcome = Lapse.run(
+                new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
+                "replay",
+                "--config",
+                config.toString(),
+                "--timeout",
+                "1s",
+                "--topic",
+                "t",
+                "--from",
+                "-1h");
 
         assertRefused(outcome, "lapse replay: cannot reach Kafka at 127.0.0.1:", " within 1s");
         assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(10_000);
@@ -68,8 +81,14 @@ class BadUsageTest {
         int port = closedPort();
         Path config = rig.configFile(Map.of("redis.uri", "redis://127.0.0.1:" + port));
 
-        Lapse.Outcome outcome = Lapse.run(new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
-                "inspect", "o-1", "--config", config.toString(), "--timeout", "1s");
+        Lapse.Outcome outcome = Lapse.run(
+                new OnCallEnvironment(Map.of(), Clock.systemUTC(), false),
+                "inspect",
+                "o-1",
+                "--config",
+                config.toString(),
+                "--timeout",
+                "1s");
 
         assertRefused(outcome, "lapse inspect: cannot reach Redis at 127.0.0.1:" + port + " within 1s");
     }
@@ -80,7 +99,8 @@ class BadUsageTest {
         Lapse.Outcome noSubcommand = rig.lapse("dlq");
         Lapse.Outcome unknownOption = rig.lapse("status", "--colour");
 
-        assertRefused(noFile, "lapse status: configuration error: cannot read configuration file /no/such/lapse.properties");
+        assertRefused(
+                noFile, "lapse status: configuration error: cannot read configuration file /no/such/lapse.properties");
         assertThat(noSubcommand.exit()).isEqualTo(2);
         assertThat(noSubcommand.err()).startsWith("say what to do: lapse dlq list, or lapse dlq redrive");
         assertThat(unknownOption.exit()).isEqualTo(2);
@@ -89,7 +109,7 @@ class BadUsageTest {
 
     @Test
     void helpTeachesWithAnExample() {
-        for (String command : new String[]{"status", "inspect", "fire", "cancel", "replay", "watermarks"}) {
+        for (String command : new String[] {"status", "inspect", "fire", "cancel", "replay", "watermarks"}) {
             Lapse.Outcome help = rig.lapse(command, "--help");
             assertThat(help.exit()).isZero();
             assertThat(help.out()).as(command).contains("Usage: lapse " + command, "Example", "  lapse " + command);

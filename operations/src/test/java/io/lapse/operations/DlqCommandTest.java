@@ -1,17 +1,16 @@
 package io.lapse.operations;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
-import static org.awaitility.Awaitility.await;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** lapse dlq list and redrive, on dead letters that a running ingest wrote. */
 @ExtendWith(RigPerClass.class)
@@ -27,7 +26,8 @@ class DlqCommandTest {
         rig.send(rig.config.topics().push(), "bad-1", utf8("{\"orderId\":"), now);
         rig.send(rig.config.topics().push(), "bad-2", utf8("not json at all"), now);
         rig.send(rig.config.topics().push(), "wrong-key", utf8("{\"orderId\":\"other\",\"status\":\"CHARGING\"}"), now);
-        await().atMost(Duration.ofSeconds(30)).until(() -> rig.records(rig.config.topics().dlq()).size() == 3);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> rig.records(rig.config.topics().dlq()).size() == 3);
     }
 
     private static byte[] utf8(String text) {
@@ -36,7 +36,8 @@ class DlqCommandTest {
 
     private static List<ConsumerRecord<byte[], byte[]>> copies() {
         return rig.records(rig.config.topics().push()).stream()
-                .filter(r -> r.headers().lastHeader("lapse-copy-of") != null).toList();
+                .filter(r -> r.headers().lastHeader("lapse-copy-of") != null)
+                .toList();
     }
 
     @Test
@@ -45,17 +46,24 @@ class DlqCommandTest {
         Lapse.Outcome filtered = rig.lapse("dlq", "list", "--reason", "DIFFERS FROM", "--json");
 
         assertThat(all.exit()).isZero();
-        assertThat(all.out()).contains("reason  not valid JSON", "source  " + rig.config.topics().push() + "/",
-                "key bad-1", "value   {\"orderId\":  (11 bytes)", "key wrong-key");
+        assertThat(all.out())
+                .contains(
+                        "reason  not valid JSON",
+                        "source  " + rig.config.topics().push() + "/",
+                        "key bad-1",
+                        "value   {\"orderId\":  (11 bytes)",
+                        "key wrong-key");
         assertThat(all.out()).containsPattern("(?m)^(3|[4-9]) dead letters$");
-        assertThat(filtered.out()).contains("\"key\" : \"wrong-key\"", "differs from orderId 'other'")
+        assertThat(filtered.out())
+                .contains("\"key\" : \"wrong-key\"", "differs from orderId 'other'")
                 .doesNotContain("bad-1");
     }
 
     @Test
     void redriveRepublishesTheSelectedOriginalsOnceEvenWhenTheyFailAgain() {
         Lapse.Outcome dry = rig.lapse("dlq", "redrive", "--reason", "not valid JSON", "--dry-run");
-        assertThat(dry.out()).contains("would publish " + rig.config.topics().push() + "/", "would redrive 2")
+        assertThat(dry.out())
+                .contains("would publish " + rig.config.topics().push() + "/", "would redrive 2")
                 .doesNotContain("redrove");
         assertThat(copies()).isEmpty();
 
@@ -63,12 +71,14 @@ class DlqCommandTest {
 
         assertThat(redrive.exit()).as(redrive.err()).isZero();
         assertThat(redrive.out()).contains("2 dead letters with a reason containing 'not valid JSON': redrove 2");
-        assertThat(copies()).extracting(r -> new String(r.key(), StandardCharsets.UTF_8), r -> new String(r.value(),
-                StandardCharsets.UTF_8)).containsExactlyInAnyOrder(
-                tuple("bad-1", "{\"orderId\":"),
-                tuple("bad-2", "not json at all"));
+        assertThat(copies())
+                .extracting(
+                        r -> new String(r.key(), StandardCharsets.UTF_8),
+                        r -> new String(r.value(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder(tuple("bad-1", "{\"orderId\":"), tuple("bad-2", "not json at all"));
         // ingest cannot read the copies either: they come back as dead letters, which the next run leaves alone
-        await().atMost(Duration.ofSeconds(30)).until(() -> rig.records(rig.config.topics().dlq()).size() == 5);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> rig.records(rig.config.topics().dlq()).size() == 5);
 
         Lapse.Outcome again = rig.lapse("dlq", "redrive", "--reason", "not valid JSON");
 

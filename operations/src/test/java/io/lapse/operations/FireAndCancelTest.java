@@ -1,16 +1,15 @@
 package io.lapse.operations;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** lapse fire and lapse cancel take effect in Redis and on the expired topic. */
 @ExtendWith(RigPerClass.class)
@@ -39,7 +38,9 @@ class FireAndCancelTest {
         assertThat(first.out()).startsWith("fired f-1: attempt 1, source manual, silent since ");
         assertThat(second.out()).contains("\"attempt\" : 2", "\"acknowledged\" : true");
         List<TimerExpired> expiries = rig.records(rig.config.topics().expired()).stream()
-                .map(r -> JsonCodec.TIMER_EXPIRED.decode(r.value())).filter(e -> e.orderId().equals("f-1")).toList();
+                .map(r -> JsonCodec.TIMER_EXPIRED.decode(r.value()))
+                .filter(e -> e.orderId().equals("f-1"))
+                .toList();
         assertThat(expiries).extracting(TimerExpired::attempt).containsExactly(1, 2);
         assertThat(expiries).allSatisfy(e -> {
             assertThat(e.source()).isEqualTo(TimerExpired.Source.MANUAL);
@@ -47,13 +48,15 @@ class FireAndCancelTest {
         });
         assertThat(view("f-1").phase()).isEqualTo(OrderView.Phase.FIRED);
         assertThat(view("f-1").attempt()).isEqualTo(2);
-        assertThat(rig.lapse("inspect", "f-1").out()).contains("source manual", "fire by ",
-                ": customer says it is stuck");
+        assertThat(rig.lapse("inspect", "f-1").out())
+                .contains("source manual", "fire by ", ": customer says it is stuck");
     }
 
     @Test
     void anOrderThatIsNotWatchedIsNotFired() {
-        rig.store.apply(List.of(OrderUpdate.terminal("f-done", System.currentTimeMillis()))).join();
+        rig.store
+                .apply(List.of(OrderUpdate.terminal("f-done", System.currentTimeMillis())))
+                .join();
 
         Lapse.Outcome finished = rig.lapse("fire", "f-done");
         Lapse.Outcome unknown = rig.lapse("fire", "f-unknown");
@@ -72,8 +75,8 @@ class FireAndCancelTest {
         Lapse.Outcome cancel = rig.lapse("cancel", "c-1", "--reason", "closed by support");
 
         assertThat(cancel.exit()).as(cancel.err()).isZero();
-        assertThat(cancel.out()).isEqualTo("cancelled c-1 (was armed): no longer watched; its statuses are ignored "
-                + "for 1d\n");
+        assertThat(cancel.out())
+                .isEqualTo("cancelled c-1 (was armed): no longer watched; its statuses are ignored " + "for 1d\n");
         rig.store.apply(List.of(OrderUpdate.active("c-1", now + 5_000))).join();
         assertThat(view("c-1").phase()).isEqualTo(OrderView.Phase.ENDED);
         assertThat(rig.lapse("cancel", "c-1").out()).isEqualTo("c-1 is finished already; nothing changed\n");

@@ -1,17 +1,16 @@
 package io.lapse.operations;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.time.Duration;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** lapse inspect of a silent, a finished and an unknown order, with ingest, timer and puller running. */
 @ExtendWith(RigPerClass.class)
@@ -29,14 +28,21 @@ class InspectCommandTest {
         Fleet fleet = upstream.fleet();
         fleet.start("i-silent");
         fleet.start("i-done");
-        await().atMost(Duration.ofSeconds(30)).until(() -> rig.store.inspect(List.of("i-silent", "i-done")).join()
-                .values().stream().allMatch(OrderView::isWatched));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> rig.store.inspect(List.of("i-silent", "i-done")).join().values().stream()
+                        .allMatch(OrderView::isWatched));
         fleet.silence("i-silent");
         fleet.finish("i-done");
-        await().atMost(Duration.ofSeconds(30)).until(() -> rig.records(rig.config.topics().pulled()).stream()
-                .anyMatch(r -> new String(r.key()).equals("i-silent")));
-        await().atMost(Duration.ofSeconds(30)).until(() -> rig.store.inspect(List.of("i-done")).join().get("i-done")
-                .phase() == OrderView.Phase.ENDED);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> rig.records(rig.config.topics().pulled()).stream()
+                        .anyMatch(r -> new String(r.key()).equals("i-silent")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> rig.store
+                                .inspect(List.of("i-done"))
+                                .join()
+                                .get("i-done")
+                                .phase()
+                        == OrderView.Phase.ENDED);
     }
 
     @Test
@@ -44,12 +50,19 @@ class InspectCommandTest {
         Lapse.Outcome outcome = rig.lapse("inspect", "i-silent");
 
         assertThat(outcome.exit()).as(outcome.err()).isZero();
-        assertThat(outcome.out()).contains("order i-silent (shard " + rig.keys.shardOf("i-silent") + ")",
-                "last status  CHARGING, ts ", "tombstone    none", "attempt 1  deadline ", "source timer",
-                "OK CHARGING ts ", "for attempt 1  at " + rig.config.topics().pulled() + "/");
+        assertThat(outcome.out())
+                .contains(
+                        "order i-silent (shard " + rig.keys.shardOf("i-silent") + ")",
+                        "last status  CHARGING, ts ",
+                        "tombstone    none",
+                        "attempt 1  deadline ",
+                        "source timer",
+                        "OK CHARGING ts ",
+                        "for attempt 1  at " + rig.config.topics().pulled() + "/");
         assertThat(outcome.out()).containsPattern("expiries     [1-9]\\d* since ");
         assertThat(rig.lapse("inspect", "i-silent", "--last", "0").out())
-                .contains("older (--last shows more)").doesNotContain("source timer");
+                .contains("older (--last shows more)")
+                .doesNotContain("source timer");
     }
 
     @Test
@@ -57,8 +70,12 @@ class InspectCommandTest {
         Lapse.Outcome outcome = rig.lapse("inspect", "i-done", "--json");
 
         assertThat(outcome.exit()).isZero();
-        assertThat(outcome.out()).contains("\"phase\" : \"ENDED\"", "\"status\" : \"FINISHED\"",
-                "\"tombstoneUntil\" : ", "\"expiries\" : [ ]");
+        assertThat(outcome.out())
+                .contains(
+                        "\"phase\" : \"ENDED\"",
+                        "\"status\" : \"FINISHED\"",
+                        "\"tombstoneUntil\" : ",
+                        "\"expiries\" : [ ]");
         Lapse.Outcome text = rig.lapse("inspect", "i-done");
         assertThat(text.out()).contains("timer        finished at ", "last status  FINISHED", "tombstone    since ");
     }
@@ -68,7 +85,11 @@ class InspectCommandTest {
         Lapse.Outcome outcome = rig.lapse("inspect", "i-never");
 
         assertThat(outcome.exit()).isEqualTo(1);
-        assertThat(outcome.out()).contains("timer        unknown to Redis: not watched", "last status  unknown",
-                "expiries     0 since ", "pulls        0 since ");
+        assertThat(outcome.out())
+                .contains(
+                        "timer        unknown to Redis: not watched",
+                        "last status  unknown",
+                        "expiries     0 since ",
+                        "pulls        0 since ");
     }
 }

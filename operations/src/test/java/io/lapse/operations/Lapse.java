@@ -1,25 +1,34 @@
 package io.lapse.operations;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
 /** The on-call commands as the lapse launcher registers them, run in this JVM with a test's environment. */
-@Command(name = "lapse", subcommands = {StatusCommand.class, InspectCommand.class, FireCommand.class,
-        CancelCommand.class, ReplayCommand.class, DlqCommand.class, WatermarksCommand.class})
+@Command(
+        name = "lapse",
+        subcommands = {
+            StatusCommand.class,
+            InspectCommand.class,
+            FireCommand.class,
+            CancelCommand.class,
+            ReplayCommand.class,
+            DlqCommand.class,
+            WatermarksCommand.class
+        })
 final class Lapse {
 
     /** What one command printed and how it exited. */
-    record Outcome(int exit, String out, String err) {
-    }
+    record Outcome(int exit, String out, String err) {}
 
     static Outcome run(OnCallEnvironment environment, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = new CommandLine(new Lapse(), new EnvironmentFactory(environment))
-                .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
         return new Outcome(exit, out.toString(), err.toString());
     }
 

@@ -11,25 +11,19 @@ import io.lapse.ingest.IngestService;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
+import io.lapse.ops.Health;
+import io.lapse.ops.ManagementServer;
 import io.lapse.puller.PullerService;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerKeys;
 import io.lapse.store.RedisEpochs;
+import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
-import io.lapse.ops.Health;
-import io.lapse.ops.ManagementServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,6 +38,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * One test class's Lapse on the shared devstack: its own topics, consumer groups and Redis keys, timer.ttl 2 s, the
@@ -68,7 +67,8 @@ final class OnCallRig implements AutoCloseable {
     OnCallRig(DevStack stack) {
         String run = "oncall" + RUN.incrementAndGet();
         this.settings = Map.ofEntries(
-                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
+                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()),
+                        Map.entry("redis.uri", stack.redisUri()),
                 Map.entry("redis.key-prefix", run), Map.entry("topics.push", run + ".push"),
                 Map.entry("topics.pulled", run + ".pulled"), Map.entry("topics.expired", run + ".expired"),
                 Map.entry("topics.dlq", run + ".dlq"), Map.entry("topics.timer-shards", run + ".shards"),
@@ -83,8 +83,12 @@ final class OnCallRig implements AutoCloseable {
         this.store = TimerStore.of(redis, keys, config.timer());
         new RedisEpochs(redis, keys).stamp("on-call-test").join(); // no compensator to vouch for the empty Redis
         this.watermarks = Watermarks.of(redis, keys, config);
-        new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
-                config.topics().expired(), config.topics().dlq()));
+        new TopicProvisioner(clients)
+                .ensure(Set.of(
+                        config.topics().push(),
+                        config.topics().pulled(),
+                        config.topics().expired(),
+                        config.topics().dlq()));
         this.producer = clients.producer("oncall-test", Map.of());
     }
 
@@ -117,25 +121,28 @@ final class OnCallRig implements AutoCloseable {
         Map<String, String> file = new HashMap<>(settings);
         file.putAll(overrides);
         Path path = Files.createTempFile("lapse-oncall", ".properties");
-        Files.writeString(path, String.join("\n", file.entrySet().stream()
-                .map(e -> e.getKey() + "=" + e.getValue()).toList()));
+        Files.writeString(
+                path,
+                String.join(
+                        "\n",
+                        file.entrySet().stream()
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .toList()));
         return path;
     }
 
     IngestService startIngest() {
-        return started(new IngestService(config, clients, store, watermarks, registry,
-                Clock.systemUTC()));
+        return started(new IngestService(config, clients, store, watermarks, registry, Clock.systemUTC()));
     }
 
     Service startTimer() {
-        return started(new TimerService(config, clients, store, watermarks,
-                registry, Clock.systemUTC()));
+        return started(new TimerService(config, clients, store, watermarks, registry, Clock.systemUTC()));
     }
 
     /** The simulated platform: pushes for the orders its fleet starts, and answers pulls. */
     UpstreamSimulator startUpstream(Duration pushInterval) {
-        return started(new UpstreamSimulator(SimulatorSettings.manual(pushInterval), clients, config.topics().push(),
-                Clock.systemUTC()));
+        return started(new UpstreamSimulator(
+                SimulatorSettings.manual(pushInterval), clients, config.topics().push(), Clock.systemUTC()));
     }
 
     Service startPuller(UpstreamSimulator upstream) {
@@ -161,8 +168,9 @@ final class OnCallRig implements AutoCloseable {
     /** Sends a record and waits for Kafka to acknowledge it. */
     void send(String topic, String key, byte[] value, long timestamp) {
         try {
-            producer.send(new ProducerRecord<>(topic, null, timestamp,
-                    key == null ? null : key.getBytes(StandardCharsets.UTF_8), value)).get();
+            producer.send(new ProducerRecord<>(
+                            topic, null, timestamp, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value))
+                    .get();
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("cannot send to " + topic, e);
         }
@@ -176,7 +184,8 @@ final class OnCallRig implements AutoCloseable {
     List<ConsumerRecord<byte[], byte[]>> records(String topic) {
         try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer("oncall-test-reader", "oncall-test", Map.of())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

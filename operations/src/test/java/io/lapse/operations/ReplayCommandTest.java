@@ -1,19 +1,18 @@
 package io.lapse.operations;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 
 /** lapse replay on a real broker and Redis: what a range re-publishes, once. */
 @ExtendWith(RigPerClass.class)
@@ -30,8 +29,13 @@ class ReplayCommandTest {
         now = System.currentTimeMillis();
         long silentSince = now - 300_000;
         // o-silent stayed silent through the outage: three repeats; o-back pushed again since; o-done finished
-        rig.store.apply(List.of(OrderUpdate.active("o-silent", silentSince), OrderUpdate.active("o-lost", silentSince),
-                OrderUpdate.active("o-back", now - 1_000), OrderUpdate.terminal("o-done", now - 1_000))).join();
+        rig.store
+                .apply(List.of(
+                        OrderUpdate.active("o-silent", silentSince),
+                        OrderUpdate.active("o-lost", silentSince),
+                        OrderUpdate.active("o-back", now - 1_000),
+                        OrderUpdate.terminal("o-done", now - 1_000)))
+                .join();
         for (int attempt = 1; attempt <= 3; attempt++) {
             expire("o-silent", silentSince, attempt, now - 60_000 + attempt * 1_000);
         }
@@ -43,13 +47,15 @@ class ReplayCommandTest {
     }
 
     private static void expire(String orderId, long lastSeen, int attempt, long firedAt) {
-        TimerExpired expiry = new TimerExpired(orderId, firedAt, lastSeen, attempt, firedAt, TimerExpired.Source.TIMER,
-                false);
+        TimerExpired expiry =
+                new TimerExpired(orderId, firedAt, lastSeen, attempt, firedAt, TimerExpired.Source.TIMER, false);
         rig.send(rig.config.topics().expired(), orderId, JsonCodec.TIMER_EXPIRED.encode(expiry), firedAt);
     }
 
     private static List<TimerExpired> expiries(List<ConsumerRecord<byte[], byte[]>> records) {
-        return records.stream().map(r -> JsonCodec.TIMER_EXPIRED.decode(r.value())).toList();
+        return records.stream()
+                .map(r -> JsonCodec.TIMER_EXPIRED.decode(r.value()))
+                .toList();
     }
 
     @Test
@@ -57,23 +63,29 @@ class ReplayCommandTest {
         String target = rig.config.topics().expired() + ".replayed";
         rig.createTopic(target);
 
-        Lapse.Outcome first = rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-1h",
-                "--to-topic", target);
+        Lapse.Outcome first =
+                rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-1h", "--to-topic", target);
 
         assertThat(first.exit()).as(first.err()).isZero();
         List<ConsumerRecord<byte[], byte[]>> copies = rig.records(target);
-        assertThat(expiries(copies)).extracting(TimerExpired::orderId, TimerExpired::attempt)
-                .containsExactlyInAnyOrder(tuple("o-silent", 3),
-                        tuple("o-lost", 1));
+        assertThat(expiries(copies))
+                .extracting(TimerExpired::orderId, TimerExpired::attempt)
+                .containsExactlyInAnyOrder(tuple("o-silent", 3), tuple("o-lost", 1));
         assertThat(copies).allSatisfy(copy -> {
             Header mark = copy.headers().lastHeader("lapse-copy-of");
-            assertThat(new String(mark.value(), StandardCharsets.UTF_8)).startsWith(rig.config.topics().expired() + "/");
+            assertThat(new String(mark.value(), StandardCharsets.UTF_8))
+                    .startsWith(rig.config.topics().expired() + "/");
         });
-        assertThat(first.out()).contains("read 7 records", "1 not TimerExpired", "4 orders expired",
-                "2 had a status since", "published 2");
+        assertThat(first.out())
+                .contains(
+                        "read 7 records",
+                        "1 not TimerExpired",
+                        "4 orders expired",
+                        "2 had a status since",
+                        "published 2");
 
-        Lapse.Outcome second = rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-1h",
-                "--to-topic", target);
+        Lapse.Outcome second =
+                rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-1h", "--to-topic", target);
 
         assertThat(second.exit()).isZero();
         assertThat(rig.records(target)).hasSize(2);
@@ -93,12 +105,14 @@ class ReplayCommandTest {
         Lapse.Outcome again = rig.lapse("replay", "--topic", push, "--from", "-1h", "--json");
 
         assertThat(onlyOne.out()).contains("1 of order p-2", "published 1");
-        assertThat(all.out()).as("an interrupted run's copies count as published").contains("1 copy left out",
-                "1 replayed before", "published 2");
+        assertThat(all.out())
+                .as("an interrupted run's copies count as published")
+                .contains("1 copy left out", "1 replayed before", "published 2");
         assertThat(again.out()).contains("\"published\" : 0", "\"copiesLeftOut\" : 3");
         List<ConsumerRecord<byte[], byte[]>> records = rig.records(push);
         assertThat(records).hasSize(7);
-        assertThat(records.stream().filter(r -> r.headers().lastHeader("lapse-copy-of") != null)).hasSize(3);
+        assertThat(records.stream().filter(r -> r.headers().lastHeader("lapse-copy-of") != null))
+                .hasSize(3);
     }
 
     @Test
@@ -106,12 +120,25 @@ class ReplayCommandTest {
         String target = rig.config.topics().expired() + ".dry";
         rig.createTopic(target);
 
-        Lapse.Outcome dry = rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "-3h", "--to",
-                "-1h", "--to-topic", target, "--dry-run");
+        Lapse.Outcome dry = rig.lapse(
+                "replay",
+                "--topic",
+                rig.config.topics().expired(),
+                "--from",
+                "-3h",
+                "--to",
+                "-1h",
+                "--to-topic",
+                target,
+                "--dry-run");
 
         assertThat(dry.exit()).isZero();
-        assertThat(dry.out()).contains("would publish " + rig.config.topics().expired(), "key o-before",
-                "dry run: replay", "would publish 1");
+        assertThat(dry.out())
+                .contains(
+                        "would publish " + rig.config.topics().expired(),
+                        "key o-before",
+                        "dry run: replay",
+                        "would publish 1");
         assertThat(rig.records(target)).isEmpty();
     }
 
@@ -125,6 +152,8 @@ class ReplayCommandTest {
         assertThat(piped.out()).doesNotContain("\r");
         assertThat(terminal.out()).contains("\rreplaying " + expired + " [", "%", "/s");
         assertThat(terminal.out().substring(terminal.out().lastIndexOf('\r') + 1))
-                .as("the output follows on a clean line").startsWith("would publish").doesNotContain("ETA", "/s ");
+                .as("the output follows on a clean line")
+                .startsWith("would publish")
+                .doesNotContain("ETA", "/s ");
     }
 }

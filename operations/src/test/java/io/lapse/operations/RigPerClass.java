@@ -20,9 +20,10 @@ final class RigPerClass implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        DevStack stack = context.getRoot().getStore(NAMESPACE)
+        DevStack stack = context.getRoot()
+                .getStore(NAMESPACE)
                 .getOrComputeIfAbsent(DevStack.class, type -> DevStack.start(), DevStack.class);
-        return context.getStore(NAMESPACE).getOrComputeIfAbsent(OnCallRig.class,
-                type -> new OnCallRig(stack), OnCallRig.class);
+        return context.getStore(NAMESPACE)
+                .getOrComputeIfAbsent(OnCallRig.class, type -> new OnCallRig(stack), OnCallRig.class);
     }
 }

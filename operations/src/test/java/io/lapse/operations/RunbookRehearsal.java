@@ -18,9 +18,6 @@ import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +26,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Not a test: the devstack, the simulated platform and the four services with the default topic names, for running
@@ -38,8 +37,7 @@ import java.util.TreeMap;
  */
 public final class RunbookRehearsal {
 
-    private RunbookRehearsal() {
-    }
+    private RunbookRehearsal() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args.length > 0 ? args[0] : "/tmp/lapse-runbook");
@@ -47,18 +45,40 @@ public final class RunbookRehearsal {
         Path control = dir.resolve("control");
         Files.writeString(control, "");
         try (DevStack stack = DevStack.start()) {
-            Map<String, String> settings = new TreeMap<>(Map.of("kafka.bootstrap.servers", stack.bootstrapServers(),
-                    "redis.uri", stack.redisUri(), "timer.ttl", "5s", "timer.max-attempts", "3",
-                    "topics.partitions", "3", "management.port", "18080", "upstream.circuit-open", "10s",
-                    "compensator.scan-interval", "30s",
-                    "compensator.state-dir", Files.createTempDirectory("runbook-streams").toString()));
-            Files.writeString(dir.resolve("lapse.properties"), String.join("\n", settings.entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue()).toList()) + "\n");
+            Map<String, String> settings = new TreeMap<>(Map.of(
+                    "kafka.bootstrap.servers",
+                    stack.bootstrapServers(),
+                    "redis.uri",
+                    stack.redisUri(),
+                    "timer.ttl",
+                    "5s",
+                    "timer.max-attempts",
+                    "3",
+                    "topics.partitions",
+                    "3",
+                    "management.port",
+                    "18080",
+                    "upstream.circuit-open",
+                    "10s",
+                    "compensator.scan-interval",
+                    "30s",
+                    "compensator.state-dir",
+                    Files.createTempDirectory("runbook-streams").toString()));
+            Files.writeString(
+                    dir.resolve("lapse.properties"),
+                    String.join(
+                                    "\n",
+                                    settings.entrySet().stream()
+                                            .map(e -> e.getKey() + "=" + e.getValue())
+                                            .toList()) + "\n");
             LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
             KafkaClients clients = new KafkaClients(config.kafka());
-            try (UpstreamSimulator upstream = new UpstreamSimulator(SimulatorSettings.manual(Duration.ofSeconds(1)),
-                    clients, config.topics().push(), Clock.systemUTC());
-                 RedisConnection redis = RedisConnection.open(config.redis())) {
+            try (UpstreamSimulator upstream = new UpstreamSimulator(
+                            SimulatorSettings.manual(Duration.ofSeconds(1)),
+                            clients,
+                            config.topics().push(),
+                            Clock.systemUTC());
+                    RedisConnection redis = RedisConnection.open(config.redis())) {
                 upstream.start();
                 upstream.fleet().startMany(200, "order-");
                 new Pipeline(config.with(Map.of("upstream.base-url", upstream.baseUrl())), clients, redis)
@@ -71,15 +91,15 @@ public final class RunbookRehearsal {
     private record Pipeline(LapseConfig config, KafkaClients clients, RedisConnection redis) {
 
         void run(UpstreamSimulator upstream, Path control) throws Exception {
-            TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+            TimerKeys keys =
+                    new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
             TimerStore store = TimerStore.of(redis, keys, config.timer());
             Watermarks watermarks = Watermarks.of(redis, keys, config);
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             Clock clock = Clock.systemUTC();
             Service ingest = started(new IngestService(config, clients, store, watermarks, registry, clock));
             List<Service> others = List.of(
-                    started(new TimerService(config, clients, store, watermarks, registry,
-                            clock)),
+                    started(new TimerService(config, clients, store, watermarks, registry, clock)),
                     started(new PullerService(config, clients, store, registry, clock)),
                     started(new CompensatorService(config, clients, redis, watermarks, registry, Clock.systemUTC())));
             ManagementServer management = ManagementServer.start(config.management(), registry, new Health());
@@ -102,9 +122,10 @@ public final class RunbookRehearsal {
                             }
                         }
                         case "stop-ingest" -> ingest.close();
-                        case "start-ingest" -> ingest = started(new IngestService(config, clients, store, watermarks,
-                                registry, clock));
-                        case "flushall" -> redis.async().flushall().toCompletableFuture().join();
+                        case "start-ingest" ->
+                            ingest = started(new IngestService(config, clients, store, watermarks, registry, clock));
+                        case "flushall" ->
+                            redis.async().flushall().toCompletableFuture().join();
                         case "poison" -> poison();
                         case "quit" -> {
                             management.close();
@@ -124,9 +145,12 @@ public final class RunbookRehearsal {
 
         private void poison() {
             try (KafkaProducer<byte[], byte[]> producer = clients.producer("rehearsal-poison", Map.of())) {
-                producer.send(new ProducerRecord<>(config.topics().push(), utf8("order-17"),
+                producer.send(new ProducerRecord<>(
+                        config.topics().push(),
+                        utf8("order-17"),
                         utf8("{\"orderId\":\"order-17\",\"status\":\"CHARGING\",\"ts\":\"yesterday\"}")));
-                producer.send(new ProducerRecord<>(config.topics().push(), utf8("order-18"), utf8("order-18 CHARGING")));
+                producer.send(
+                        new ProducerRecord<>(config.topics().push(), utf8("order-18"), utf8("order-18 CHARGING")));
             }
         }
 

@@ -1,18 +1,17 @@
 package io.lapse.operations;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.ingest.IngestService;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.time.Duration;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** lapse status after a run: the right counts while all is well, and exit code 1 once ingest stops. */
 @ExtendWith(RigPerClass.class)
@@ -31,10 +30,11 @@ class StatusCommandTest {
         rig.startPuller(upstream);
         Fleet fleet = upstream.fleet();
         orders = fleet.startMany(20, "s-");
-        await().atMost(Duration.ofSeconds(30)).until(() -> rig.store.inspect(orders).join().values().stream()
-                .allMatch(OrderView::isWatched));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> rig.store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
         orders.subList(0, 3).forEach(fleet::silence);
-        await().atMost(Duration.ofSeconds(30)).until(() -> rig.records(rig.config.topics().pulled()).size() >= 3);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> rig.records(rig.config.topics().pulled()).size() >= 3);
     }
 
     @Test
@@ -43,30 +43,53 @@ class StatusCommandTest {
         Lapse.Outcome healthy = rig.lapse("status", "--metrics", metrics, "--json");
 
         assertThat(healthy.exit()).as(healthy.out()).isZero();
-        assertThat(healthy.out()).contains("\"watched\" : 20", "\"overdue\" : 0", "\"problems\" : [ ]",
-                "\"role\" : \"ingest\"", "\"role\" : \"puller\"", "\"reached\" : [ \"" + metrics + "\" ]");
+        assertThat(healthy.out())
+                .contains(
+                        "\"watched\" : 20",
+                        "\"overdue\" : 0",
+                        "\"problems\" : [ ]",
+                        "\"role\" : \"ingest\"",
+                        "\"role\" : \"puller\"",
+                        "\"reached\" : [ \"" + metrics + "\" ]");
         assertThat(healthy.out()).containsPattern("\"p50Millis\" : \\d");
-        assertThat(healthy.out()).as("every partition of push and pulled has a mark").contains("\"unreportedPartitions\" : [ ]");
+        assertThat(healthy.out())
+                .as("every partition of push and pulled has a mark")
+                .contains("\"unreportedPartitions\" : [ ]");
         Lapse.Outcome text = rig.lapse("status", "--metrics", metrics);
-        assertThat(text.out()).contains("timers         20 watched in 4 shards:\n  s00 ", "overdue        none",
-                "fire lateness  p50 ", "problems       none", "redis epoch    on-call-test");
+        assertThat(text.out())
+                .contains(
+                        "timers         20 watched in 4 shards:\n  s00 ",
+                        "overdue        none",
+                        "fire lateness  p50 ",
+                        "problems       none",
+                        "redis epoch    on-call-test");
 
         ingest.close();
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             Lapse.Outcome stale = rig.lapse("status", "--metrics", metrics, "--max-watermark-age", "3s");
             assertThat(stale.exit()).isEqualTo(1);
-            assertThat(stale.out()).contains("the watermark is ", "ingest is stopped or behind",
-                    "timers are overdue: the deadline passed");
+            assertThat(stale.out())
+                    .contains(
+                            "the watermark is ",
+                            "ingest is stopped or behind",
+                            "timers are overdue: the deadline passed");
         });
     }
 
     @Test
     void withoutMetricsLatenessIsUnknownNotAFailure() {
-        Lapse.Outcome outcome = rig.lapse("status", "--metrics", "http://127.0.0.1:9/metrics", "--max-watermark-age", "1h",
-                "--overdue-after", "1h");
+        Lapse.Outcome outcome = rig.lapse(
+                "status",
+                "--metrics",
+                "http://127.0.0.1:9/metrics",
+                "--max-watermark-age",
+                "1h",
+                "--overdue-after",
+                "1h");
 
-        assertThat(outcome.out()).contains("fire lateness  unknown: no timer reached has fired; not reached: "
-                + "http://127.0.0.1:9/metrics");
+        assertThat(outcome.out())
+                .contains("fire lateness  unknown: no timer reached has fired; not reached: "
+                        + "http://127.0.0.1:9/metrics");
     }
 }

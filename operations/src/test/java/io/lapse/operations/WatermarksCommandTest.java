@@ -1,14 +1,13 @@
 package io.lapse.operations;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.store.WatermarkReport;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.util.HashMap;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** lapse watermarks lists ingest's marks against the topics' metadata and forgets only partitions that are gone. */
 @ExtendWith(RigPerClass.class)
@@ -43,9 +42,13 @@ class WatermarksCommandTest {
         Lapse.Outcome listed = rig.lapse("watermarks");
 
         assertThat(listed.exit()).isEqualTo(1);
-        assertThat(listed.out()).contains(push + "/0", "renamed.topic/0",
-                "no longer exists: lapse watermarks forget " + push + "/7",
-                "watermark: 20", "1 d old), from ");
+        assertThat(listed.out())
+                .contains(
+                        push + "/0",
+                        "renamed.topic/0",
+                        "no longer exists: lapse watermarks forget " + push + "/7",
+                        "watermark: 20",
+                        "1 d old), from ");
 
         Lapse.Outcome forgot = rig.lapse("watermarks", "forget", push + "/7", "renamed.topic/0");
 

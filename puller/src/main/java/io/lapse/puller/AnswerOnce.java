@@ -1,7 +1,6 @@
 package io.lapse.puller;
 
 import io.lapse.event.TimerExpired;
-
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

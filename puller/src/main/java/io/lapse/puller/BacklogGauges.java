@@ -3,13 +3,6 @@ package io.lapse.puller;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The backlog of the expired topic per partition: expiries not answered yet (from the first unanswered one to the end
@@ -41,9 +40,12 @@ final class BacklogGauges {
         this.commits = commits;
         this.clock = clock;
         this.size = MultiGauge.builder("lapse.puller.backlog")
-                .description("Expiries of the partition not answered yet, read or not").register(registry);
-        this.age = MultiGauge.builder("lapse.puller.backlog.age").baseUnit("seconds")
-                .description("Age of the oldest expiry of the partition read and not answered yet").register(registry);
+                .description("Expiries of the partition not answered yet, read or not")
+                .register(registry);
+        this.age = MultiGauge.builder("lapse.puller.backlog.age")
+                .baseUnit("seconds")
+                .description("Age of the oldest expiry of the partition read and not answered yet")
+                .register(registry);
     }
 
     void refreshWhenDue() {
@@ -75,7 +77,8 @@ final class BacklogGauges {
             Tags tags = Tags.of("partition", Integer.toString(partition.partition()));
             sizes.add(MultiGauge.Row.of(tags, Math.max(0, end - start)));
             OptionalLong oldest = commits.oldestUnansweredTimestamp(partition);
-            ages.add(MultiGauge.Row.of(tags, oldest.isPresent() ? Math.max(0, millis - oldest.getAsLong()) / 1000.0 : 0));
+            ages.add(MultiGauge.Row.of(
+                    tags, oldest.isPresent() ? Math.max(0, millis - oldest.getAsLong()) / 1000.0 : 0));
         }
         size.register(sizes, true);
         age.register(ages, true);

@@ -2,9 +2,6 @@ package io.lapse.puller;
 
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.UpstreamSettings;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.net.URI;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -14,6 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tells upstream's "unknown order" from a 404 of something else (a wrong base path, a gateway between deploys): a 404
@@ -26,14 +25,18 @@ final class BasePathCheck implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BasePathCheck.class);
 
     /** What the probe found. */
-    enum Verdict { SERVED, NOT_SERVED, NO_ANSWER }
+    enum Verdict {
+        SERVED,
+        NOT_SERVED,
+        NO_ANSWER
+    }
 
     private final UpstreamHttp http;
     private final Permits permits;
     private final URI probe;
     private final long intervalMillis;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
-            BasePathCheck::probeThread);
+    private final ScheduledExecutorService thread =
+            Executors.newSingleThreadScheduledExecutor(BasePathCheck::probeThread);
     private CompletableFuture<Verdict> latest;
     private long latestBegunAt;
     private volatile Verdict verdict = Verdict.SERVED;
@@ -84,9 +87,12 @@ final class BasePathCheck implements AutoCloseable {
 
     /** Why the puller is not ready, while the last probe was answered 404. */
     Optional<String> problem() {
-        return verdict == Verdict.NOT_SERVED ? Optional.of("GET " + probe + " answered 404: "
-                + ConfigKeys.UPSTREAM_BASE_URL.name() + " looks wrong, so a 404 of a pull is not taken to mean an "
-                + "unknown order (or set " + ConfigKeys.UPSTREAM_PROBE_PATH.name() + " to a path upstream serves)")
+        return verdict == Verdict.NOT_SERVED
+                ? Optional.of("GET " + probe + " answered 404: "
+                        + ConfigKeys.UPSTREAM_BASE_URL.name()
+                        + " looks wrong, so a 404 of a pull is not taken to mean an "
+                        + "unknown order (or set " + ConfigKeys.UPSTREAM_PROBE_PATH.name()
+                        + " to a path upstream serves)")
                 : Optional.empty();
     }
 
@@ -108,8 +114,10 @@ final class BasePathCheck implements AutoCloseable {
         }
         if (found != Verdict.NO_ANSWER && found != verdict) {
             verdict = found;
-            problem().ifPresentOrElse(log::warn, () -> log.info("GET {} is served again: 404s of pulls mean "
-                    + "unknown orders", probe));
+            problem()
+                    .ifPresentOrElse(
+                            log::warn,
+                            () -> log.info("GET {} is served again: 404s of pulls mean " + "unknown orders", probe));
         }
         return found;
     }

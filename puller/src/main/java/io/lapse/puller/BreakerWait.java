@@ -1,7 +1,6 @@
 package io.lapse.puller;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-
 import java.util.function.BooleanSupplier;
 
 /**

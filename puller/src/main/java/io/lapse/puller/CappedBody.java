@@ -33,7 +33,8 @@ final class CappedBody implements HttpResponse.BodySubscriber<CappedBody.Body> {
     }
 
     static HttpResponse.BodyHandler<Body> handler(int cap) {
-        return info -> new CappedBody(cap, info.headers().firstValueAsLong("Content-Length").orElse(0) > cap);
+        return info -> new CappedBody(
+                cap, info.headers().firstValueAsLong("Content-Length").orElse(0) > cap);
     }
 
     @Override

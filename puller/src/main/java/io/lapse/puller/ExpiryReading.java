@@ -3,9 +3,8 @@ package io.lapse.puller;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** One record of the expired topic: an expiry to answer, or the reason it is a dead letter. */
 record ExpiryReading(TimerExpired expiry, String rejection) {
@@ -16,8 +15,8 @@ record ExpiryReading(TimerExpired expiry, String rejection) {
             if (record.key() != null) {
                 String key = new String(record.key(), StandardCharsets.UTF_8);
                 if (!key.equals(expiry.orderId())) {
-                    return new ExpiryReading(null, "record key '" + key + "' differs from orderId '"
-                            + expiry.orderId() + "'");
+                    return new ExpiryReading(
+                            null, "record key '" + key + "' differs from orderId '" + expiry.orderId() + "'");
                 }
             }
             return new ExpiryReading(expiry, null);

@@ -1,5 +1,11 @@
 package io.lapse.puller;
 
+import java.util.Collection;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -8,13 +14,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.Collection;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Queue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Commits the consumer's offsets as answers are acknowledged, each partition only up to its first record still in
@@ -29,8 +28,7 @@ final class InOrderCommits {
     private final Queue<Acked> acked = new ConcurrentLinkedQueue<>();
     private volatile int inFlight;
 
-    private record Acked(TopicPartition partition, long offset) {
-    }
+    private record Acked(TopicPartition partition, long offset) {}
 
     InOrderCommits(Consumer<byte[], byte[]> consumer) {
         this.consumer = consumer;
@@ -107,8 +105,10 @@ final class InOrderCommits {
                 try {
                     commitSync(partitions);
                 } catch (KafkaException e) {
-                    log.warn("committing revoked partitions {} failed; their next owner repeats some pulls",
-                            partitions, e);
+                    log.warn(
+                            "committing revoked partitions {} failed; their next owner repeats some pulls",
+                            partitions,
+                            e);
                 }
                 forget(partitions);
             }

@@ -1,14 +1,13 @@
 package io.lapse.puller;
 
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
-
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Which offsets of each partition may be committed when records finish out of order: one past the highest offset
@@ -58,7 +57,8 @@ final class OffsetTracker {
     /** The timestamp of that record, when it was read. */
     OptionalLong oldestUndoneTimestamp(TopicPartition partition) {
         Partition p = partitions.get(partition);
-        return p == null || p.open.isEmpty() ? OptionalLong.empty()
+        return p == null || p.open.isEmpty()
+                ? OptionalLong.empty()
                 : OptionalLong.of(p.open.firstEntry().getValue().timestamp);
     }
 
@@ -91,7 +91,8 @@ final class OffsetTracker {
         for (TopicPartition partition : gone) {
             Partition p = partitions.remove(partition);
             if (p != null) {
-                inFlight -= (int) p.open.values().stream().filter(record -> !record.done).count();
+                inFlight -= (int)
+                        p.open.values().stream().filter(record -> !record.done).count();
             }
         }
     }
@@ -108,6 +109,7 @@ final class OffsetTracker {
     private static final class Partition {
         /** offset → its record, for every record from the first one not done on */
         final NavigableMap<Long, Open> open = new TreeMap<>();
+
         long committable = -1;
         long reported = -1;
     }

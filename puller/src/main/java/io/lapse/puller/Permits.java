@@ -3,7 +3,6 @@ package io.lapse.puller;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.micrometer.core.instrument.Timer;
-
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CancellationException;
@@ -23,6 +22,7 @@ final class Permits {
     private static final Duration RESERVE_AHEAD = Duration.ofDays(1);
     /** Bounds each nap, so that a closing puller is noticed. */
     private static final long NAP_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
     private final RateLimiter limiter;
@@ -30,11 +30,17 @@ final class Permits {
     private final BooleanSupplier running;
     /** Start times of the last {@code rate} requests, oldest at {@code oldest}. */
     private final long[] starts;
+
     private int oldest;
 
     Permits(int ratePerSecond, Timer waits, BooleanSupplier running) {
-        this.limiter = RateLimiter.of("upstream", RateLimiterConfig.custom().limitForPeriod(1)
-                .limitRefreshPeriod(Duration.ofNanos(SECOND / ratePerSecond)).timeoutDuration(RESERVE_AHEAD).build());
+        this.limiter = RateLimiter.of(
+                "upstream",
+                RateLimiterConfig.custom()
+                        .limitForPeriod(1)
+                        .limitRefreshPeriod(Duration.ofNanos(SECOND / ratePerSecond))
+                        .timeoutDuration(RESERVE_AHEAD)
+                        .build());
         this.waits = waits;
         this.running = running;
         this.starts = new long[ratePerSecond];

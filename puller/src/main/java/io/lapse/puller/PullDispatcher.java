@@ -5,16 +5,15 @@ import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Answers expiries, each triple once: skips those Redis shows a newer status or an end for, pulls the others on the
@@ -32,8 +31,13 @@ final class PullDispatcher {
     private final Clock clock;
     private final BooleanSupplier running;
 
-    PullDispatcher(ResilientUpstream upstream, ThreadPoolBulkhead pullThreads, ResultPublisher publisher,
-                   AnswerOnce once, Clock clock, BooleanSupplier running) {
+    PullDispatcher(
+            ResilientUpstream upstream,
+            ThreadPoolBulkhead pullThreads,
+            ResultPublisher publisher,
+            AnswerOnce once,
+            Clock clock,
+            BooleanSupplier running) {
         this.upstream = upstream;
         this.pullThreads = pullThreads;
         this.publisher = publisher;

@@ -3,11 +3,6 @@ package io.lapse.puller;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerStore;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,6 +13,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * One round of the puller: polls expiries, looks them all up in Redis at once, hands each out to be answered
@@ -40,9 +39,16 @@ final class PullerLoop {
     private final BooleanSupplier running;
     private final int maxInFlight;
 
-    PullerLoop(Consumer<byte[], byte[]> consumer, InOrderCommits commits, TimerStore store,
-               PullDispatcher dispatcher, DeadLetterSink deadLetters, BooleanSupplier upstreamTakesMore,
-               BacklogGauges backlog, BooleanSupplier running, int maxInFlight) {
+    PullerLoop(
+            Consumer<byte[], byte[]> consumer,
+            InOrderCommits commits,
+            TimerStore store,
+            PullDispatcher dispatcher,
+            DeadLetterSink deadLetters,
+            BooleanSupplier upstreamTakesMore,
+            BacklogGauges backlog,
+            BooleanSupplier running,
+            int maxInFlight) {
         this.consumer = consumer;
         this.commits = commits;
         this.store = store;
@@ -91,9 +97,14 @@ final class PullerLoop {
             ConsumerRecord<byte[], byte[]> record = p.record();
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             CompletableFuture<Void> answered = p.reading().expiry() != null
-                    ? dispatcher.answer(record, p.reading().expiry(), views.get(p.reading().expiry().orderId()))
-                    : Redelivery.untilAcked(() -> deadLetters.send(record, p.reading().rejection()),
-                    "the dead letter of " + partition + "@" + record.offset(), running);
+                    ? dispatcher.answer(
+                            record,
+                            p.reading().expiry(),
+                            views.get(p.reading().expiry().orderId()))
+                    : Redelivery.untilAcked(
+                            () -> deadLetters.send(record, p.reading().rejection()),
+                            "the dead letter of " + partition + "@" + record.offset(),
+                            running);
             commits.track(partition, record.offset(), record.timestamp(), answered);
         }
     }

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,12 +27,18 @@ final class PullerMetrics {
     PullerMetrics(MeterRegistry registry) {
         this.registry = registry;
         for (PullResult.Outcome outcome : PullResult.Outcome.values()) {
-            pulls.put(outcome, Counter.builder("lapse.puller.pulls")
-                    .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
-                    .description("Expiries answered (result acknowledged by Kafka), by pull outcome").register(registry));
+            pulls.put(
+                    outcome,
+                    Counter.builder("lapse.puller.pulls")
+                            .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+                            .description("Expiries answered (result acknowledged by Kafka), by pull outcome")
+                            .register(registry));
         }
-        this.request = Timer.builder("lapse.puller.request").description("One HTTP request to upstream")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
+        this.request = Timer.builder("lapse.puller.request")
+                .description("One HTTP request to upstream")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .register(registry);
         this.permitWait = Timer.builder("lapse.puller.rate.limit.wait")
                 .description("Wait of one upstream request for its permit under upstream.rate-limit")
                 .register(registry);
@@ -61,22 +66,32 @@ final class PullerMetrics {
     void watch(IntSupplier inFlight, IntSupplier waiting, CircuitBreaker breaker) {
         Gauge.builder("lapse.puller.in.flight", inFlight, IntSupplier::getAsInt)
                 .description("Expiries polled whose result Kafka has not acknowledged yet")
-                .strongReference(true).register(registry);
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("lapse.puller.waiting", waiting, IntSupplier::getAsInt)
-                .description("Pulls waiting for upstream: held by the open circuit, or a final expiry awaiting an answer")
-                .strongReference(true).register(registry);
+                .description(
+                        "Pulls waiting for upstream: held by the open circuit, or a final expiry awaiting an answer")
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("lapse.puller.circuit.open", breaker, b -> b.getState() == CircuitBreaker.State.CLOSED ? 0 : 1)
                 .description("1 while the circuit breaker holds pulls back (open or half-open), else 0")
-                .strongReference(true).register(registry);
-        for (CircuitBreaker.State state : List.of(CircuitBreaker.State.CLOSED, CircuitBreaker.State.OPEN,
-                CircuitBreaker.State.HALF_OPEN)) {
+                .strongReference(true)
+                .register(registry);
+        for (CircuitBreaker.State state :
+                List.of(CircuitBreaker.State.CLOSED, CircuitBreaker.State.OPEN, CircuitBreaker.State.HALF_OPEN)) {
             Gauge.builder("lapse.puller.circuit.state", breaker, b -> b.getState() == state ? 1 : 0)
                     .tag("state", state.name().toLowerCase(Locale.ROOT))
-                    .description("1 for the circuit breaker's current state").strongReference(true).register(registry);
+                    .description("1 for the circuit breaker's current state")
+                    .strongReference(true)
+                    .register(registry);
         }
-        breaker.getEventPublisher().onStateTransition(event -> Counter.builder("lapse.puller.circuit.transitions")
-                .tag("to", event.getStateTransition().getToState().name().toLowerCase(Locale.ROOT))
-                .description("Changes of the circuit breaker's state, by the state entered").register(registry)
-                .increment());
+        breaker.getEventPublisher()
+                .onStateTransition(event -> Counter.builder("lapse.puller.circuit.transitions")
+                        .tag(
+                                "to",
+                                event.getStateTransition().getToState().name().toLowerCase(Locale.ROOT))
+                        .description("Changes of the circuit breaker's state, by the state entered")
+                        .register(registry)
+                        .increment());
     }
 }

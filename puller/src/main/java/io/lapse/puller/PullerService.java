@@ -13,6 +13,12 @@ import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
 import io.lapse.store.TimerStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,13 +26,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Clock;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.BooleanSupplier;
 
 /**
  * Answers expiries: for each TimerExpired it either skips (Redis knows of a newer status or the order's end) or pulls
@@ -50,8 +49,8 @@ public final class PullerService implements Service {
     private ServiceLoop loop;
     private BasePathCheck basePath;
 
-    public PullerService(LapseConfig config, KafkaClients clients, TimerStore store, MeterRegistry registry,
-                         Clock clock) {
+    public PullerService(
+            LapseConfig config, KafkaClients clients, TimerStore store, MeterRegistry registry, Clock clock) {
         this.config = config;
         this.clients = clients;
         this.store = store;
@@ -76,24 +75,50 @@ public final class PullerService implements Service {
         // a poll's worth per pull thread may wait in the queue; reading stops while another poll would not fit
         int pollRecords = upstream.concurrency();
         int maxInFlight = 4 * upstream.concurrency();
-        ThreadPoolBulkhead pullThreads = ThreadPoolBulkhead.of("lapse-pull", ThreadPoolBulkheadConfig.custom()
-                .coreThreadPoolSize(upstream.concurrency()).maxThreadPoolSize(upstream.concurrency())
-                .queueCapacity(maxInFlight - upstream.concurrency()).build());
+        ThreadPoolBulkhead pullThreads = ThreadPoolBulkhead.of(
+                "lapse-pull",
+                ThreadPoolBulkheadConfig.custom()
+                        .coreThreadPoolSize(upstream.concurrency())
+                        .maxThreadPoolSize(upstream.concurrency())
+                        .queueCapacity(maxInFlight - upstream.concurrency())
+                        .build());
         BooleanSupplier upstreamTakesMore = () -> resilient.breaker().getState() != CircuitBreaker.State.OPEN
                 && pullThreads.getMetrics().getRemainingQueueCapacity() >= pollRecords;
         // cooperative rebalancing leaves the other partitions' pulls in flight when a member joins or leaves
-        KafkaConsumer<byte[], byte[]> consumer = clients.member(upstream.pullerGroupId(), "lapse-puller",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords,
-                        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName()));
-        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-puller", Map.of(
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000));
+        KafkaConsumer<byte[], byte[]> consumer = clients.member(
+                upstream.pullerGroupId(),
+                "lapse-puller",
+                Map.of(
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        pollRecords,
+                        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                        CooperativeStickyAssignor.class.getName()));
+        KafkaProducer<byte[], byte[]> producer = clients.producer(
+                "lapse-puller",
+                Map.of(
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                        10_000,
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                        30_000));
         DeadLetterSink deadLetters = new DeadLetterSink(producer, topics.dlq(), clock, registry, name());
-        PullDispatcher dispatcher = new PullDispatcher(resilient, pullThreads,
+        PullDispatcher dispatcher = new PullDispatcher(
+                resilient,
+                pullThreads,
                 new ResultPublisher(producer, topics.pulled(), deadLetters, clock, metrics, this::isRunning),
-                new AnswerOnce(TRIPLES_REMEMBERED, metrics::duplicate), clock, this::isRunning);
+                new AnswerOnce(TRIPLES_REMEMBERED, metrics::duplicate),
+                clock,
+                this::isRunning);
         InOrderCommits commits = new InOrderCommits(consumer);
-        PullerLoop pulls = new PullerLoop(consumer, commits, store, dispatcher, deadLetters, upstreamTakesMore,
-                new BacklogGauges(consumer, commits, clock, registry), this::isRunning, maxInFlight);
+        PullerLoop pulls = new PullerLoop(
+                consumer,
+                commits,
+                store,
+                dispatcher,
+                deadLetters,
+                upstreamTakesMore,
+                new BacklogGauges(consumer, commits, clock, registry),
+                this::isRunning,
+                maxInFlight);
         metrics.watch(commits::inFlight, resilient::waiting, resilient.breaker());
         consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());
         running = true;

@@ -1,15 +1,14 @@
 package io.lapse.puller;
 
-import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends again what Kafka did not acknowledge. An expiry's offset is committed only after its result was acknowledged,
@@ -20,23 +19,25 @@ final class Redelivery {
     private static final Logger log = LoggerFactory.getLogger(Redelivery.class);
     private static final Executor LATER = CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS);
 
-    private Redelivery() {
-    }
+    private Redelivery() {}
 
     /**
      * @param running false once the service closes: then a failed send stays failed, and its offset uncommitted
      * @return completes once a send was acknowledged, or exceptionally when the service closed first or the record
      * is too large for Kafka
      */
-    static CompletableFuture<Void> untilAcked(Supplier<CompletableFuture<Void>> send, String what,
-                                              BooleanSupplier running) {
+    static CompletableFuture<Void> untilAcked(
+            Supplier<CompletableFuture<Void>> send, String what, BooleanSupplier running) {
         CompletableFuture<Void> acked = new CompletableFuture<>();
         attempt(send, what, running, acked);
         return acked;
     }
 
-    private static void attempt(Supplier<CompletableFuture<Void>> send, String what, BooleanSupplier running,
-                                CompletableFuture<Void> acked) {
+    private static void attempt(
+            Supplier<CompletableFuture<Void>> send,
+            String what,
+            BooleanSupplier running,
+            CompletableFuture<Void> acked) {
         CompletableFuture<Void> sent;
         try {
             sent = send.get();

@@ -7,9 +7,7 @@ import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.lapse.config.UpstreamSettings;
-
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -40,18 +38,27 @@ final class ResilientUpstream {
         this.permits = permits;
         this.running = running;
         // resilience4j refuses intervals under 1 ms, and retry-backoff=0 is a valid setting
-        Duration backoff = settings.retryBackoff().compareTo(SMALLEST_BACKOFF) < 0 ? SMALLEST_BACKOFF
-                : settings.retryBackoff();
-        this.retry = Retry.of("upstream", RetryConfig.custom().maxAttempts(settings.maxAttempts())
-                .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(backoff, 2.0, JITTER))
-                .retryOnException(e -> e instanceof UpstreamUnavailable).build());
-        this.breaker = CircuitBreaker.of("upstream", CircuitBreakerConfig.custom()
-                .slidingWindowSize(20).minimumNumberOfCalls(10).failureRateThreshold(50)
-                .waitDurationInOpenState(settings.circuitOpen()).permittedNumberOfCallsInHalfOpenState(3)
-                .automaticTransitionFromOpenToHalfOpenEnabled(true)
-                .recordException(e -> e instanceof UpstreamUnavailable)
-                .ignoreException(e -> e instanceof InterruptedException || e instanceof CancellationException)
-                .build());
+        Duration backoff =
+                settings.retryBackoff().compareTo(SMALLEST_BACKOFF) < 0 ? SMALLEST_BACKOFF : settings.retryBackoff();
+        this.retry = Retry.of(
+                "upstream",
+                RetryConfig.custom()
+                        .maxAttempts(settings.maxAttempts())
+                        .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(backoff, 2.0, JITTER))
+                        .retryOnException(e -> e instanceof UpstreamUnavailable)
+                        .build());
+        this.breaker = CircuitBreaker.of(
+                "upstream",
+                CircuitBreakerConfig.custom()
+                        .slidingWindowSize(20)
+                        .minimumNumberOfCalls(10)
+                        .failureRateThreshold(50)
+                        .waitDurationInOpenState(settings.circuitOpen())
+                        .permittedNumberOfCallsInHalfOpenState(3)
+                        .automaticTransitionFromOpenToHalfOpenEnabled(true)
+                        .recordException(e -> e instanceof UpstreamUnavailable)
+                        .ignoreException(e -> e instanceof InterruptedException || e instanceof CancellationException)
+                        .build());
         this.breakerWait = new BreakerWait(breaker);
         Duration longestHold = settings.circuitOpen().compareTo(backoff) < 0 ? backoff : settings.circuitOpen();
         this.holdBackoff = IntervalFunction.ofExponentialRandomBackoff(backoff, 2.0, JITTER, longestHold);
@@ -66,8 +73,9 @@ final class ResilientUpstream {
         for (int held = 1; ; ) {
             long mark = breakerWait.mark();
             try {
-                return Retry.decorateCallable(retry, CircuitBreaker.decorateCallable(breaker,
-                        () -> request(orderId, attempts))).call();
+                return Retry.decorateCallable(
+                                retry, CircuitBreaker.decorateCallable(breaker, () -> request(orderId, attempts)))
+                        .call();
             } catch (CallNotPermittedException e) {
                 waitFor(() -> breakerWait.awaitChangeSince(mark, running));
             } catch (UpstreamUnavailable e) {

@@ -1,20 +1,19 @@
 package io.lapse.puller;
 
 import io.lapse.event.JsonCodec;
-import io.lapse.kafka.KafkaSend;
 import io.lapse.event.PullResult;
 import io.lapse.kafka.DeadLetterSink;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RecordTooLargeException;
-
+import io.lapse.kafka.KafkaSend;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
  * Publishes an expiry's PullResult to the pulled topic keyed by orderId, sending again until Kafka acknowledges it.
@@ -30,8 +29,13 @@ final class ResultPublisher {
     private final PullerMetrics metrics;
     private final BooleanSupplier running;
 
-    ResultPublisher(Producer<byte[], byte[]> producer, String topic, DeadLetterSink deadLetters, Clock clock,
-                    PullerMetrics metrics, BooleanSupplier running) {
+    ResultPublisher(
+            Producer<byte[], byte[]> producer,
+            String topic,
+            DeadLetterSink deadLetters,
+            Clock clock,
+            PullerMetrics metrics,
+            BooleanSupplier running) {
         this.producer = producer;
         this.topic = topic;
         this.deadLetters = deadLetters;
@@ -43,21 +47,32 @@ final class ResultPublisher {
     /** @return completes once Kafka acknowledged the result (and the dead letter of a FAILED one) */
     CompletableFuture<Void> publish(ConsumerRecord<byte[], byte[]> expiry, PullResult result) {
         byte[] value = JsonCodec.PULL_RESULT.encode(result);
-        CompletableFuture<Void> sent = untilAcked(() -> send(new ProducerRecord<>(topic,
-                result.orderId().getBytes(StandardCharsets.UTF_8), value)), "the pull result of order " + result.orderId())
+        CompletableFuture<Void> sent = untilAcked(
+                        () -> send(
+                                new ProducerRecord<>(topic, result.orderId().getBytes(StandardCharsets.UTF_8), value)),
+                        "the pull result of order " + result.orderId())
                 .thenRun(() -> metrics.pulled(result.outcome()));
-        CompletableFuture<Void> answered = sent.exceptionallyCompose(error -> unwrap(error) instanceof RecordTooLargeException
-                ? publish(expiry, tooLarge(result, value.length, unwrap(error)))
-                : CompletableFuture.failedFuture(error));
+        CompletableFuture<Void> answered =
+                sent.exceptionallyCompose(error -> unwrap(error) instanceof RecordTooLargeException
+                        ? publish(expiry, tooLarge(result, value.length, unwrap(error)))
+                        : CompletableFuture.failedFuture(error));
         if (result.outcome() != PullResult.Outcome.FAILED) {
             return answered;
         }
-        return CompletableFuture.allOf(answered, untilAcked(() -> deadLetters.send(expiry, "pull FAILED: "
-                + result.error()), "the dead letter of the failed pull of order " + result.orderId()));
+        return CompletableFuture.allOf(
+                answered,
+                untilAcked(
+                        () -> deadLetters.send(expiry, "pull FAILED: " + result.error()),
+                        "the dead letter of the failed pull of order " + result.orderId()));
     }
 
     private PullResult tooLarge(PullResult result, int bytes, Throwable error) {
-        return new PullResult(result.orderId(), PullResult.Outcome.FAILED, null, clock.millis(), result.expiry(),
+        return new PullResult(
+                result.orderId(),
+                PullResult.Outcome.FAILED,
+                null,
+                clock.millis(),
+                result.expiry(),
                 "the pull result of " + bytes + " bytes is too large to publish: " + error.getMessage());
     }
 

@@ -2,9 +2,6 @@ package io.lapse.puller;
 
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.UpstreamAccess;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -12,6 +9,8 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Turns the access settings into what requests carry, once at start: the headers (with the bearer token read from
@@ -19,8 +18,7 @@ import java.util.Map;
  */
 final class UpstreamAccessSetup {
 
-    private UpstreamAccessSetup() {
-    }
+    private UpstreamAccessSetup() {}
 
     static Map<String, String> headers(UpstreamAccess access) {
         Map<String, String> headers = new LinkedHashMap<>(access.headers());
@@ -29,12 +27,14 @@ final class UpstreamAccessSetup {
             try {
                 token = Files.readString(access.bearerTokenFile()).trim();
             } catch (IOException e) {
-                throw new IllegalStateException(ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE.name() + ": cannot read "
-                        + access.bearerTokenFile() + " (" + e + ")", e);
+                throw new IllegalStateException(
+                        ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE.name() + ": cannot read " + access.bearerTokenFile()
+                                + " (" + e + ")",
+                        e);
             }
             if (token.isEmpty()) {
-                throw new IllegalStateException(ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE.name() + ": "
-                        + access.bearerTokenFile() + " is empty");
+                throw new IllegalStateException(
+                        ConfigKeys.UPSTREAM_BEARER_TOKEN_FILE.name() + ": " + access.bearerTokenFile() + " is empty");
             }
             headers.put("Authorization", "Bearer " + token);
         }
@@ -57,8 +57,10 @@ final class UpstreamAccessSetup {
             context.init(null, trust.getTrustManagers(), null);
             return context;
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException(ConfigKeys.UPSTREAM_TRUSTSTORE_PATH.name() + ": cannot load "
-                    + access.truststore() + " as " + access.truststoreType() + " (" + e.getMessage() + ")", e);
+            throw new IllegalStateException(
+                    ConfigKeys.UPSTREAM_TRUSTSTORE_PATH.name() + ": cannot load " + access.truststore() + " as "
+                            + access.truststoreType() + " (" + e.getMessage() + ")",
+                    e);
         }
     }
 }

@@ -5,7 +5,6 @@ import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.micrometer.core.instrument.Timer;
-
 import java.net.http.HttpResponse;
 
 /**
@@ -54,8 +53,8 @@ final class UpstreamClient {
 
     private PullOutcome read(String orderId, CappedBody.Body body) {
         if (body.tooLarge()) {
-            return PullOutcome.failed("upstream answered 200 with a body over " + maxBodyBytes
-                    + " bytes (" + ConfigKeys.UPSTREAM_MAX_BODY_BYTES.name() + ")");
+            return PullOutcome.failed("upstream answered 200 with a body over " + maxBodyBytes + " bytes ("
+                    + ConfigKeys.UPSTREAM_MAX_BODY_BYTES.name() + ")");
         }
         try {
             StatusPush status = JsonCodec.STATUS_PUSH.decode(body.bytes());

@@ -4,7 +4,6 @@ import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import io.lapse.config.Durations;
 import io.lapse.config.UpstreamSettings;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -33,14 +32,21 @@ final class UpstreamHttp {
 
     UpstreamHttp(UpstreamSettings settings) {
         // HTTP/1.1 spares plain-http upstreams the h2c upgrade dance, which some servers and proxies mishandle
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(settings.timeout())
-                .sslContext(UpstreamAccessSetup.tls(settings.access())).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.timeout())
+                .sslContext(UpstreamAccessSetup.tls(settings.access()))
+                .build();
         this.baseUrl = settings.baseUrl();
         this.timeout = settings.timeout();
         this.headers = UpstreamAccessSetup.headers(settings.access());
         this.bodies = CappedBody.handler(settings.maxBodyBytes());
-        this.limiter = TimeLimiter.of("upstream", TimeLimiterConfig.custom().timeoutDuration(settings.timeout())
-                .cancelRunningFuture(true).build());
+        this.limiter = TimeLimiter.of(
+                "upstream",
+                TimeLimiterConfig.custom()
+                        .timeoutDuration(settings.timeout())
+                        .cancelRunningFuture(true)
+                        .build());
     }
 
     URI statusUri(String orderId) {
@@ -50,10 +56,12 @@ final class UpstreamHttp {
     }
 
     HttpResponse<CappedBody.Body> get(URI uri) throws UpstreamUnavailable, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
         headers.forEach(request::header);
         try {
-            return limiter.executeFutureSupplier(() -> http.sendAsync(request.GET().build(), bodies));
+            return limiter.executeFutureSupplier(
+                    () -> http.sendAsync(request.GET().build(), bodies));
         } catch (TimeoutException | HttpTimeoutException e) {
             throw new UpstreamUnavailable("timeout: no answer within " + Durations.format(timeout));
         } catch (IOException e) {

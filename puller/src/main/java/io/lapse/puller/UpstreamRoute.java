@@ -1,7 +1,6 @@
 package io.lapse.puller;
 
 import io.lapse.config.UpstreamSettings;
-
 import java.util.function.BooleanSupplier;
 
 /** The puller's way to upstream, wired once: transport, rate permits, the base-path probe, and resilience. */

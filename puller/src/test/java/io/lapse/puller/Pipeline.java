@@ -1,5 +1,7 @@
 package io.lapse.puller;
 
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.devstack.TopicRecorder;
@@ -12,17 +14,13 @@ import io.lapse.lifecycle.Service;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerKeys;
 import io.lapse.store.RedisEpochs;
+import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,8 +29,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.awaitility.Awaitility.await;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The puller on the devstack with its own topics, groups and Redis prefix against the simulated upstream, and, when
@@ -43,7 +42,9 @@ final class Pipeline implements AutoCloseable {
 
     /** The services besides the puller. */
     enum With {
-        NOTHING_ELSE, INGEST, INGEST_AND_TIMER,
+        NOTHING_ELSE,
+        INGEST,
+        INGEST_AND_TIMER,
         /** Not even the puller: the test starts it, in this process or another. */
         NO_PULLER
     }
@@ -52,6 +53,7 @@ final class Pipeline implements AutoCloseable {
 
     /** Every setting of this run, as key=value, for a puller in another process. */
     final Map<String, String> settings;
+
     final LapseConfig config;
     final UpstreamSimulator simulator;
     final TimerStore store;
@@ -68,11 +70,12 @@ final class Pipeline implements AutoCloseable {
      *
      * @param basePath appended to the simulator's URL in upstream.base-url
      */
-    static Pipeline start(DevStackExtension stack, Duration pushInterval, Map<String, String> given, With with,
-                          String basePath) {
+    static Pipeline start(
+            DevStackExtension stack, Duration pushInterval, Map<String, String> given, With with, String basePath) {
         String run = "pipeline-" + RUN.incrementAndGet();
         Map<String, String> settings = new HashMap<>(Map.ofEntries(
-                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
+                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()),
+                        Map.entry("redis.uri", stack.redisUri()),
                 Map.entry("redis.key-prefix", run), Map.entry("topics.partitions", "3"),
                 Map.entry("topics.push", run + "-push"), Map.entry("topics.expired", run + "-expired"),
                 Map.entry("topics.pulled", run + "-pulled"), Map.entry("topics.dlq", run + "-dlq"),
@@ -81,8 +84,11 @@ final class Pipeline implements AutoCloseable {
                 Map.entry("puller.group-id", run + "-puller"), Map.entry("management.port", "0")));
         settings.putAll(given);
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
-        UpstreamSimulator simulator = new UpstreamSimulator(SimulatorSettings.manual(pushInterval),
-                new KafkaClients(config.kafka()), config.topics().push(), Clock.systemUTC());
+        UpstreamSimulator simulator = new UpstreamSimulator(
+                SimulatorSettings.manual(pushInterval),
+                new KafkaClients(config.kafka()),
+                config.topics().push(),
+                Clock.systemUTC());
         simulator.start();
         settings.put("upstream.base-url", simulator.baseUrl() + basePath);
         return new Pipeline(stack, settings, simulator, with);
@@ -93,28 +99,35 @@ final class Pipeline implements AutoCloseable {
         this.simulator = simulator;
         this.config = LapseConfig.load(null, Map.of()).with(settings);
         this.redis = RedisConnection.open(config.redis());
-        this.store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
-                config.timer());
+        this.store = TimerStore.of(
+                redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
         new RedisEpochs(redis, store.keys()).stamp("puller-test").join(); // no compensator to vouch for Redis
         KafkaClients clients = new KafkaClients(config.kafka());
         Watermarks watermarks = Watermarks.of(redis, store.keys(), config);
         if (with == With.INGEST || with == With.INGEST_AND_TIMER) {
-            others.add(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(),
-                    Clock.systemUTC()));
+            others.add(new IngestService(
+                    config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()));
         }
         if (with == With.INGEST_AND_TIMER) {
-            others.add(new TimerService(config, clients, store, watermarks,
-                    new SimpleMeterRegistry(), Clock.systemUTC()));
+            others.add(
+                    new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()));
         }
         others.forEach(Service::start);
         if (with != With.NO_PULLER) {
             startPuller();
         }
-        others.stream().filter(s -> s instanceof TimerService).map(TimerService.class::cast).forEach(timer ->
-                await().atMost(Duration.ofSeconds(60)).until(() -> timer.ownedShards().size() == config.timer().shards()));
-        this.expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
-        this.pulled = TopicRecorder.start(stack.bootstrapServers(), config.topics().pulled());
-        this.deadLetters = TopicRecorder.start(stack.bootstrapServers(), config.topics().dlq());
+        others.stream()
+                .filter(s -> s instanceof TimerService)
+                .map(TimerService.class::cast)
+                .forEach(timer -> await().atMost(Duration.ofSeconds(60))
+                        .until(() ->
+                                timer.ownedShards().size() == config.timer().shards()));
+        this.expired =
+                TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
+        this.pulled =
+                TopicRecorder.start(stack.bootstrapServers(), config.topics().pulled());
+        this.deadLetters =
+                TopicRecorder.start(stack.bootstrapServers(), config.topics().dlq());
     }
 
     void startPuller() {
@@ -142,10 +155,10 @@ final class Pipeline implements AutoCloseable {
     /** Writes these records, keyed by their orderId, as an outside producer would. */
     void send(String topic, Map<String, byte[]> byKey) {
         // one request in flight: Kafka before 4.5 may drop the first batch sent to a new partition (KAFKA-15591)
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(config.kafka()).producer("test",
-                Map.of(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1))) {
-            byKey.forEach((key, value) -> producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
-                    value)));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaClients(config.kafka())
+                .producer("test", Map.of(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1))) {
+            byKey.forEach((key, value) ->
+                    producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)));
         }
     }
 

@@ -3,11 +3,10 @@ package io.lapse.puller;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.puller.Pipeline.With;
 import io.lapse.simulator.UpstreamSimulator;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.AfterEach;
-
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Tests of a {@link Pipeline} each: one devstack for the class, a fresh pipeline and simulator for each test. */
 abstract class PipelineTest {
@@ -17,8 +16,6 @@ abstract class PipelineTest {
 
     Pipeline lapse;
     UpstreamSimulator simulator;
-
-
 
     @AfterEach
     void stopPipeline() {

@@ -1,5 +1,8 @@
 package io.lapse.puller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.PullResult.ExpiryRef;
@@ -8,18 +11,14 @@ import io.lapse.event.TimerExpired;
 import io.lapse.puller.Pipeline.With;
 import io.lapse.simulator.Outage;
 import io.micrometer.core.instrument.Counter;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The puller against the simulated upstream's faults: stalls, storms, a kill, and upstreams that want credentials. */
 class PullerFaultsTest extends PipelineTest {
@@ -32,15 +31,25 @@ class PullerFaultsTest extends PipelineTest {
     /** Sends attempt-1 expiries of these orders, all at once. */
     private List<TimerExpired> expire(List<String> orderIds) {
         long lastSeen = System.currentTimeMillis() - 10_000;
-        List<TimerExpired> expiries = orderIds.stream().map(id -> new TimerExpired(id, lastSeen + 9_000, lastSeen, 1,
-                System.currentTimeMillis(), TimerExpired.Source.TIMER, false)).toList();
-        lapse.send(lapse.config.topics().expired(), expiries.stream()
-                .collect(Collectors.toMap(TimerExpired::orderId, JsonCodec.TIMER_EXPIRED::encode)));
+        List<TimerExpired> expiries = orderIds.stream()
+                .map(id -> new TimerExpired(
+                        id,
+                        lastSeen + 9_000,
+                        lastSeen,
+                        1,
+                        System.currentTimeMillis(),
+                        TimerExpired.Source.TIMER,
+                        false))
+                .toList();
+        lapse.send(
+                lapse.config.topics().expired(),
+                expiries.stream().collect(Collectors.toMap(TimerExpired::orderId, JsonCodec.TIMER_EXPIRED::encode)));
         return expiries;
     }
 
     private Map<ExpiryRef, List<PullResult>> resultsByTriple(String orderId) {
-        return lapse.results().stream().filter(r -> r.orderId().equals(orderId))
+        return lapse.results().stream()
+                .filter(r -> r.orderId().equals(orderId))
                 .collect(Collectors.groupingBy(PullResult::expiry));
     }
 
@@ -49,7 +58,10 @@ class PullerFaultsTest extends PipelineTest {
     }
 
     private double transitionsTo(String state) {
-        Counter counter = lapse.pullerMetrics().find("lapse.puller.circuit.transitions").tag("to", state).counter();
+        Counter counter = lapse.pullerMetrics()
+                .find("lapse.puller.circuit.transitions")
+                .tag("to", state)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -63,13 +75,18 @@ class PullerFaultsTest extends PipelineTest {
         expire(orders);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> transitionsTo("open") >= 1);
-        await().atMost(Duration.ofSeconds(30)).until(() -> resultCounts().keySet().containsAll(orders));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> resultCounts().keySet().containsAll(orders));
         assertThat(lapse.results()).hasSize(orders.size()).allSatisfy(r -> {
             assertThat(r.outcome()).isEqualTo(Outcome.OK);
             assertThat(r.pulledAt()).isGreaterThanOrEqualTo(stallEnds);
         });
         assertThat(transitionsTo("closed")).isGreaterThanOrEqualTo(1);
-        assertThat(lapse.pullerMetrics().get("lapse.puller.circuit.state").tag("state", "closed").gauge().value())
+        assertThat(lapse.pullerMetrics()
+                        .get("lapse.puller.circuit.state")
+                        .tag("state", "closed")
+                        .gauge()
+                        .value())
                 .isEqualTo(1);
     }
 
@@ -81,7 +98,8 @@ class PullerFaultsTest extends PipelineTest {
         expire(orders);
 
         await().atMost(Duration.ofSeconds(40)).until(() -> resultCounts().size() == orders.size());
-        assertThat(simulator.api().peakRequestsPerSecond()).as("most requests upstream saw within one second")
+        assertThat(simulator.api().peakRequestsPerSecond())
+                .as("most requests upstream saw within one second")
                 .isBetween(1, 500);
         assertThat(resultCounts().values()).as("results per expiry").containsOnly(1L);
         assertThat(lapse.results()).allSatisfy(r -> assertThat(r.outcome()).isEqualTo(Outcome.OK));
@@ -104,11 +122,13 @@ class PullerFaultsTest extends PipelineTest {
         assertThat(lapse.results().size()).as("answered before the kill").isLessThan(orders.size());
         lapse.startPuller();
 
-        await().atMost(Duration.ofSeconds(40)).until(() -> resultCounts().keySet().containsAll(orders));
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> resultCounts().keySet().containsAll(orders));
         Map<String, Long> counts = resultCounts();
         long repeated = counts.values().stream().filter(n -> n > 1).count();
         // only expiries read and not yet committed when the puller died are answered again
-        int inFlightBound = 4 * lapse.config.upstream().concurrency() + lapse.config.upstream().concurrency();
+        int inFlightBound = 4 * lapse.config.upstream().concurrency()
+                + lapse.config.upstream().concurrency();
         assertThat(counts.values()).allSatisfy(n -> assertThat(n).isBetween(1L, 2L));
         assertThat(repeated).isLessThanOrEqualTo(inFlightBound);
         assertThat(Files.readString(dir.resolve("puller.log"))).contains("puller reads");
@@ -117,8 +137,15 @@ class PullerFaultsTest extends PipelineTest {
     @Test
     void upstreamSeesTheConfiguredHeaderAndBearerTokenWhichNoLogLineShows(@TempDir Path dir) throws Exception {
         Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
-        start(Map.of("upstream.bearer-token-file", token.toString(), "upstream.headers.X-Api-Key", "k-123",
-                "upstream.max-attempts", "1"), With.NOTHING_ELSE);
+        start(
+                Map.of(
+                        "upstream.bearer-token-file",
+                        token.toString(),
+                        "upstream.headers.X-Api-Key",
+                        "k-123",
+                        "upstream.max-attempts",
+                        "1"),
+                With.NOTHING_ELSE);
         simulator.api().requireHeader("Authorization", "Bearer s3cret-token");
         simulator.api().requireHeader("X-Api-Key", "k-123");
         List<String> orders = simulator.fleet().startMany(1, "auth-");
@@ -126,15 +153,22 @@ class PullerFaultsTest extends PipelineTest {
         expire(orders);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> resultCounts().containsKey(orders.get(0)));
-        assertThat(lapse.results()).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo(Outcome.OK));
+        assertThat(lapse.results())
+                .singleElement()
+                .satisfies(r -> assertThat(r.outcome()).isEqualTo(Outcome.OK));
         simulator.api().requireHeader("X-Api-Key", "another key");
         List<String> refused = simulator.fleet().startMany(1, "refused-");
         expire(refused);
         await().atMost(Duration.ofSeconds(20)).until(() -> resultCounts().containsKey(refused.get(0)));
-        assertThat(resultsByTriple(refused.get(0)).values()).singleElement().satisfies(results ->
-                assertThat(results.get(0).error()).isEqualTo("upstream answered 401 after 1 attempt"));
-        assertThat(lapse.config.source().describeOverrides()).contains("upstream.headers.X-Api-Key=****")
+        assertThat(resultsByTriple(refused.get(0)).values())
+                .singleElement()
+                .satisfies(results ->
+                        assertThat(results.get(0).error()).isEqualTo("upstream answered 401 after 1 attempt"));
+        assertThat(lapse.config.source().describeOverrides())
+                .contains("upstream.headers.X-Api-Key=****")
                 .doesNotContain("k-123");
-        assertThat(lapse.config.upstream().access().toString()).doesNotContain("k-123").doesNotContain("s3cret");
+        assertThat(lapse.config.upstream().access().toString())
+                .doesNotContain("k-123")
+                .doesNotContain("s3cret");
     }
 }

@@ -6,7 +6,6 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,8 +17,7 @@ import java.util.Map;
 /** A puller in a process of its own, so that a test can kill it with SIGKILL; settings come as key=value arguments. */
 final class PullerProcess {
 
-    private PullerProcess() {
-    }
+    private PullerProcess() {}
 
     public static void main(String[] args) throws InterruptedException {
         Map<String, String> settings = new HashMap<>();
@@ -29,8 +27,8 @@ final class PullerProcess {
         }
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         RedisConnection redis = RedisConnection.open(config.redis());
-        TimerStore store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
-                config.timer());
+        TimerStore store = TimerStore.of(
+                redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
         new PullerService(config, new KafkaClients(config.kafka()), store, new SimpleMeterRegistry(), Clock.systemUTC())
                 .start();
         Thread.currentThread().join(); // until killed
@@ -38,9 +36,15 @@ final class PullerProcess {
 
     /** Starts it with this JVM's class path; its output goes to the log file. */
     static Process launch(Map<String, String> settings, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), PullerProcess.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                PullerProcess.class.getName()));
         settings.forEach((key, value) -> command.add(key + "=" + value));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 }

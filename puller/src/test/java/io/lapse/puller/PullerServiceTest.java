@@ -1,5 +1,9 @@
 package io.lapse.puller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.DeadLetter;
@@ -15,13 +19,6 @@ import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,10 +27,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
-import static org.awaitility.Awaitility.await;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The puller on a real Kafka and Redis, against a stub upstream. */
 class PullerServiceTest {
@@ -53,22 +52,26 @@ class PullerServiceTest {
     private PullerService puller;
     private TopicReader<PullResult> results;
 
-
-
     @BeforeEach
     void startPuller() {
         int run = RUN.incrementAndGet();
         upstream = UpstreamStub.start();
-        config = LapseConfig.load(null, Map.of()).with(Map.ofEntries(
-                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()), Map.entry("redis.uri", stack.redisUri()),
-                Map.entry("redis.key-prefix", "puller-test-" + run), Map.entry("topics.partitions", "2"),
-                Map.entry("topics.expired", "expired-" + run), Map.entry("topics.pulled", "pulled-" + run),
-                Map.entry("topics.dlq", "dlq-" + run), Map.entry("puller.group-id", "puller-" + run),
-                Map.entry("upstream.base-url", upstream.baseUrl()), Map.entry("upstream.retry-backoff", "10ms"),
-                Map.entry("management.port", "0")));
+        config = LapseConfig.load(null, Map.of())
+                .with(Map.ofEntries(
+                        Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()),
+                        Map.entry("redis.uri", stack.redisUri()),
+                        Map.entry("redis.key-prefix", "puller-test-" + run),
+                        Map.entry("topics.partitions", "2"),
+                        Map.entry("topics.expired", "expired-" + run),
+                        Map.entry("topics.pulled", "pulled-" + run),
+                        Map.entry("topics.dlq", "dlq-" + run),
+                        Map.entry("puller.group-id", "puller-" + run),
+                        Map.entry("upstream.base-url", upstream.baseUrl()),
+                        Map.entry("upstream.retry-backoff", "10ms"),
+                        Map.entry("management.port", "0")));
         redis = RedisConnection.open(config.redis());
-        store = TimerStore.of(redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()),
-                config.timer());
+        store = TimerStore.of(
+                redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
         producer = new KafkaClients(config.kafka()).producer("test-producer", Map.of());
         registry = new SimpleMeterRegistry();
         puller = new PullerService(config, new KafkaClients(config.kafka()), store, registry, Clock.systemUTC());
@@ -103,15 +106,15 @@ class PullerServiceTest {
     }
 
     private TimerExpired expire(String orderId, long lastSeen, Integer partition) {
-        TimerExpired expiry = new TimerExpired(orderId, lastSeen + TTL, lastSeen, 1, System.currentTimeMillis(),
-                TimerExpired.Source.TIMER, false);
+        TimerExpired expiry = new TimerExpired(
+                orderId, lastSeen + TTL, lastSeen, 1, System.currentTimeMillis(), TimerExpired.Source.TIMER, false);
         send(partition, orderId, JsonCodec.TIMER_EXPIRED.encode(expiry));
         return expiry;
     }
 
     private void send(Integer partition, String key, byte[] value) {
-        producer.send(new ProducerRecord<>(config.topics().expired(), partition,
-                key.getBytes(StandardCharsets.UTF_8), value));
+        producer.send(new ProducerRecord<>(
+                config.topics().expired(), partition, key.getBytes(StandardCharsets.UTF_8), value));
         producer.flush();
     }
 
@@ -127,8 +130,12 @@ class PullerServiceTest {
     void aSilentOrdersExpiryIsAnsweredWithTheStatusUpstreamGives() {
         long lastSeen = aWhileAgo();
         pushed("o1", lastSeen);
-        upstream.answer("o1", Answer.of(200, "{\"orderId\":\"o1\",\"status\":\"CHARGING\",\"soc\":81,\"power\":4.4,"
-                + "\"ts\":" + (lastSeen + 95_000) + "}"));
+        upstream.answer(
+                "o1",
+                Answer.of(
+                        200,
+                        "{\"orderId\":\"o1\",\"status\":\"CHARGING\",\"soc\":81,\"power\":4.4," + "\"ts\":"
+                                + (lastSeen + 95_000) + "}"));
 
         TimerExpired expiry = expire("o1", lastSeen);
 
@@ -139,9 +146,14 @@ class PullerServiceTest {
         assertThat(result.status().payload()).containsEntry("soc", 81).containsEntry("power", 4.4);
         assertThat(result.expiry()).isEqualTo(new PullResult.ExpiryRef(expiry.deadline(), 1));
         assertThat(upstream.requests("o1")).isEqualTo(1);
-        assertThat(registry.get("lapse.puller.pulls").tag("outcome", "ok").counter().count()).isEqualTo(1);
+        assertThat(registry.get("lapse.puller.pulls")
+                        .tag("outcome", "ok")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
         assertThat(registry.get("lapse.puller.request").timer().count()).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
         assertThat(puller.isReady()).isTrue();
     }
 
@@ -185,22 +197,34 @@ class PullerServiceTest {
         long lastSeen = aWhileAgo();
         pushed("o5", lastSeen);
         send(0, "poison", "{not json".getBytes(StandardCharsets.UTF_8));
-        send(0, "not-o6", JsonCodec.TIMER_EXPIRED.encode(new TimerExpired("o6", lastSeen + TTL, lastSeen, 1,
-                System.currentTimeMillis(), TimerExpired.Source.TIMER, false)));
+        send(
+                0,
+                "not-o6",
+                JsonCodec.TIMER_EXPIRED.encode(new TimerExpired(
+                        "o6",
+                        lastSeen + TTL,
+                        lastSeen,
+                        1,
+                        System.currentTimeMillis(),
+                        TimerExpired.Source.TIMER,
+                        false)));
 
         expire("o5", lastSeen, 0);
 
         assertThat(resultFor("o5").outcome()).isEqualTo(Outcome.OK);
-        try (TopicReader<DeadLetter> dlq = new TopicReader<>(config, config.topics().dlq(), JsonCodec.DEAD_LETTER)) {
+        try (TopicReader<DeadLetter> dlq =
+                new TopicReader<>(config, config.topics().dlq(), JsonCodec.DEAD_LETTER)) {
             List<DeadLetter> letters = dlq.atLeast(2, letter -> true);
             assertThat(letters).extracting(DeadLetter::key).containsExactlyInAnyOrder("poison", "not-o6");
             DeadLetter poison = dlq.first(letter -> letter.key().equals("poison"));
             assertThat(poison.reason()).startsWith("not valid JSON");
-            assertThat(new String(poison.originalValue(), StandardCharsets.UTF_8)).isEqualTo("{not json");
+            assertThat(new String(poison.originalValue(), StandardCharsets.UTF_8))
+                    .isEqualTo("{not json");
             assertThat(dlq.first(letter -> letter.key().equals("not-o6")).reason())
                     .isEqualTo("record key 'not-o6' differs from orderId 'o6'");
-            assertThat(letters).allSatisfy(letter -> assertThat(letter.sourceTopic())
-                    .isEqualTo(config.topics().expired()));
+            assertThat(letters)
+                    .allSatisfy(letter -> assertThat(letter.sourceTopic())
+                            .isEqualTo(config.topics().expired()));
         }
         assertThat(upstream.requests("o6")).isZero();
     }
@@ -244,11 +268,14 @@ class PullerServiceTest {
         }
 
         AtomicInteger mostInFlight = new AtomicInteger();
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(() -> {
-            int inFlight = (int) registry.get("lapse.puller.in.flight").gauge().value();
-            mostInFlight.accumulateAndGet(inFlight, Math::max);
-            return upstream.requests("busy-19") == 1 && inFlight == 0;
-        });
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> {
+                    int inFlight =
+                            (int) registry.get("lapse.puller.in.flight").gauge().value();
+                    mostInFlight.accumulateAndGet(inFlight, Math::max);
+                    return upstream.requests("busy-19") == 1 && inFlight == 0;
+                });
 
         // 4 per pull thread may wait, plus at most one more poll's worth read before the pause
         assertThat(mostInFlight.get()).isBetween(1, 8);
@@ -259,8 +286,12 @@ class PullerServiceTest {
     void malformedAndOversizedBodiesFailTheirPullWithTheReasonAndTheExpiryBehindThemIsStillPulled() {
         long lastSeen = aWhileAgo();
         upstream.answer("malformed", Answer.of(200, "<html>maintenance</html>"));
-        upstream.answer("oversized", Answer.of(200, "{\"orderId\":\"oversized\",\"status\":\"CHARGING\",\"note\":\""
-                + "x".repeat(100_000) + "\"}"));
+        upstream.answer(
+                "oversized",
+                Answer.of(
+                        200,
+                        "{\"orderId\":\"oversized\",\"status\":\"CHARGING\",\"note\":\"" + "x".repeat(100_000)
+                                + "\"}"));
 
         expire("malformed", lastSeen, 0);
         expire("oversized", lastSeen, 0);
@@ -272,11 +303,14 @@ class PullerServiceTest {
         assertThat(malformed.error()).startsWith("upstream answered 200 with an invalid status: not valid JSON");
         PullResult oversized = resultFor("oversized");
         assertThat(oversized.outcome()).isEqualTo(Outcome.FAILED);
-        assertThat(oversized.error()).isEqualTo("upstream answered 200 with a body over 65536 bytes (upstream.max-body-bytes)");
+        assertThat(oversized.error())
+                .isEqualTo("upstream answered 200 with a body over 65536 bytes (upstream.max-body-bytes)");
         assertThat(upstream.requests("malformed")).isEqualTo(1);
         assertThat(upstream.requests("oversized")).isEqualTo(1);
-        try (TopicReader<DeadLetter> dlq = new TopicReader<>(config, config.topics().dlq(), JsonCodec.DEAD_LETTER)) {
-            assertThat(dlq.atLeast(2, letter -> true)).extracting(DeadLetter::key, DeadLetter::reason)
+        try (TopicReader<DeadLetter> dlq =
+                new TopicReader<>(config, config.topics().dlq(), JsonCodec.DEAD_LETTER)) {
+            assertThat(dlq.atLeast(2, letter -> true))
+                    .extracting(DeadLetter::key, DeadLetter::reason)
                     .containsExactlyInAnyOrder(
                             tuple("malformed", "pull FAILED: " + malformed.error()),
                             tuple("oversized", "pull FAILED: " + oversized.error()));
@@ -290,8 +324,12 @@ class PullerServiceTest {
         // random, so that compression cannot shrink it below the limit
         byte[] noise = new byte[6_000];
         new Random(7).nextBytes(noise);
-        upstream.answer("big", Answer.of(200, "{\"orderId\":\"big\",\"status\":\"CHARGING\",\"note\":\""
-                + Base64.getEncoder().encodeToString(noise) + "\"}"));
+        upstream.answer(
+                "big",
+                Answer.of(
+                        200,
+                        "{\"orderId\":\"big\",\"status\":\"CHARGING\",\"note\":\""
+                                + Base64.getEncoder().encodeToString(noise) + "\"}"));
 
         expire("big", lastSeen, 0);
         expire("after-big", lastSeen, 0);
@@ -300,7 +338,8 @@ class PullerServiceTest {
         assertThat(big.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(big.error()).startsWith("the pull result of ").contains("bytes is too large to publish");
         assertThat(resultFor("after-big").outcome()).isEqualTo(Outcome.OK);
-        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
     }
 
     @Test
@@ -316,9 +355,11 @@ class PullerServiceTest {
         expire("after-dup", lastSeen, 0);
 
         resultFor("after-dup");
-        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
         assertThat(upstream.requests("dup")).isEqualTo(1);
-        assertThat(results.all(r -> r.orderId().equals("dup"))).singleElement()
+        assertThat(results.all(r -> r.orderId().equals("dup")))
+                .singleElement()
                 .satisfies(r -> assertThat(r.expiry()).isEqualTo(PullResult.ExpiryRef.of(expiry)));
         assertThat(registry.get("lapse.puller.duplicates").counter().count()).isEqualTo(3);
     }

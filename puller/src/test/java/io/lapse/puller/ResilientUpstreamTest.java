@@ -1,21 +1,20 @@
 package io.lapse.puller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.UpstreamSettings;
 import io.lapse.event.PullResult.Outcome;
 import io.lapse.puller.UpstreamStub.Answer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** The puller's requests and their resilience against a stub upstream on this machine. */
 class ResilientUpstreamTest {
@@ -39,8 +38,15 @@ class ResilientUpstreamTest {
     }
 
     private static UpstreamSettings settings(Map<String, String> overrides) {
-        Map<String, String> all = new HashMap<>(Map.of("upstream.base-url", stub.baseUrl(),
-                "upstream.retry-backoff", "10ms", "upstream.max-attempts", "3", "upstream.timeout", "2s"));
+        Map<String, String> all = new HashMap<>(Map.of(
+                "upstream.base-url",
+                stub.baseUrl(),
+                "upstream.retry-backoff",
+                "10ms",
+                "upstream.max-attempts",
+                "3",
+                "upstream.timeout",
+                "2s"));
         all.putAll(overrides);
         return LapseConfig.load(null, Map.of()).with(all).upstream();
     }
@@ -157,8 +163,14 @@ class ResilientUpstreamTest {
     @Test
     void aPullThatMustBeAnsweredKeepsTryingAfterMaxAttemptsUntilUpstreamAnswers() throws Exception {
         String id = newOrder();
-        stub.answer(id, Answer.of(503, ""), Answer.of(503, ""), Answer.of(503, ""), Answer.of(503, ""),
-                Answer.of(503, ""), Answer.status(id, "CHARGING"));
+        stub.answer(
+                id,
+                Answer.of(503, ""),
+                Answer.of(503, ""),
+                Answer.of(503, ""),
+                Answer.of(503, ""),
+                Answer.of(503, ""),
+                Answer.status(id, "CHARGING"));
 
         PullOutcome outcome = upstream(Map.of("upstream.max-attempts", "2")).pull(id, true);
 
@@ -169,13 +181,17 @@ class ResilientUpstreamTest {
     @Test
     void aBodyOverTheCapFailsThePullWithoutRetry() throws Exception {
         String id = newOrder();
-        stub.answer(id, Answer.of(200, "{\"orderId\":\"" + id + "\",\"status\":\"CHARGING\",\"note\":\""
-                + "x".repeat(2_000) + "\"}"));
+        stub.answer(
+                id,
+                Answer.of(
+                        200,
+                        "{\"orderId\":\"" + id + "\",\"status\":\"CHARGING\",\"note\":\"" + "x".repeat(2_000) + "\"}"));
 
         PullOutcome outcome = pull(upstream(Map.of("upstream.max-body-bytes", "1024")), id);
 
         assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
-        assertThat(outcome.error()).isEqualTo("upstream answered 200 with a body over 1024 bytes (upstream.max-body-bytes)");
+        assertThat(outcome.error())
+                .isEqualTo("upstream answered 200 with a body over 1024 bytes (upstream.max-body-bytes)");
         assertThat(stub.requests(id)).isEqualTo(1);
     }
 
@@ -184,11 +200,13 @@ class ResilientUpstreamTest {
         String id = newOrder();
         stub.answer(id, Answer.of(404, ""));
 
-        PullOutcome outcome = pull(upstream(Map.of("upstream.probe-path", "/not-served", "upstream.max-attempts", "2")), id);
+        PullOutcome outcome =
+                pull(upstream(Map.of("upstream.probe-path", "/not-served", "upstream.max-attempts", "2")), id);
 
         assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
-        assertThat(outcome.error()).isEqualTo("upstream answered 404, and so did GET " + stub.baseUrl()
-                + "/not-served: upstream.base-url looks wrong after 2 attempts");
+        assertThat(outcome.error())
+                .isEqualTo("upstream answered 404, and so did GET " + stub.baseUrl()
+                        + "/not-served: upstream.base-url looks wrong after 2 attempts");
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.lapse.puller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.PullResult.ExpiryRef;
@@ -9,8 +12,6 @@ import io.lapse.event.TimerExpired;
 import io.lapse.puller.Pipeline.With;
 import io.lapse.simulator.Outage;
 import io.lapse.store.OrderView;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
 
 /**
  * Upstream outages against the whole pipeline: the simulator pushes and answers pulls, ingest arms and re-arms, the
@@ -31,14 +30,16 @@ class UpstreamOutageTest extends PipelineTest {
 
     private List<String> watchedOrders(int count, String prefix) {
         List<String> orders = simulator.fleet().startMany(count, prefix);
-        await().atMost(Duration.ofSeconds(60)).until(() -> lapse.store.inspect(orders).join().values().stream()
-                .allMatch(OrderView::isWatched));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() ->
+                        lapse.store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
         return orders;
     }
 
     /** The first OK pull of each order, from results matching the filter. */
     private Map<String, PullResult> firstOk(Predicate<PullResult> filter) {
-        return lapse.results().stream().filter(r -> r.outcome() == Outcome.OK && filter.test(r))
+        return lapse.results().stream()
+                .filter(r -> r.outcome() == Outcome.OK && filter.test(r))
                 .collect(Collectors.toMap(PullResult::orderId, Function.identity(), (a, b) -> a));
     }
 
@@ -51,16 +52,23 @@ class UpstreamOutageTest extends PipelineTest {
         simulator.api().outage(Outage.of(Duration.ofSeconds(8), Outage.Kind.ERRORS));
         silent.forEach(simulator.fleet()::silence);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> firstOk(r -> true).keySet().containsAll(silent));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> firstOk(r -> true).keySet().containsAll(silent));
         Map<String, PullResult> ok = firstOk(r -> true);
-        assertThat(silent).allSatisfy(id -> assertThat(ok.get(id).pulledAt() - recovery)
-                .as("first OK pull of %s after upstream recovered", id).isBetween(0L, 5_000L));
-        List<PullResult> failed = lapse.results().stream().filter(r -> r.outcome() == Outcome.FAILED).toList();
-        Map<String, Long> failedPerOrder = failed.stream()
-                .collect(Collectors.groupingBy(PullResult::orderId, Collectors.counting()));
+        assertThat(silent)
+                .allSatisfy(id -> assertThat(ok.get(id).pulledAt() - recovery)
+                        .as("first OK pull of %s after upstream recovered", id)
+                        .isBetween(0L, 5_000L));
+        List<PullResult> failed = lapse.results().stream()
+                .filter(r -> r.outcome() == Outcome.FAILED)
+                .toList();
+        Map<String, Long> failedPerOrder =
+                failed.stream().collect(Collectors.groupingBy(PullResult::orderId, Collectors.counting()));
         int maxAttempts = lapse.config.upstream().maxAttempts();
-        assertThat(failedPerOrder).allSatisfy((id, count) -> assertThat(simulator.api().requests(id))
-                .as("requests behind the %d FAILED pulls of %s", count, id).isGreaterThanOrEqualTo(count * maxAttempts));
+        assertThat(failedPerOrder)
+                .allSatisfy((id, count) -> assertThat(simulator.api().requests(id))
+                        .as("requests behind the %d FAILED pulls of %s", count, id)
+                        .isGreaterThanOrEqualTo(count * maxAttempts));
         assertThat(failed).allSatisfy(r -> assertThat(r.error()).startsWith("upstream answered 503 after"));
     }
 
@@ -73,12 +81,15 @@ class UpstreamOutageTest extends PipelineTest {
         simulator.api().outage(Outage.of(Duration.ofSeconds(9), Outage.Kind.ERRORS));
         silent.forEach(simulator.fleet()::silence);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> finalExpiries().keySet().containsAll(silent));
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> finalExpiries().keySet().containsAll(silent));
         Map<String, TimerExpired> finals = finalExpiries();
-        assertThat(finals.values()).as("every final expiry fired during the outage")
+        assertThat(finals.values())
+                .as("every final expiry fired during the outage")
                 .allSatisfy(e -> assertThat(e.firedAt()).isLessThan(recovery));
-        await().atMost(Duration.ofSeconds(25)).until(() -> firstOk(r -> r.pulledAt() >= recovery).keySet()
-                .containsAll(silent) && lapse.store.inspect(silent).join().values().stream().allMatch(OrderView::isWatched));
+        await().atMost(Duration.ofSeconds(25))
+                .until(() -> firstOk(r -> r.pulledAt() >= recovery).keySet().containsAll(silent)
+                        && lapse.store.inspect(silent).join().values().stream().allMatch(OrderView::isWatched));
         await().atMost(Duration.ofSeconds(20)).until(() -> answersTo(finals).size() == silent.size());
         // answered once upstream was back: pulled, or skipped because an earlier expiry's pull brought a newer status
         assertThat(answersTo(finals)).allSatisfy(r -> {
@@ -88,12 +99,15 @@ class UpstreamOutageTest extends PipelineTest {
     }
 
     private List<PullResult> answersTo(Map<String, TimerExpired> expiries) {
-        return lapse.results().stream().filter(r -> expiries.containsKey(r.orderId())
-                && r.expiry().equals(ExpiryRef.of(expiries.get(r.orderId())))).toList();
+        return lapse.results().stream()
+                .filter(r ->
+                        expiries.containsKey(r.orderId()) && r.expiry().equals(ExpiryRef.of(expiries.get(r.orderId()))))
+                .toList();
     }
 
     private Map<String, TimerExpired> finalExpiries() {
-        return lapse.expiries().stream().filter(TimerExpired::finalAttempt)
+        return lapse.expiries().stream()
+                .filter(TimerExpired::finalAttempt)
                 .collect(Collectors.toMap(TimerExpired::orderId, Function.identity(), (a, b) -> a));
     }
 
@@ -102,15 +116,20 @@ class UpstreamOutageTest extends PipelineTest {
         start(Duration.ofSeconds(1), Map.of(), With.INGEST, "");
         long lastSeen = System.currentTimeMillis() - 1_000;
         pushStatus("ghost", lastSeen);
-        await().atMost(Duration.ofSeconds(20)).until(() -> lapse.store.inspect(Set.of("ghost")).join().get("ghost")
-                .isWatched());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        lapse.store.inspect(Set.of("ghost")).join().get("ghost").isWatched());
 
         sendExpiry("ghost", lastSeen, 1, false);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> firstResult("ghost") != null);
         assertThat(firstResult("ghost").outcome()).isEqualTo(Outcome.NOT_FOUND);
-        await().atMost(Duration.ofSeconds(20)).until(() -> !lapse.store.inspect(Set.of("ghost")).join().get("ghost")
-                .isWatched());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !lapse.store
+                        .inspect(Set.of("ghost"))
+                        .join()
+                        .get("ghost")
+                        .isWatched());
         assertThat(simulator.api().requests("ghost")).isEqualTo(1);
         assertThat(lapse.puller().isReady()).isTrue();
     }
@@ -120,7 +139,8 @@ class UpstreamOutageTest extends PipelineTest {
         start(Duration.ofSeconds(1), Map.of("upstream.max-attempts", "2"), With.INGEST, "/v2");
         String id = watchedOrders(1, "lost-").get(0);
         simulator.fleet().silence(id);
-        long lastSeen = lapse.store.inspect(Set.of(id)).join().get(id).lastSeen().orElseThrow();
+        long lastSeen =
+                lapse.store.inspect(Set.of(id)).join().get(id).lastSeen().orElseThrow();
 
         sendExpiry(id, lastSeen, 1, false);
         sendExpiry(id, lastSeen, 2, true);
@@ -128,30 +148,52 @@ class UpstreamOutageTest extends PipelineTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> firstResult(id) != null);
         PullResult first = firstResult(id);
         assertThat(first.outcome()).isEqualTo(Outcome.FAILED);
-        assertThat(first.error()).isEqualTo("upstream answered 404, and so did GET " + simulator.baseUrl()
-                + "/v2/: upstream.base-url looks wrong after 2 attempts");
+        assertThat(first.error())
+                .isEqualTo("upstream answered 404, and so did GET " + simulator.baseUrl()
+                        + "/v2/: upstream.base-url looks wrong after 2 attempts");
         await().atMost(Duration.ofSeconds(10)).until(() -> !lapse.puller().isReady());
-        assertThat(lapse.puller().unreadyReason()).hasValueSatisfying(reason -> assertThat(reason)
-                .startsWith("GET " + simulator.baseUrl() + "/v2/ answered 404: upstream.base-url looks wrong"));
+        assertThat(lapse.puller().unreadyReason())
+                .hasValueSatisfying(reason -> assertThat(reason)
+                        .startsWith("GET " + simulator.baseUrl() + "/v2/ answered 404: upstream.base-url looks wrong"));
         // the final expiry keeps trying: no answer gives the order up, and nothing ends its watch
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() ->
-                lapse.pullerMetrics().get("lapse.puller.request").timer().count() > 4 && lapse.results().size() == 1);
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> lapse.pullerMetrics()
+                                        .get("lapse.puller.request")
+                                        .timer()
+                                        .count()
+                                > 4
+                        && lapse.results().size() == 1);
         assertThat(lapse.store.inspect(Set.of(id)).join().get(id).isWatched()).isTrue();
     }
 
     private PullResult firstResult(String orderId) {
-        return lapse.results().stream().filter(r -> r.orderId().equals(orderId)).findFirst().orElse(null);
+        return lapse.results().stream()
+                .filter(r -> r.orderId().equals(orderId))
+                .findFirst()
+                .orElse(null);
     }
 
     private void pushStatus(String orderId, long ts) {
-        send(lapse.config.topics().push(), orderId, JsonCodec.STATUS_PUSH.encode(
-                new StatusPush(orderId, "CHARGING", ts, Map.of("soc", 50))));
+        send(
+                lapse.config.topics().push(),
+                orderId,
+                JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, "CHARGING", ts, Map.of("soc", 50))));
     }
 
     private void sendExpiry(String orderId, long lastSeen, int attempt, boolean last) {
         long deadline = lastSeen + lapse.config.timer().ttl().toMillis() * attempt;
-        send(lapse.config.topics().expired(), orderId, JsonCodec.TIMER_EXPIRED.encode(new TimerExpired(orderId,
-                deadline, lastSeen, attempt, System.currentTimeMillis(), TimerExpired.Source.TIMER, last)));
+        send(
+                lapse.config.topics().expired(),
+                orderId,
+                JsonCodec.TIMER_EXPIRED.encode(new TimerExpired(
+                        orderId,
+                        deadline,
+                        lastSeen,
+                        attempt,
+                        System.currentTimeMillis(),
+                        TimerExpired.Source.TIMER,
+                        last)));
     }
 
     private void send(String topic, String key, byte[] value) {

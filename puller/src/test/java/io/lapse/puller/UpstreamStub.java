@@ -4,8 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -19,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * The upstream API, played on 127.0.0.1: answers {@code GET /orders/{orderId}/status} as each test scripts it, and
@@ -33,8 +32,10 @@ final class UpstreamStub implements AutoCloseable {
         }
 
         static Answer status(String orderId, String status) {
-            return of(200, "{\"orderId\":\"" + orderId + "\",\"status\":\"" + status + "\",\"soc\":81,\"power\":4.4,"
-                    + "\"ts\":" + System.currentTimeMillis() + "}");
+            return of(
+                    200,
+                    "{\"orderId\":\"" + orderId + "\",\"status\":\"" + status + "\",\"soc\":81,\"power\":4.4,"
+                            + "\"ts\":" + System.currentTimeMillis() + "}");
         }
 
         Answer after(Duration wait) {
@@ -49,6 +50,7 @@ final class UpstreamStub implements AutoCloseable {
     private final ExecutorService threads = Executors.newCachedThreadPool();
     /** orderId → its answers in turn; the last one is repeated */
     private final Map<String, List<Answer>> scripts = new ConcurrentHashMap<>();
+
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final List<String> rawPaths = new CopyOnWriteArrayList<>();
     private final AtomicInteger answering = new AtomicInteger();
@@ -87,7 +89,8 @@ final class UpstreamStub implements AutoCloseable {
     }
 
     String baseUrl() {
-        return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:" + server.getAddress().getPort();
+        return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:"
+                + server.getAddress().getPort();
     }
 
     void answer(String orderId, Answer... answers) {
@@ -118,9 +121,10 @@ final class UpstreamStub implements AutoCloseable {
                 exchange.sendResponseHeaders(400, -1);
                 return;
             }
-            String orderId = URLDecoder.decode(path.substring(PREFIX.length(), path.length() - SUFFIX.length()),
-                    StandardCharsets.UTF_8);
-            int turn = requests.computeIfAbsent(orderId, id -> new AtomicInteger()).getAndIncrement();
+            String orderId = URLDecoder.decode(
+                    path.substring(PREFIX.length(), path.length() - SUFFIX.length()), StandardCharsets.UTF_8);
+            int turn =
+                    requests.computeIfAbsent(orderId, id -> new AtomicInteger()).getAndIncrement();
             List<Answer> script = scripts.getOrDefault(orderId, List.of(Answer.status(orderId, "CHARGING")));
             reply(exchange, script.get(Math.min(turn, script.size() - 1)));
         } finally {

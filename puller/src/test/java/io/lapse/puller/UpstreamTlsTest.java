@@ -1,16 +1,12 @@
 package io.lapse.puller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.config.UpstreamSettings;
 import io.lapse.event.PullResult.Outcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +16,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** An https upstream with a certificate of its own, trusted through upstream.truststore.* or not at all. */
 class UpstreamTlsTest {
@@ -32,6 +31,7 @@ class UpstreamTlsTest {
 
     @TempDir
     static Path dir;
+
     private static Path truststore;
     private static UpstreamStub stub;
 
@@ -40,13 +40,49 @@ class UpstreamTlsTest {
         Path server = dir.resolve("server.p12");
         Path certificate = dir.resolve("server.cer");
         truststore = dir.resolve("trust.p12");
-        keytool("-genkeypair", "-alias", "upstream", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2",
-                "-keystore", server.toString(), "-storetype", "PKCS12", "-storepass", SERVER_PASSWORD);
-        keytool("-exportcert", "-alias", "upstream", "-keystore", server.toString(), "-storepass", SERVER_PASSWORD,
-                "-file", certificate.toString());
-        keytool("-importcert", "-noprompt", "-alias", "upstream", "-file", certificate.toString(),
-                "-keystore", truststore.toString(), "-storetype", "PKCS12", "-storepass", TRUST_PASSWORD);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "upstream",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=127.0.0.1",
+                "-ext",
+                "SAN=ip:127.0.0.1",
+                "-validity",
+                "2",
+                "-keystore",
+                server.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                SERVER_PASSWORD);
+        keytool(
+                "-exportcert",
+                "-alias",
+                "upstream",
+                "-keystore",
+                server.toString(),
+                "-storepass",
+                SERVER_PASSWORD,
+                "-file",
+                certificate.toString());
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "upstream",
+                "-file",
+                certificate.toString(),
+                "-keystore",
+                truststore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                TRUST_PASSWORD);
         stub = UpstreamStub.startTls(serverContext(server));
     }
 
@@ -79,21 +115,34 @@ class UpstreamTlsTest {
 
     private static UpstreamSettings settings(Map<String, String> overrides) {
         // a first handshake on a busy machine may take seconds: this is about trust, not speed
-        Map<String, String> all = new HashMap<>(Map.of("upstream.base-url", stub.baseUrl(),
-                "upstream.retry-backoff", "10ms", "upstream.max-attempts", "1", "upstream.timeout", "15s"));
+        Map<String, String> all = new HashMap<>(Map.of(
+                "upstream.base-url",
+                stub.baseUrl(),
+                "upstream.retry-backoff",
+                "10ms",
+                "upstream.max-attempts",
+                "1",
+                "upstream.timeout",
+                "15s"));
         all.putAll(overrides);
         return LapseConfig.load(null, Map.of()).with(all).upstream();
     }
 
     private static PullOutcome pull(UpstreamSettings settings, String orderId) throws InterruptedException {
-        return UpstreamRoute.of(settings, new PullerMetrics(new SimpleMeterRegistry()), () -> true).resilient()
+        return UpstreamRoute.of(settings, new PullerMetrics(new SimpleMeterRegistry()), () -> true)
+                .resilient()
                 .pull(orderId, false);
     }
 
     @Test
     void anHttpsUpstreamIsTrustedThroughTheConfiguredTruststore() throws Exception {
-        PullOutcome outcome = pull(settings(Map.of("upstream.truststore.path", truststore.toString(),
-                "upstream.truststore.password", TRUST_PASSWORD)), "tls-1");
+        PullOutcome outcome = pull(
+                settings(Map.of(
+                        "upstream.truststore.path",
+                        truststore.toString(),
+                        "upstream.truststore.password",
+                        TRUST_PASSWORD)),
+                "tls-1");
 
         assertThat(outcome.outcome()).as(outcome.error()).isEqualTo(Outcome.OK);
         assertThat(stub.requests("tls-1")).isEqualTo(1);
@@ -110,11 +159,13 @@ class UpstreamTlsTest {
 
     @Test
     void aTruststoreThatCannotBeLoadedStopsTheStartNamingTheKey() {
-        UpstreamSettings wrongPassword = settings(Map.of("upstream.truststore.path", truststore.toString(),
-                "upstream.truststore.password", "not it"));
+        UpstreamSettings wrongPassword = settings(
+                Map.of("upstream.truststore.path", truststore.toString(), "upstream.truststore.password", "not it"));
 
-        assertThatThrownBy(() -> pull(wrongPassword, "tls-3")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> pull(wrongPassword, "tls-3"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("upstream.truststore.path: cannot load " + truststore + " as PKCS12")
-                .message().doesNotContain("not it");
+                .message()
+                .doesNotContain("not it");
     }
 }

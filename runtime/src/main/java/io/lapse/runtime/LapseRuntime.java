@@ -26,14 +26,13 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Lapse process: the shared Redis connection, Kafka client factory, metrics registry and management endpoints,
@@ -77,7 +76,8 @@ public final class LapseRuntime implements AutoCloseable {
         gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(registry);
         redis = RedisConnection.open(config.redis(), startup);
-        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        TimerKeys keys =
+                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
         watermarks = Watermarks.of(redis, keys, config);
         clients = new KafkaClients(config.kafka(), startup);
@@ -90,8 +90,15 @@ public final class LapseRuntime implements AutoCloseable {
             service.start();
         }
         timerWatch = new TimerWatch(new TimerCensus(store, watermarks), registry, clock).start();
-        consumerLag = new ConsumerLag(clients, ConsumerLag.groupsOf(config,
-                names.stream().map(name -> name.name().toLowerCase()).toList()), registry).start();
+        consumerLag = new ConsumerLag(
+                        clients,
+                        ConsumerLag.groupsOf(
+                                config,
+                                names.stream()
+                                        .map(name -> name.name().toLowerCase())
+                                        .toList()),
+                        registry)
+                .start();
         management.showStatus(new ProcessStatus(timerWatch, registry, clock));
         startup.finished();
         return this;
@@ -107,11 +114,17 @@ public final class LapseRuntime implements AutoCloseable {
     }
 
     private void logEffectiveConfig(Set<ServiceName> names) {
-        log.info("starting {} with kafka={} redis={}{} ttl={} repeat={} max-attempts={} mode={} shards={}",
-                names, config.kafka().bootstrapServers(), config.redis().displayUri(),
-                config.redis().cluster() ? " (cluster)" : "", Durations.format(config.timer().ttl()),
-                Durations.format(config.timer().repeat()), config.timer().maxAttempts(),
-                config.timer().mode().name().toLowerCase(), config.timer().shards());
+        log.info(
+                "starting {} with kafka={} redis={}{} ttl={} repeat={} max-attempts={} mode={} shards={}",
+                names,
+                config.kafka().bootstrapServers(),
+                config.redis().displayUri(),
+                config.redis().cluster() ? " (cluster)" : "",
+                Durations.format(config.timer().ttl()),
+                Durations.format(config.timer().repeat()),
+                config.timer().maxAttempts(),
+                config.timer().mode().name().toLowerCase(),
+                config.timer().shards());
         String overrides = config.source().describeOverrides();
         if (!overrides.isBlank()) {
             log.info("settings that differ from the defaults:\n{}", overrides);

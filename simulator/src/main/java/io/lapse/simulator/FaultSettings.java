@@ -15,8 +15,15 @@ import java.util.random.RandomGenerator;
  * @param oversizedRate share answered 200 with a valid status padded to {@link #OVERSIZED_BYTES}
  * @param stallRate     share answered only after {@code stallTime}, as by a hung upstream
  */
-public record FaultSettings(Duration latency, Duration latencyP99, double errorRate, double notFoundRate,
-                            double malformedRate, double oversizedRate, double stallRate, Duration stallTime) {
+public record FaultSettings(
+        Duration latency,
+        Duration latencyP99,
+        double errorRate,
+        double notFoundRate,
+        double malformedRate,
+        double oversizedRate,
+        double stallRate,
+        Duration stallTime) {
 
     /** Size of an oversized body: beyond any sensible cap on a status. */
     public static final int OVERSIZED_BYTES = 2 * 1024 * 1024;
@@ -24,20 +31,29 @@ public record FaultSettings(Duration latency, Duration latencyP99, double errorR
     private static final double Z99 = 2.3263478740408408;
 
     /** A fault a request drew. */
-    enum Fault { NONE, ERROR, NOT_FOUND, MALFORMED, OVERSIZED, STALL }
+    enum Fault {
+        NONE,
+        ERROR,
+        NOT_FOUND,
+        MALFORMED,
+        OVERSIZED,
+        STALL
+    }
 
     public FaultSettings {
         requireNonNegative("latency", latency);
         requireNonNegative("latencyP99", latencyP99);
         if (latencyP99.compareTo(latency) < 0) {
-            throw new IllegalArgumentException("latencyP99 must be at least the latency (" + latency + "), got "
-                    + latencyP99);
+            throw new IllegalArgumentException(
+                    "latencyP99 must be at least the latency (" + latency + "), got " + latencyP99);
         }
         if (latency.isZero() && !latencyP99.isZero()) {
             throw new IllegalArgumentException("latencyP99 needs a positive latency (the median) to spread around");
         }
-        double shares = requireShare("errorRate", errorRate) + requireShare("notFoundRate", notFoundRate)
-                + requireShare("malformedRate", malformedRate) + requireShare("oversizedRate", oversizedRate)
+        double shares = requireShare("errorRate", errorRate)
+                + requireShare("notFoundRate", notFoundRate)
+                + requireShare("malformedRate", malformedRate)
+                + requireShare("oversizedRate", oversizedRate)
                 + requireShare("stallRate", stallRate);
         if (shares > 1) {
             throw new IllegalArgumentException("the fault rates must add up to at most 1, got " + shares);
@@ -58,33 +74,33 @@ public record FaultSettings(Duration latency, Duration latencyP99, double errorR
     }
 
     public FaultSettings withLatency(Duration median, Duration p99) {
-        return new FaultSettings(median, p99, errorRate, notFoundRate, malformedRate, oversizedRate, stallRate,
-                stallTime);
+        return new FaultSettings(
+                median, p99, errorRate, notFoundRate, malformedRate, oversizedRate, stallRate, stallTime);
     }
 
     public FaultSettings withErrorRate(double rate) {
-        return new FaultSettings(latency, latencyP99, rate, notFoundRate, malformedRate, oversizedRate, stallRate,
-                stallTime);
+        return new FaultSettings(
+                latency, latencyP99, rate, notFoundRate, malformedRate, oversizedRate, stallRate, stallTime);
     }
 
     public FaultSettings withNotFoundRate(double rate) {
-        return new FaultSettings(latency, latencyP99, errorRate, rate, malformedRate, oversizedRate, stallRate,
-                stallTime);
+        return new FaultSettings(
+                latency, latencyP99, errorRate, rate, malformedRate, oversizedRate, stallRate, stallTime);
     }
 
     public FaultSettings withMalformedRate(double rate) {
-        return new FaultSettings(latency, latencyP99, errorRate, notFoundRate, rate, oversizedRate, stallRate,
-                stallTime);
+        return new FaultSettings(
+                latency, latencyP99, errorRate, notFoundRate, rate, oversizedRate, stallRate, stallTime);
     }
 
     public FaultSettings withOversizedRate(double rate) {
-        return new FaultSettings(latency, latencyP99, errorRate, notFoundRate, malformedRate, rate, stallRate,
-                stallTime);
+        return new FaultSettings(
+                latency, latencyP99, errorRate, notFoundRate, malformedRate, rate, stallRate, stallTime);
     }
 
     public FaultSettings withStalls(double rate, Duration time) {
-        return new FaultSettings(latency, latencyP99, errorRate, notFoundRate, malformedRate, oversizedRate, rate,
-                time);
+        return new FaultSettings(
+                latency, latencyP99, errorRate, notFoundRate, malformedRate, oversizedRate, rate, time);
     }
 
     Fault draw(RandomGenerator random) {

@@ -1,7 +1,6 @@
 package io.lapse.simulator;
 
 import io.lapse.event.StatusPush;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -81,11 +80,15 @@ public final class Fleet {
 
     /** Orders in this mode now; counts every order, so call it per round rather than per push. */
     public int count(Mode mode) {
-        return (int) orders.values().stream().filter(order -> order.mode() == mode).count();
+        return (int)
+                orders.values().stream().filter(order -> order.mode() == mode).count();
     }
 
     public List<String> ids(Mode mode) {
-        return orders.values().stream().filter(order -> order.mode() == mode).map(order -> order.id).toList();
+        return orders.values().stream()
+                .filter(order -> order.mode() == mode)
+                .map(order -> order.id)
+                .toList();
     }
 
     /** Answers a pull, counting it. */
@@ -107,8 +110,8 @@ public final class Fleet {
 
     private void add(String orderId, long sequence) {
         if (orderId == null || orderId.isEmpty() || orderId.length() > StatusPush.MAX_ORDER_ID_LENGTH) {
-            throw new IllegalArgumentException("orderId must have 1 to " + StatusPush.MAX_ORDER_ID_LENGTH
-                    + " characters, got " + orderId);
+            throw new IllegalArgumentException(
+                    "orderId must have 1 to " + StatusPush.MAX_ORDER_ID_LENGTH + " characters, got " + orderId);
         }
         SimulatedOrder order = new SimulatedOrder(orderId, (sequence * GOLDEN_RATIO_FRACTION) % 1, clock.millis());
         if (orders.putIfAbsent(orderId, order) != null) {

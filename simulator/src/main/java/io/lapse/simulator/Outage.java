@@ -20,8 +20,8 @@ public record Outage(Duration after, Duration length, Kind kind) {
 
     public Outage {
         if (after == null || after.isNegative() || length == null || length.isNegative()) {
-            throw new IllegalArgumentException("an outage needs a start and a length of zero or more, got after "
-                    + after + ", length " + length);
+            throw new IllegalArgumentException(
+                    "an outage needs a start and a length of zero or more, got after " + after + ", length " + length);
         }
         if (kind == null) {
             throw new IllegalArgumentException("an outage needs a kind: ERRORS or STALL");

@@ -3,8 +3,7 @@ package io.lapse.simulator;
 /** The outage in force, as a window of {@link System#nanoTime} values; safe to use from any thread. */
 final class OutageWindow {
 
-    private record Window(long from, long until, Outage.Kind kind) {
-    }
+    private record Window(long from, long until, Outage.Kind kind) {}
 
     private volatile Window window = new Window(0, 0, Outage.Kind.ERRORS);
 

@@ -4,13 +4,6 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.ServiceLoop;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -18,6 +11,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pushes every pushing order's status to the push topic once per push interval, each order at its own phase of the
@@ -40,8 +39,8 @@ public final class PushGenerator implements AutoCloseable {
     private ServiceLoop loop;
 
     /** @param beforeEachRound runs on the push thread at the start of every interval, e.g. {@link Scenario#step} */
-    public PushGenerator(Fleet fleet, KafkaClients clients, String topic, Duration pushInterval,
-                         Runnable beforeEachRound) {
+    public PushGenerator(
+            Fleet fleet, KafkaClients clients, String topic, Duration pushInterval, Runnable beforeEachRound) {
         this.fleet = fleet;
         this.clients = clients;
         this.topic = topic;
@@ -56,11 +55,20 @@ public final class PushGenerator implements AutoCloseable {
         // A few ms of linger batch the records of one moment; send() never waits for an acknowledgement.
         // One request in flight: with more, Kafka before 4.5 can silently drop the first batch sent to a partition
         // that was just created (KAFKA-15591), which is what tests and the demo do.
-        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-simulator-push", Map.of(
-                ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024,
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1));
+        KafkaProducer<byte[], byte[]> producer = clients.producer(
+                "lapse-simulator-push",
+                Map.of(
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5,
+                        ProducerConfig.BATCH_SIZE_CONFIG,
+                        64 * 1024,
+                        ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                        1));
         PushRounds rounds = new PushRounds(fleet, pushInterval, beforeEachRound, System.nanoTime());
-        loop = new ServiceLoop("lapse-simulator-push", () -> sendDue(rounds, producer), () -> { },
+        loop = new ServiceLoop(
+                "lapse-simulator-push",
+                () -> sendDue(rounds, producer),
+                () -> {},
                 () -> producer.close(Duration.ofSeconds(5)));
         loop.start();
     }
@@ -86,8 +94,10 @@ public final class PushGenerator implements AutoCloseable {
     }
 
     private void send(KafkaProducer<byte[], byte[]> producer, StatusPush status) {
-        producer.send(new ProducerRecord<>(topic, status.orderId().getBytes(StandardCharsets.UTF_8),
-                JsonCodec.STATUS_PUSH.encode(status)), this::acknowledged);
+        producer.send(
+                new ProducerRecord<>(
+                        topic, status.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.STATUS_PUSH.encode(status)),
+                this::acknowledged);
     }
 
     private void acknowledged(RecordMetadata metadata, Exception error) {

@@ -1,7 +1,6 @@
 package io.lapse.simulator;
 
 import io.lapse.simulator.Fleet.Mode;
-
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -24,8 +23,7 @@ public final class Scenario {
     static final Duration SILENCE = Duration.ofSeconds(270);
     private static final String ID_PREFIX = "order-";
 
-    private record Silence(String orderId, long endsInRound) {
-    }
+    private record Silence(String orderId, long endsInRound) {}
 
     private final Fleet fleet;
     private final int orders;
@@ -35,6 +33,7 @@ public final class Scenario {
     private final RandomGenerator random;
     /** Silences end in the order they began, because all last equally long. */
     private final Deque<Silence> silences = new ArrayDeque<>();
+
     private long round;
 
     public Scenario(Fleet fleet, SimulatorSettings settings, RandomGenerator random) {
@@ -43,7 +42,8 @@ public final class Scenario {
         this.orders = settings.orders();
         this.silenceChance = perRound(settings.silentFraction(), rounds);
         this.finishChance = perRound(settings.finishFraction(), rounds);
-        this.silenceRounds = (long) Math.ceil((double) SILENCE.toNanos() / settings.pushInterval().toNanos());
+        this.silenceRounds = (long)
+                Math.ceil((double) SILENCE.toNanos() / settings.pushInterval().toNanos());
         this.random = random;
     }
 

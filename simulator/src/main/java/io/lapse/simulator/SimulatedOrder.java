@@ -2,7 +2,6 @@ package io.lapse.simulator;
 
 import io.lapse.event.StatusPush;
 import io.lapse.simulator.Fleet.Mode;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +21,7 @@ final class SimulatedOrder {
     final String id;
     /** Where in each push interval this order pushes, in [0, 1): spreads the fleet's pushes over the interval. */
     final double phase;
+
     private final long startedAt;
     private final int startSoc;
     private final AtomicLong pulls = new AtomicLong();
@@ -98,8 +98,7 @@ final class SimulatedOrder {
     private StatusPush at(long ts, String status) {
         double minutes = Math.max(0, ts - startedAt) / 60_000.0;
         int soc = (int) Math.min(100, startSoc + minutes * SOC_PER_MINUTE);
-        double power = mode == Mode.FINISHED ? 0
-                : MAX_POWER_KW * Math.min(1, (100 - soc) / (100 - TAPER_FROM_SOC));
+        double power = mode == Mode.FINISHED ? 0 : MAX_POWER_KW * Math.min(1, (100 - soc) / (100 - TAPER_FROM_SOC));
         Map<String, Object> payload = new LinkedHashMap<>();
         payload.put("soc", soc);
         payload.put("power", Math.round(power * 10) / 10.0);

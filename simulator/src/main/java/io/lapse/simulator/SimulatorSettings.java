@@ -13,8 +13,14 @@ import java.time.Duration;
  * @param faults         latency and faulty answers of the API
  * @param outage         a window, counted from the start, in which the API answers 503 or nothing at all
  */
-public record SimulatorSettings(int orders, Duration pushInterval, double silentFraction, double finishFraction,
-                                int apiPort, FaultSettings faults, Outage outage) {
+public record SimulatorSettings(
+        int orders,
+        Duration pushInterval,
+        double silentFraction,
+        double finishFraction,
+        int apiPort,
+        FaultSettings faults,
+        Outage outage) {
 
     public SimulatorSettings {
         if (orders < 0) {
@@ -26,8 +32,8 @@ public record SimulatorSettings(int orders, Duration pushInterval, double silent
         requireShare("silentFraction", silentFraction);
         requireShare("finishFraction", finishFraction);
         if (silentFraction + finishFraction > 1) {
-            throw new IllegalArgumentException("silentFraction + finishFraction must be at most 1, got "
-                    + (silentFraction + finishFraction));
+            throw new IllegalArgumentException(
+                    "silentFraction + finishFraction must be at most 1, got " + (silentFraction + finishFraction));
         }
         if (apiPort < 0 || apiPort > 65_535) {
             throw new IllegalArgumentException("apiPort must be a TCP port, or 0 for any free one, got " + apiPort);
@@ -38,16 +44,28 @@ public record SimulatorSettings(int orders, Duration pushInterval, double silent
     }
 
     /** Settings whose only faults are an error rate (503) and a constant latency. */
-    public SimulatorSettings(int orders, Duration pushInterval, double silentFraction, double finishFraction,
-                             int apiPort, double errorRate, Duration latency) {
-        this(orders, pushInterval, silentFraction, finishFraction, apiPort,
-                FaultSettings.none().withLatency(latency).withErrorRate(errorRate), Outage.none());
+    public SimulatorSettings(
+            int orders,
+            Duration pushInterval,
+            double silentFraction,
+            double finishFraction,
+            int apiPort,
+            double errorRate,
+            Duration latency) {
+        this(
+                orders,
+                pushInterval,
+                silentFraction,
+                finishFraction,
+                apiPort,
+                FaultSettings.none().withLatency(latency).withErrorRate(errorRate),
+                Outage.none());
     }
 
     /** The demo's churn: 1,000 orders pushing every 1.5 s; 5 % go silent and 2 % finish within two minutes. */
     public static SimulatorSettings demo() {
-        return new SimulatorSettings(1_000, Duration.ofMillis(1_500), 0.05, 0.02, 0, FaultSettings.none(),
-                Outage.none());
+        return new SimulatorSettings(
+                1_000, Duration.ofMillis(1_500), 0.05, 0.02, 0, FaultSettings.none(), Outage.none());
     }
 
     /** No scenario and no faults: the caller starts, silences and finishes orders through the fleet. */

@@ -5,9 +5,6 @@ import com.sun.net.httpserver.HttpHandler;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.simulator.FaultSettings.Fault;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -17,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Answers {@code GET /orders/{orderId}/status} from the fleet, with the faults and the outage in force when a request
@@ -28,8 +27,7 @@ final class StatusEndpoint implements HttpHandler {
     private static final Pattern STATUS_PATH = Pattern.compile("/orders/([^/]+)/status");
     private static final String MALFORMED = "{\"orderId\":\"";
 
-    private record Reply(int status, String body) {
-    }
+    private record Reply(int status, String body) {}
 
     private final Fleet fleet;
     private final Supplier<FaultSettings> faults;
@@ -42,9 +40,13 @@ final class StatusEndpoint implements HttpHandler {
      * @param requiredHeaders headers every status request must carry, else it is answered 401
      * @param delayer        holds delayed answers, so that latency does not tie up the server's few handler threads
      */
-    StatusEndpoint(Fleet fleet, Supplier<FaultSettings> faults, OutageWindow outage,
-                   Map<String, String> requiredHeaders, RequestLog requests,
-                   ScheduledExecutorService delayer) {
+    StatusEndpoint(
+            Fleet fleet,
+            Supplier<FaultSettings> faults,
+            OutageWindow outage,
+            Map<String, String> requiredHeaders,
+            RequestLog requests,
+            ScheduledExecutorService delayer) {
         this.fleet = fleet;
         this.faults = faults;
         this.outage = outage;
@@ -59,9 +61,12 @@ final class StatusEndpoint implements HttpHandler {
         FaultSettings settings = faults.get();
         Matcher path = STATUS_PATH.matcher(exchange.getRequestURI().getPath());
         if (!path.matches()) {
-            send(exchange, exchange.getRequestURI().getPath().equals("/")
-                    ? new Reply(200, "{\"service\":\"simulated upstream\",\"status\":\"/orders/{orderId}/status\"}")
-                    : new Reply(404, "{\"error\":\"no such resource\"}"));
+            send(
+                    exchange,
+                    exchange.getRequestURI().getPath().equals("/")
+                            ? new Reply(
+                                    200, "{\"service\":\"simulated upstream\",\"status\":\"/orders/{orderId}/status\"}")
+                            : new Reply(404, "{\"error\":\"no such resource\"}"));
             return;
         }
         if (!"GET".equals(exchange.getRequestMethod())) {
@@ -93,9 +98,10 @@ final class StatusEndpoint implements HttpHandler {
             case ERROR -> new Reply(503, "{\"error\":\"injected failure\"}");
             case NOT_FOUND -> notFound();
             case MALFORMED -> new Reply(200, MALFORMED + orderId);
-            case OVERSIZED -> fleet.current(orderId).map(StatusEndpoint::oversized).orElseGet(StatusEndpoint::notFound);
-            case NONE, STALL -> fleet.serve(orderId).map(status -> new Reply(200, json(status)))
-                    .orElseGet(StatusEndpoint::notFound);
+            case OVERSIZED ->
+                fleet.current(orderId).map(StatusEndpoint::oversized).orElseGet(StatusEndpoint::notFound);
+            case NONE, STALL ->
+                fleet.serve(orderId).map(status -> new Reply(200, json(status))).orElseGet(StatusEndpoint::notFound);
         };
     }
 

@@ -6,8 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** Names pool threads, so that thread dumps and logs tell the simulator's threads apart. */
 final class Threads {
 
-    private Threads() {
-    }
+    private Threads() {}
 
     static ThreadFactory named(String prefix) {
         AtomicInteger count = new AtomicInteger();

@@ -1,9 +1,6 @@
 package io.lapse.simulator;
 
 import com.sun.net.httpserver.HttpServer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -14,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The platform's HTTP API on 127.0.0.1, {@code GET /orders/{orderId}/status} answered from the {@link Fleet}, with
@@ -65,8 +64,7 @@ public final class UpstreamApi implements AutoCloseable {
         handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("lapse-upstream-http"));
         delayer = Executors.newSingleThreadScheduledExecutor(Threads.named("lapse-upstream-delay"));
         outage.schedule(initialOutage, System.nanoTime());
-        server.createContext("/", new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, requests,
-                delayer));
+        server.createContext("/", new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, requests, delayer));
         server.setExecutor(handlers);
         server.start();
         log.info("simulated upstream API on {}", baseUrl());

@@ -3,10 +3,9 @@ package io.lapse.simulator;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
-
 import java.time.Clock;
-import java.util.SplittableRandom;
 import java.util.Set;
+import java.util.SplittableRandom;
 
 /**
  * The simulated upstream platform: a fleet of orders, its HTTP API and its status pushes, plus the random churn
@@ -24,8 +23,8 @@ public final class UpstreamSimulator implements Service {
     public UpstreamSimulator(SimulatorSettings settings, KafkaClients clients, String pushTopic, Clock clock) {
         this.fleet = new Fleet(clock);
         this.api = new UpstreamApi(fleet, settings.apiPort(), settings.faults(), settings.outage());
-        Runnable eachRound = settings.runsScenario()
-                ? new Scenario(fleet, settings, new SplittableRandom())::step : () -> { };
+        Runnable eachRound =
+                settings.runsScenario() ? new Scenario(fleet, settings, new SplittableRandom())::step : () -> {};
         this.pushes = new PushGenerator(fleet, clients, pushTopic, settings.pushInterval(), eachRound);
         this.clients = clients;
         this.pushTopic = pushTopic;

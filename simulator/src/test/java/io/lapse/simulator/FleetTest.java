@@ -1,16 +1,15 @@
 package io.lapse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lapse.event.StatusPush;
 import io.lapse.simulator.Fleet.Mode;
 import io.lapse.time.SettableClock;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class FleetTest {
 
@@ -30,7 +29,8 @@ class FleetTest {
         assertThat(first.status()).isEqualTo("CHARGING");
         assertThat(first.ts()).isEqualTo(START);
         assertThat(later.ts()).isEqualTo(START + Duration.ofMinutes(10).toMillis());
-        assertThat((int) later.payload().get("soc")).isGreaterThan((int) first.payload().get("soc"));
+        assertThat((int) later.payload().get("soc"))
+                .isGreaterThan((int) first.payload().get("soc"));
         assertThat((double) later.payload().get("power")).isPositive();
     }
 
@@ -65,7 +65,8 @@ class FleetTest {
         assertThat(fleet.awaitingPush()).isEmpty();
         assertThat(fleet.current("o-1")).map(StatusPush::status).hasValue("FINISHED");
         assertThat(fleet.current("o-1")).map(StatusPush::ts).hasValue(finishedAt);
-        assertThatThrownBy(() -> fleet.resume("o-1")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> fleet.resume("o-1"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("finished");
     }
 
@@ -84,7 +85,8 @@ class FleetTest {
         assertThat(fleet.current("nope")).isEmpty();
         assertThat(fleet.serve("nope")).isEmpty();
         assertThat(fleet.pullsServed("nope")).isZero();
-        assertThatThrownBy(() -> fleet.silence("nope")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> fleet.silence("nope"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown order nope");
     }
 
@@ -109,7 +111,8 @@ class FleetTest {
         assertThat(fleet.count(Mode.SILENT)).isEqualTo(1);
         assertThat(fleet.count(Mode.FINISHED)).isEqualTo(1);
         assertThat(fleet.ids(Mode.SILENT)).containsExactly(ids.get(0));
-        assertThatThrownBy(() -> fleet.start(ids.get(2))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> fleet.start(ids.get(2)))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("exists already");
         assertThatThrownBy(() -> fleet.start("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> fleet.start("x".repeat(129))).isInstanceOf(IllegalArgumentException.class);
@@ -120,7 +123,8 @@ class FleetTest {
         int n = 100;
         fleet.startMany(n, "o-");
 
-        List<Double> phases = fleet.awaitingPush().stream().map(order -> order.phase).toList();
+        List<Double> phases =
+                fleet.awaitingPush().stream().map(order -> order.phase).toList();
         double widestGap = 1 - phases.get(n - 1) + phases.get(0);
         for (int i = 1; i < n; i++) {
             widestGap = Math.max(widestGap, phases.get(i) - phases.get(i - 1));
@@ -135,6 +139,9 @@ class FleetTest {
     }
 
     private List<StatusPush> takeAllPushes() {
-        return fleet.awaitingPush().stream().map(fleet::takePush).flatMap(Optional::stream).toList();
+        return fleet.awaitingPush().stream()
+                .map(fleet::takePush)
+                .flatMap(Optional::stream)
+                .toList();
     }
 }

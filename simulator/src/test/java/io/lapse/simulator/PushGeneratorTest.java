@@ -1,22 +1,21 @@
 package io.lapse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.devstack.KafkaBroker;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.time.SettableClock;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(SharedKafka.class)
 class PushGeneratorTest {
@@ -61,8 +60,11 @@ class PushGeneratorTest {
                 assertThat(push.payload()).containsKeys("soc", "power");
             });
         }
-        List<Long> firstPushes = ids.stream().map(id -> pushesOf(id).get(0).ts()).toList();
-        assertThat(firstPushes.stream().distinct().count()).as("pushes spread over the interval").isGreaterThan(10);
+        List<Long> firstPushes =
+                ids.stream().map(id -> pushesOf(id).get(0).ts()).toList();
+        assertThat(firstPushes.stream().distinct().count())
+                .as("pushes spread over the interval")
+                .isGreaterThan(10);
     }
 
     @Test
@@ -126,7 +128,7 @@ class PushGeneratorTest {
         String topic = "push-" + RUN.incrementAndGet();
         broker.createTopic(topic, partitions);
         Fleet fleet = new Fleet(clock);
-        generator = new PushGenerator(fleet, clients, topic, INTERVAL, () -> { });
+        generator = new PushGenerator(fleet, clients, topic, INTERVAL, () -> {});
         recorder = recorded ? TopicRecorder.start(broker.bootstrapServers(), topic) : null;
         generator.start();
         return fleet;

@@ -1,19 +1,17 @@
 package io.lapse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Reads one order's pushes from a recorded push topic. */
 final class RecordedPushes {
 
-    private RecordedPushes() {
-    }
+    private RecordedPushes() {}
 
     /** The pushes keyed by this orderId, in the order they were sent (one key stays in one partition). */
     static List<StatusPush> of(TopicRecorder recorder, String orderId) {
@@ -21,7 +19,9 @@ final class RecordedPushes {
                 .filter(record -> new String(record.key(), StandardCharsets.UTF_8).equals(orderId))
                 .map(record -> JsonCodec.STATUS_PUSH.decode(record.value()))
                 .toList();
-        assertThat(pushes).as("pushes keyed by " + orderId).allMatch(push -> push.orderId().equals(orderId));
+        assertThat(pushes)
+                .as("pushes keyed by " + orderId)
+                .allMatch(push -> push.orderId().equals(orderId));
         return pushes;
     }
 }

@@ -1,14 +1,13 @@
 package io.lapse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.simulator.Fleet.Mode;
 import io.lapse.time.SettableClock;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ScenarioTest {
 

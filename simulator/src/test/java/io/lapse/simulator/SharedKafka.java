@@ -4,11 +4,10 @@ import io.lapse.config.KafkaSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.devstack.KafkaBroker;
 import io.lapse.kafka.KafkaClients;
+import java.util.Map;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
-import java.util.Map;
 
 /**
  * Hands test classes one real broker for the whole run: starting one costs seconds. The root store closes it
@@ -23,12 +22,13 @@ final class SharedKafka implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot().getStore(ExtensionContext.Namespace.create(SharedKafka.class))
+        return context.getRoot()
+                .getStore(ExtensionContext.Namespace.create(SharedKafka.class))
                 .getOrComputeIfAbsent(KafkaBroker.class, type -> KafkaBroker.start(), KafkaBroker.class);
     }
 
     static KafkaClients clients(KafkaBroker broker) {
-        return new KafkaClients(new KafkaSettings(Map.of("bootstrap.servers", broker.bootstrapServers()),
-                TopicNames.defaults(), true, 3, -1, ""));
+        return new KafkaClients(new KafkaSettings(
+                Map.of("bootstrap.servers", broker.bootstrapServers()), TopicNames.defaults(), true, 3, -1, ""));
     }
 }

@@ -1,12 +1,12 @@
 package io.lapse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.time.SettableClock;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,17 +15,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class UpstreamApiTest {
 
     private final SettableClock clock = SettableClock.at(1_763_780_000_000L);
     private final Fleet fleet = new Fleet(clock);
     private final UpstreamApi api = new UpstreamApi(fleet, 0, 0, Duration.ZERO);
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     @BeforeEach
     void start() {
@@ -67,7 +69,8 @@ class UpstreamApiTest {
         assertThat(get("/orders/o-1/status/extra").statusCode()).isEqualTo(404);
         assertThat(get("/health").statusCode()).isEqualTo(404);
         HttpResponse<byte[]> post = send(HttpRequest.newBuilder(uri("/orders/o-1/status"))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build());
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build());
         assertThat(post.statusCode()).isEqualTo(405);
         assertThat(post.headers().firstValue("Allow")).hasValue("GET");
         assertThat(fleet.pullsServed("o-1")).isZero();
@@ -94,7 +97,8 @@ class UpstreamApiTest {
 
         long started = System.nanoTime();
         List<CompletableFuture<HttpResponse<byte[]>>> answers = IntStream.range(0, requests)
-                .mapToObj(i -> http.sendAsync(HttpRequest.newBuilder(uri("/orders/o-1/status")).build(),
+                .mapToObj(i -> http.sendAsync(
+                        HttpRequest.newBuilder(uri("/orders/o-1/status")).build(),
                         HttpResponse.BodyHandlers.ofByteArray()))
                 .toList();
         answers.forEach(answer -> assertThat(answer.join().statusCode()).isEqualTo(200));
@@ -112,14 +116,17 @@ class UpstreamApiTest {
         api.close();
         assertThatThrownBy(api::start).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> new UpstreamApi(fleet, 0, 0, Duration.ZERO).baseUrl())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not started");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not started");
     }
 
     @Test
     void faultsAreValidated() {
-        assertThatThrownBy(() -> api.errorRate(1.5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> api.errorRate(1.5))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("errorRate must be between 0 and 1, got 1.5");
-        assertThatThrownBy(() -> api.latency(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> api.latency(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("latency must be zero or positive");
     }
 
@@ -137,7 +144,8 @@ class UpstreamApiTest {
         api.faults(FaultSettings.none().withMalformedRate(1));
         HttpResponse<byte[]> malformed = get("/orders/o-1/status");
         assertThat(malformed.statusCode()).isEqualTo(200);
-        assertThatThrownBy(() -> JsonCodec.STATUS_PUSH.decode(malformed.body())).hasMessageStartingWith("not a valid StatusPush");
+        assertThatThrownBy(() -> JsonCodec.STATUS_PUSH.decode(malformed.body()))
+                .hasMessageStartingWith("not a valid StatusPush");
         api.faults(FaultSettings.none().withOversizedRate(1));
         HttpResponse<byte[]> oversized = get("/orders/o-1/status");
         assertThat(oversized.body()).hasSize(FaultSettings.OVERSIZED_BYTES);
@@ -172,8 +180,11 @@ class UpstreamApiTest {
         api.requireHeader("Authorization", "Bearer t");
 
         assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(401);
-        assertThat(send(HttpRequest.newBuilder(uri("/orders/o-1/status")).header("Authorization", "Bearer t").build())
-                .statusCode()).isEqualTo(200);
+        assertThat(send(HttpRequest.newBuilder(uri("/orders/o-1/status"))
+                                .header("Authorization", "Bearer t")
+                                .build())
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -188,7 +199,9 @@ class UpstreamApiTest {
     }
 
     private HttpResponse<byte[]> get(String path) throws Exception {
-        return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build());
+        return send(HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(10))
+                .build());
     }
 
     private HttpResponse<byte[]> send(HttpRequest request) throws Exception {

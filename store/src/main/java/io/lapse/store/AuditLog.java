@@ -5,7 +5,6 @@ import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +17,7 @@ import java.util.concurrent.CompletableFuture;
 public final class AuditLog {
 
     /** @param at Redis's clock when the entry was written (ms); 0 for an entry not yet written */
-    public record Entry(long at, String action, String orderId, String reason, String user) {
-    }
+    public record Entry(long at, String action, String orderId, String reason, String user) {}
 
     static final int CAPACITY = 10_000;
 
@@ -37,16 +35,19 @@ public final class AuditLog {
         fields.put("orderId", entry.orderId());
         fields.put("reason", entry.reason() == null ? "" : entry.reason());
         fields.put("user", entry.user() == null ? "" : entry.user());
-        return redis.xadd(key, XAddArgs.Builder.maxlen(CAPACITY).approximateTrimming(), fields).toCompletableFuture()
+        return redis.xadd(key, XAddArgs.Builder.maxlen(CAPACITY).approximateTrimming(), fields)
+                .toCompletableFuture()
                 .thenApply(id -> null);
     }
 
     /** The order's entries, newest first. */
     public CompletableFuture<List<Entry>> of(String orderId) {
-        return redis.xrevrange(key, Range.create("-", "+"), Limit.from(CAPACITY)).toCompletableFuture()
+        return redis.xrevrange(key, Range.create("-", "+"), Limit.from(CAPACITY))
+                .toCompletableFuture()
                 .thenApply(messages -> messages.stream()
                         .filter(m -> orderId.equals(m.getBody().get("orderId")))
-                        .map(AuditLog::entry).toList());
+                        .map(AuditLog::entry)
+                        .toList());
     }
 
     private static Entry entry(StreamMessage<String, String> message) {

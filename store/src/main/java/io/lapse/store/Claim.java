@@ -7,8 +7,14 @@ import io.lapse.event.TimerExpired;
  *
  * @param firedAt Redis's clock at the claim
  */
-public record Claim(String orderId, long lastSeen, int attempt, long deadline, TimerExpired.Source source,
-                    long firedAt, boolean finalAttempt) {
+public record Claim(
+        String orderId,
+        long lastSeen,
+        int attempt,
+        long deadline,
+        TimerExpired.Source source,
+        long firedAt,
+        boolean finalAttempt) {
 
     public TimerExpired toEvent() {
         return new TimerExpired(orderId, deadline, lastSeen, attempt, firedAt, source, finalAttempt);

@@ -1,7 +1,6 @@
 package io.lapse.store;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,7 +17,8 @@ public final class EndedOrders {
 
     /** Redis's clock when the order ended or was given up; empty when it did neither, or was pruned since. */
     public CompletableFuture<OptionalLong> endedAt(String orderId) {
-        return redis.zscore(keys.ended(keys.shardOf(orderId)), orderId).toCompletableFuture()
+        return redis.zscore(keys.ended(keys.shardOf(orderId)), orderId)
+                .toCompletableFuture()
                 .thenApply(score -> score == null ? OptionalLong.empty() : OptionalLong.of(score.longValue()));
     }
 }

@@ -4,7 +4,6 @@ import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.internal.LuaScript;
 import io.lettuce.core.ScriptOutputType;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -19,14 +18,15 @@ public final class ManualFiring {
 
     /** What a manual claim found. */
     public enum Outcome {
-        CLAIMED, UNKNOWN, FINISHED,
+        CLAIMED,
+        UNKNOWN,
+        FINISHED,
         /** An expiry of the order is being published right now. */
         LEASED
     }
 
     /** @param claim present only when the outcome is CLAIMED */
-    public record Result(Outcome outcome, Claim claim) {
-    }
+    public record Result(Outcome outcome, Claim claim) {}
 
     private static final LuaScript CLAIM = LuaScript.named("manual-claim");
     private static final LuaScript TTL_CLAIM = LuaScript.named("ttl-manual-claim");
@@ -46,11 +46,24 @@ public final class ManualFiring {
         String lease = Long.toString(settings.lease().toMillis());
         String maxAttempts = Integer.toString(settings.maxAttempts());
         CompletableFuture<List<String>> reply = switch (settings.mode()) {
-            case ZSET -> CLAIM.run(connection.async(), ScriptOutputType.MULTI,
-                    new String[]{keys.due(shard), keys.state(shard)}, orderId, lease,
-                    Long.toString(settings.ttl().toMillis()), maxAttempts);
-            case TTL -> TTL_CLAIM.run(connection.async(), ScriptOutputType.MULTI, new String[]{keys.state(shard)},
-                    keys.triggerPrefix(shard), orderId, lease, maxAttempts);
+            case ZSET ->
+                CLAIM.run(
+                        connection.async(),
+                        ScriptOutputType.MULTI,
+                        new String[] {keys.due(shard), keys.state(shard)},
+                        orderId,
+                        lease,
+                        Long.toString(settings.ttl().toMillis()),
+                        maxAttempts);
+            case TTL ->
+                TTL_CLAIM.run(
+                        connection.async(),
+                        ScriptOutputType.MULTI,
+                        new String[] {keys.state(shard)},
+                        keys.triggerPrefix(shard),
+                        orderId,
+                        lease,
+                        maxAttempts);
         };
         return reply.thenApply(r -> toResult(orderId, r));
     }
@@ -62,8 +75,16 @@ public final class ManualFiring {
         }
         long now = Long.parseLong(reply.get(0));
         int attempt = Integer.parseInt(reply.get(3));
-        return new Result(outcome, new Claim(orderId, Long.parseLong(reply.get(2)), attempt, now,
-                TimerExpired.Source.MANUAL, now, attempt >= settings.maxAttempts()));
+        return new Result(
+                outcome,
+                new Claim(
+                        orderId,
+                        Long.parseLong(reply.get(2)),
+                        attempt,
+                        now,
+                        TimerExpired.Source.MANUAL,
+                        now,
+                        attempt >= settings.maxAttempts()));
     }
 
     /**
@@ -73,6 +94,8 @@ public final class ManualFiring {
      */
     public CompletableFuture<Boolean> acknowledge(Claim claim) {
         int shard = keys.shardOf(claim.orderId());
-        return TimerStore.of(connection, keys, settings).acknowledge(shard, List.of(claim)).thenApply(n -> n == 1);
+        return TimerStore.of(connection, keys, settings)
+                .acknowledge(shard, List.of(claim))
+                .thenApply(n -> n == 1);
     }
 }

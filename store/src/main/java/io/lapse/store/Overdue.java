@@ -7,5 +7,4 @@ import java.util.OptionalLong;
  *
  * @param oldestDeadline the earliest such deadline, when there is one
  */
-public record Overdue(long count, OptionalLong oldestDeadline) {
-}
+public record Overdue(long count, OptionalLong oldestDeadline) {}

@@ -14,8 +14,12 @@ public record RebuildCount(long watched, long givenUp, long ended, long kept, lo
     public static final RebuildCount NONE = new RebuildCount(0, 0, 0, 0, 0);
 
     public RebuildCount plus(RebuildCount other) {
-        return new RebuildCount(watched + other.watched, givenUp + other.givenUp, ended + other.ended,
-                kept + other.kept, overdue + other.overdue);
+        return new RebuildCount(
+                watched + other.watched,
+                givenUp + other.givenUp,
+                ended + other.ended,
+                kept + other.kept,
+                overdue + other.overdue);
     }
 
     /** Orders looked at. */

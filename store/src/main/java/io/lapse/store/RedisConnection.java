@@ -5,14 +5,11 @@ import io.lapse.config.RedisSettings;
 import io.lapse.config.RedisTls;
 import io.lapse.config.Secrets;
 import io.lapse.lifecycle.StartupRetry;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -24,13 +21,15 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One connection to standalone Redis or a Redis Cluster; every Lapse command goes through the same async API. The URI
@@ -56,9 +55,13 @@ public final class RedisConnection implements AutoCloseable {
     private final StatefulRedisClusterConnection<String, String> clusterConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RedisConnection(RedisURI uri, ClientResources resources, RedisClient standalone,
-                            StatefulRedisConnection<String, String> standaloneConnection,
-                            RedisClusterClient cluster, StatefulRedisClusterConnection<String, String> clusterConnection) {
+    private RedisConnection(
+            RedisURI uri,
+            ClientResources resources,
+            RedisClient standalone,
+            StatefulRedisConnection<String, String> standaloneConnection,
+            RedisClusterClient cluster,
+            StatefulRedisClusterConnection<String, String> clusterConnection) {
         this.uri = uri;
         this.resources = resources;
         this.standalone = standalone;
@@ -82,21 +85,41 @@ public final class RedisConnection implements AutoCloseable {
         TimeoutOptions timeouts = TimeoutOptions.enabled(COMMAND_TIMEOUT);
         SslOptions ssl = sslOptions(settings.tls());
         String what = "Redis at " + settings.displayUri();
-        ClientResources resources = DefaultClientResources.builder().reconnectDelay(Delay.exponential(Duration.ZERO,
-                LONGEST_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS)).build();
+        ClientResources resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ZERO, LONGEST_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
+                .build();
         if (settings.cluster()) {
             RedisClusterClient client = RedisClusterClient.create(resources, uri);
-            client.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl)
+            client.setOptions(ClusterClientOptions.builder()
+                    .timeoutOptions(timeouts)
+                    .sslOptions(ssl)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                            .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
+                            .enableAllAdaptiveRefreshTriggers()
+                            .enablePeriodicRefresh(Duration.ofSeconds(30))
+                            .build())
                     .build());
-            return connected(() -> shutDown(client, resources), () -> new RedisConnection(uri, resources,
-                    null, null, client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable)));
+            return connected(
+                    () -> shutDown(client, resources),
+                    () -> new RedisConnection(
+                            uri,
+                            resources,
+                            null,
+                            null,
+                            client,
+                            startup.until(what, () -> client.connect(StringCodec.UTF8), retryable)));
         }
         RedisClient client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl).build());
-        return connected(() -> shutDown(client, resources), () -> new RedisConnection(uri, resources,
-                client, startup.until(what, () -> client.connect(StringCodec.UTF8), retryable), null, null));
+        client.setOptions(
+                ClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl).build());
+        return connected(
+                () -> shutDown(client, resources),
+                () -> new RedisConnection(
+                        uri,
+                        resources,
+                        client,
+                        startup.until(what, () -> client.connect(StringCodec.UTF8), retryable),
+                        null,
+                        null));
     }
 
     private static void shutDown(AbstractRedisClient client, ClientResources resources) {
@@ -127,7 +150,9 @@ public final class RedisConnection implements AutoCloseable {
     private static SslOptions sslOptions(RedisTls tls) {
         SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider();
         tls.truststore().ifPresent(file -> ssl.truststore(file.toFile(), tls.truststorePassword()));
-        tls.keystore().ifPresent(file -> ssl.keystore(file.toFile(), tls.keystorePassword().toCharArray()));
+        tls.keystore()
+                .ifPresent(file ->
+                        ssl.keystore(file.toFile(), tls.keystorePassword().toCharArray()));
         return ssl.build();
     }
 

@@ -3,7 +3,6 @@ package io.lapse.store;
 import io.lapse.store.internal.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,7 +44,7 @@ public final class RedisEpochs {
      * @return each shard's generation, to hand to {@link #finish} once the shard is rebuilt
      */
     public CompletableFuture<Map<Integer, String>> begin(String candidate) {
-        return perShard(shard -> BEGIN.run(redis, ScriptOutputType.VALUE, new String[]{next(shard)}, candidate));
+        return perShard(shard -> BEGIN.run(redis, ScriptOutputType.VALUE, new String[] {next(shard)}, candidate));
     }
 
     /**
@@ -55,13 +54,19 @@ public final class RedisEpochs {
      */
     public CompletableFuture<Set<Integer>> finish(Map<Integer, String> generations) {
         List<CompletableFuture<Integer>> declared = new ArrayList<>();
-        generations.forEach((shard, generation) -> declared.add(FINISH.<Long>run(redis, ScriptOutputType.INTEGER,
-                        new String[]{keys.epoch(shard), next(shard)}, generation, keys.wakeChannel(),
+        generations.forEach((shard, generation) -> declared.add(FINISH.<Long>run(
+                        redis,
+                        ScriptOutputType.INTEGER,
+                        new String[] {keys.epoch(shard), next(shard)},
+                        generation,
+                        keys.wakeChannel(),
                         Integer.toString(shard))
                 .thenApply(done -> done == 1 ? shard : null)));
-        return CompletableFuture.allOf(declared.toArray(CompletableFuture[]::new)).thenApply(v -> declared.stream()
-                .map(CompletableFuture::join).filter(shard -> shard != null)
-                .collect(Collectors.toCollection(TreeSet::new)));
+        return CompletableFuture.allOf(declared.toArray(CompletableFuture[]::new))
+                .thenApply(v -> declared.stream()
+                        .map(CompletableFuture::join)
+                        .filter(shard -> shard != null)
+                        .collect(Collectors.toCollection(TreeSet::new)));
     }
 
     /**
@@ -69,20 +74,25 @@ public final class RedisEpochs {
      * or a benchmark filled by itself.
      */
     public CompletableFuture<Void> stamp(String epoch) {
-        return perShard(shard -> redis.set(keys.epoch(shard), epoch).toCompletableFuture()).thenApply(v -> null);
+        return perShard(shard -> redis.set(keys.epoch(shard), epoch).toCompletableFuture())
+                .thenApply(v -> null);
     }
 
     /** The run id of each Redis master: a new one means a restart or a failover, which may have lost writes. */
     public CompletableFuture<Set<String>> serverRunIds() {
         List<CompletableFuture<String>> ids = connection.eachMaster().stream()
-                .map(master -> master.info("server").toCompletableFuture().thenApply(RedisEpochs::runId)).toList();
+                .map(master -> master.info("server").toCompletableFuture().thenApply(RedisEpochs::runId))
+                .toList();
         return CompletableFuture.allOf(ids.toArray(CompletableFuture[]::new))
                 .thenApply(v -> ids.stream().map(CompletableFuture::join).collect(Collectors.toSet()));
     }
 
     private static String runId(String info) {
-        return info.lines().filter(line -> line.startsWith("run_id:")).map(line -> line.substring(7).trim())
-                .findFirst().orElseThrow(() -> new IllegalStateException("INFO server names no run_id"));
+        return info.lines()
+                .filter(line -> line.startsWith("run_id:"))
+                .map(line -> line.substring(7).trim())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("INFO server names no run_id"));
     }
 
     private String next(int shard) {
@@ -94,10 +104,11 @@ public final class RedisEpochs {
         for (int shard = 0; shard < keys.shards(); shard++) {
             calls.put(shard, call.apply(shard));
         }
-        return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenApply(v -> {
-            Map<Integer, T> results = new HashMap<>();
-            calls.forEach((shard, reply) -> results.put(shard, reply.join()));
-            return results;
-        });
+        return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
+                .thenApply(v -> {
+                    Map<Integer, T> results = new HashMap<>();
+                    calls.forEach((shard, reply) -> results.put(shard, reply.join()));
+                    return results;
+                });
     }
 }

@@ -9,7 +9,6 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,15 +21,13 @@ import java.util.concurrent.CompletableFuture;
 public final class ShardCensus {
 
     /** An overdue timer: the order and the deadline it has not fired at. */
-    public record Overdue(String orderId, long deadline) {
-    }
+    public record Overdue(String orderId, long deadline) {}
 
     /**
      * @param oldest the longest overdue timer, or null when none is
      * @param epoch  the compensator's epoch marker of the shard, or null when there is none
      */
-    public record ShardCount(int shard, long watched, long overdue, Overdue oldest, String epoch) {
-    }
+    public record ShardCount(int shard, long watched, long overdue, Overdue oldest, String epoch) {}
 
     private static final int SCAN_COUNT = 1000;
 
@@ -46,7 +43,8 @@ public final class ShardCensus {
 
     /** Redis's clock in ms, the clock deadlines are compared with. */
     public CompletableFuture<Long> redisNow() {
-        return redis.time().toCompletableFuture()
+        return redis.time()
+                .toCompletableFuture()
                 .thenApply(t -> Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000);
     }
 
@@ -79,15 +77,18 @@ public final class ShardCensus {
 
     /** ttl mode keeps deadlines in the state hash only: walk it in steps that never hold Redis up for long. */
     private CompletableFuture<ShardCount> scanned(int shard, long limit) {
-        return redis.get(keys.epoch(shard)).toCompletableFuture()
+        return redis.get(keys.epoch(shard))
+                .toCompletableFuture()
                 .thenCompose(epoch -> scanFrom(ScanCursor.INITIAL, new ShardCount(shard, 0, 0, null, epoch), limit));
     }
 
     private CompletableFuture<ShardCount> scanFrom(ScanCursor cursor, ShardCount sofar, long limit) {
-        return redis.hscan(keys.state(sofar.shard()), cursor, ScanArgs.Builder.limit(SCAN_COUNT)).toCompletableFuture()
+        return redis.hscan(keys.state(sofar.shard()), cursor, ScanArgs.Builder.limit(SCAN_COUNT))
+                .toCompletableFuture()
                 .thenCompose(page -> {
                     ShardCount counted = tally(page, sofar, limit);
-                    return page.isFinished() ? CompletableFuture.completedFuture(counted)
+                    return page.isFinished()
+                            ? CompletableFuture.completedFuture(counted)
                             : scanFrom(page, counted, limit);
                 });
     }
@@ -100,7 +101,8 @@ public final class ShardCensus {
             if (entry.getKey().equals(TimerKeys.TABLE_KEEPER)) {
                 continue;
             }
-            OrderView view = StateRecord.view(entry.getKey(), entry.getValue(), null, settings.ttl().toMillis());
+            OrderView view = StateRecord.view(
+                    entry.getKey(), entry.getValue(), null, settings.ttl().toMillis());
             if (!view.isWatched()) {
                 continue;
             }

@@ -5,7 +5,6 @@ import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
-
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
@@ -40,7 +39,7 @@ public final class StatusReader {
     private final Consumer<Correction> corrections;
 
     public StatusReader(TimerSettings timer) {
-        this(timer, correction -> { });
+        this(timer, correction -> {});
     }
 
     /** @param corrections told of every event time a rule replaced, e.g. to count them */

@@ -14,8 +14,9 @@ public record TimerKeys(String prefix, int shards) {
      * A field of every state hash that names no order (orderIds have at most 128 characters) and keeps Redis from
      * storing the hash as a list scanned once per lookup; see prelude.lua.
      */
-    public static final String TABLE_KEEPER = "lapse: this field names no order; it keeps the hash a hash table, so that"
-            + " looking up an order costs the same however few orders the shard has fired";
+    public static final String TABLE_KEEPER =
+            "lapse: this field names no order; it keeps the hash a hash table, so that"
+                    + " looking up an order costs the same however few orders the shard has fired";
 
     public TimerKeys {
         if (shards < 1) {

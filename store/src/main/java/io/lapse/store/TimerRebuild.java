@@ -6,7 +6,6 @@ import io.lapse.store.internal.LuaScript;
 import io.lapse.store.internal.PerShard;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -40,23 +39,26 @@ public final class TimerRebuild {
         String ttl = Long.toString(settings.ttl().toMillis());
         String dry = dryRun ? "1" : "0";
         return PerShard.call(keys, images, TimerImage::orderId, (shard, chunk) -> {
-            List<String> args = new ArrayList<>(4 + chunk.size() * 6);
-            args.add(mode);
-            args.add(keys.triggerPrefix(shard));
-            args.add(ttl);
-            args.add(dry);
-            for (TimerImage image : chunk) {
-                args.add(image.orderId());
-                args.add(image.phase().code);
-                args.add(Long.toString(image.lastSeen()));
-                args.add(Integer.toString(image.fired()));
-                args.add(Long.toString(image.firedDeadline()));
-                args.add(Long.toString(image.at()));
-            }
-            return REBUILD.<List<Long>>run(redis, ScriptOutputType.MULTI,
-                            new String[]{keys.due(shard), keys.state(shard), keys.ended(shard)},
-                            args.toArray(String[]::new))
-                    .thenApply(r -> new RebuildCount(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)));
-        }).thenApply(counts -> counts.stream().reduce(RebuildCount.NONE, RebuildCount::plus));
+                    List<String> args = new ArrayList<>(4 + chunk.size() * 6);
+                    args.add(mode);
+                    args.add(keys.triggerPrefix(shard));
+                    args.add(ttl);
+                    args.add(dry);
+                    for (TimerImage image : chunk) {
+                        args.add(image.orderId());
+                        args.add(image.phase().code);
+                        args.add(Long.toString(image.lastSeen()));
+                        args.add(Integer.toString(image.fired()));
+                        args.add(Long.toString(image.firedDeadline()));
+                        args.add(Long.toString(image.at()));
+                    }
+                    return REBUILD.<List<Long>>run(
+                                    redis,
+                                    ScriptOutputType.MULTI,
+                                    new String[] {keys.due(shard), keys.state(shard), keys.ended(shard)},
+                                    args.toArray(String[]::new))
+                            .thenApply(r -> new RebuildCount(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)));
+                })
+                .thenApply(counts -> counts.stream().reduce(RebuildCount.NONE, RebuildCount::plus));
     }
 }

@@ -1,7 +1,6 @@
 package io.lapse.store;
 
 import io.lapse.config.TimerSettings;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,6 @@ public interface TimerStore {
 
     /** What Redis knows of each order. */
     CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds);
-
 
     /** Orders watched now, over all shards. */
     CompletableFuture<Long> watchedCount();

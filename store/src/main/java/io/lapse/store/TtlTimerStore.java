@@ -5,14 +5,13 @@ import io.lapse.event.TimerExpired;
 import io.lapse.store.internal.KeyspaceNotifications;
 import io.lapse.store.internal.LuaTimerStore;
 import io.lettuce.core.ZAddArgs;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * timer.mode=ttl: one key per watched order that expires at its deadline, fired by Redis's keyspace notifications.
@@ -46,9 +45,12 @@ public final class TtlTimerStore extends LuaTimerStore {
         }
         int shard = keys.shardOf(orderId);
         return redis.zadd(keys.due(shard), ZAddArgs.Builder.nx(), System.currentTimeMillis(), orderId)
-                .toCompletableFuture().handle((added, error) -> {
+                .toCompletableFuture()
+                .handle((added, error) -> {
                     if (error != null) {
-                        log.warn("could not record the expiry of {}; the compensator re-arms it: {}", orderId,
+                        log.warn(
+                                "could not record the expiry of {}; the compensator re-arms it: {}",
+                                orderId,
                                 error.toString());
                     } else {
                         shardMayBeDue.accept(shard);
@@ -64,7 +66,8 @@ public final class TtlTimerStore extends LuaTimerStore {
         for (int shard = 0; shard < keys.shards(); shard++) {
             counts.add(redis.hlen(keys.state(shard)).toCompletableFuture());
             counts.add(redis.zcard(keys.ended(shard)).toCompletableFuture().thenApply(n -> -n));
-            counts.add(redis.hexists(keys.state(shard), TimerKeys.TABLE_KEEPER).toCompletableFuture()
+            counts.add(redis.hexists(keys.state(shard), TimerKeys.TABLE_KEEPER)
+                    .toCompletableFuture()
                     .thenApply(kept -> kept ? -1L : 0L));
         }
         return sum(counts);

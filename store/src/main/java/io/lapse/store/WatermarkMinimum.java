@@ -12,8 +12,7 @@ import java.util.OptionalLong;
  */
 final class WatermarkMinimum {
 
-    private WatermarkMinimum() {
-    }
+    private WatermarkMinimum() {}
 
     /** @return the minimum, or empty when some partition (or topic) has not been reported at all */
     static OptionalLong of(Map<String, WatermarkEntry> fields, Collection<String> topics) {

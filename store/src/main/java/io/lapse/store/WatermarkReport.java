@@ -10,8 +10,7 @@ import java.util.Map;
  * @param countedAt  when ingest asked the broker for the partition counts (taken before asking)
  * @param madeAt     when the report was made
  */
-public record WatermarkReport(Map<String, Long> marks, Map<String, Integer> partitions, long countedAt,
-                             long madeAt) {
+public record WatermarkReport(Map<String, Long> marks, Map<String, Integer> partitions, long countedAt, long madeAt) {
 
     public WatermarkReport {
         marks = Map.copyOf(marks);

@@ -3,7 +3,6 @@ package io.lapse.store;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,7 +35,8 @@ public final class Watermarks {
     public Watermarks(RedisConnection connection, TimerKeys keys, TopicNames topics, Duration slack) {
         this.redis = connection.async();
         this.key = keys.watermarks();
-        this.topics = List.of(topics.push(), topics.pulled()).stream().distinct().toList();
+        this.topics =
+                List.of(topics.push(), topics.pulled()).stream().distinct().toList();
         this.slackMillis = slack.toMillis();
     }
 
@@ -58,17 +58,21 @@ public final class Watermarks {
             return CompletableFuture.completedFuture(null);
         }
         Map<String, String> fields = new HashMap<>();
-        report.marks().forEach((partition, mark) ->
-                fields.put(partition, new WatermarkEntry(mark, report.madeAt()).format()));
-        report.partitions().forEach((topic, count) ->
-                fields.put(countField(topic), new WatermarkEntry(count, report.countedAt()).format()));
+        report.marks()
+                .forEach(
+                        (partition, mark) -> fields.put(partition, new WatermarkEntry(mark, report.madeAt()).format()));
+        report.partitions()
+                .forEach((topic, count) ->
+                        fields.put(countField(topic), new WatermarkEntry(count, report.countedAt()).format()));
         return redis.hset(key, fields).toCompletableFuture().thenApply(ignored -> null);
     }
 
     /** Every field of the hash, counted or not, for on-call. */
     public CompletableFuture<Map<String, WatermarkEntry>> all() {
-        return redis.hgetall(key).toCompletableFuture().thenApply(fields -> fields.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> WatermarkEntry.parse(e.getValue()))));
+        return redis.hgetall(key)
+                .toCompletableFuture()
+                .thenApply(fields -> fields.entrySet().stream()
+                        .collect(Collectors.toMap(Map.Entry::getKey, e -> WatermarkEntry.parse(e.getValue()))));
     }
 
     /** The watermark; empty while some partition of the topics has no report, in which case nothing may fire. */

@@ -6,7 +6,6 @@ import io.lapse.store.internal.LuaTimerStore;
 import io.lapse.store.internal.WakeSubscription;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,10 +52,16 @@ public final class ZsetTimerStore extends LuaTimerStore {
             earliest.add(redis.zrangeWithScores(keys.due(shard), 0, 0).toCompletableFuture());
         }
         CompletableFuture<Long> count = sum(counts);
-        return CompletableFuture.allOf(earliest.toArray(CompletableFuture[]::new)).thenCombine(count, (done, late) -> {
-            OptionalLong oldest = late == 0 ? OptionalLong.empty() : OptionalLong.of((long) earliest.stream()
-                    .flatMap(f -> f.join().stream()).mapToDouble(ScoredValue::getScore).min().orElseThrow());
-            return Optional.of(new Overdue(late, oldest));
-        });
+        return CompletableFuture.allOf(earliest.toArray(CompletableFuture[]::new))
+                .thenCombine(count, (done, late) -> {
+                    OptionalLong oldest = late == 0
+                            ? OptionalLong.empty()
+                            : OptionalLong.of((long) earliest.stream()
+                                    .flatMap(f -> f.join().stream())
+                                    .mapToDouble(ScoredValue::getScore)
+                                    .min()
+                                    .orElseThrow());
+                    return Optional.of(new Overdue(late, oldest));
+                });
     }
 }

@@ -1,20 +1,19 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the on-call commands need of the store, in both timer modes, on a real Redis. */
 class OnCallStoreTest {
@@ -30,8 +29,9 @@ class OnCallStoreTest {
     }
 
     private static TimerSettings settings(String mode) {
-        return TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms", "timer.max-attempts",
-                "2", "timer.shards", "4", "timer.mode", mode)));
+        return TimerSettings.from(ConfigSource.defaults()
+                .with(Map.of(
+                        "timer.ttl", TTL + "ms", "timer.max-attempts", "2", "timer.shards", "4", "timer.mode", mode)));
     }
 
     @ParameterizedTest
@@ -51,9 +51,12 @@ class OnCallStoreTest {
         assertThat(claim.source()).isEqualTo(TimerExpired.Source.MANUAL);
         assertThat(claim.lastSeen()).isEqualTo(lastSeen);
         assertThat(claim.attempt()).isEqualTo(1);
-        assertThat(claim.deadline()).as("due now, not at lastSeen + ttl").isEqualTo(claim.firedAt())
+        assertThat(claim.deadline())
+                .as("due now, not at lastSeen + ttl")
+                .isEqualTo(claim.firedAt())
                 .isLessThan(lastSeen + TTL);
-        assertThat(firing.claim("o-1").join().outcome()).as("while its publish is in flight")
+        assertThat(firing.claim("o-1").join().outcome())
+                .as("while its publish is in flight")
                 .isEqualTo(ManualFiring.Outcome.LEASED);
 
         assertThat(firing.acknowledge(claim).join()).isTrue();
@@ -68,7 +71,9 @@ class OnCallStoreTest {
         assertThat(store.inspect(List.of("o-1")).join().get("o-1").phase()).isEqualTo(OrderView.Phase.GIVEN_UP);
 
         Claim onceMore = firing.claim("o-1").join().claim();
-        assertThat(onceMore.attempt()).as("a given-up order gets its final attempt again").isEqualTo(2);
+        assertThat(onceMore.attempt())
+                .as("a given-up order gets its final attempt again")
+                .isEqualTo(2);
         assertThat(onceMore.deadline()).isGreaterThan(second.deadline());
         assertThat(firing.acknowledge(onceMore).join()).isTrue();
         assertThat(store.inspect(List.of("o-1")).join().get("o-1").phase()).isEqualTo(OrderView.Phase.GIVEN_UP);
@@ -80,7 +85,8 @@ class OnCallStoreTest {
         TimerSettings settings = settings(mode);
         TimerKeys keys = new TimerKeys("lapse", 4);
         TimerStore.of(redis.connection(), keys, settings)
-                .apply(List.of(OrderUpdate.terminal("done", System.currentTimeMillis()))).join();
+                .apply(List.of(OrderUpdate.terminal("done", System.currentTimeMillis())))
+                .join();
         ManualFiring firing = new ManualFiring(redis.connection(), keys, settings);
 
         assertThat(firing.claim("done").join().outcome()).isEqualTo(ManualFiring.Outcome.FINISHED);
@@ -94,16 +100,23 @@ class OnCallStoreTest {
         TimerKeys keys = new TimerKeys("lapse", 4);
         TimerStore store = TimerStore.of(redis.connection(), keys, settings);
         long now = System.currentTimeMillis();
-        store.apply(List.of(OrderUpdate.active("live-1", now), OrderUpdate.active("live-2", now),
-                OrderUpdate.active("late-1", now - TTL - 30_000), OrderUpdate.active("late-2", now - TTL - 90_000),
-                OrderUpdate.terminal("done", now))).join();
+        store.apply(List.of(
+                        OrderUpdate.active("live-1", now),
+                        OrderUpdate.active("live-2", now),
+                        OrderUpdate.active("late-1", now - TTL - 30_000),
+                        OrderUpdate.active("late-2", now - TTL - 90_000),
+                        OrderUpdate.terminal("done", now)))
+                .join();
         ShardCensus census = new ShardCensus(redis.connection(), keys, settings);
 
-        List<ShardCensus.ShardCount> shards = census.count(census.redisNow().join(), Duration.ofSeconds(5)).join();
+        List<ShardCensus.ShardCount> shards =
+                census.count(census.redisNow().join(), Duration.ofSeconds(5)).join();
 
         assertThat(shards).hasSize(4);
-        assertThat(shards.stream().mapToLong(ShardCensus.ShardCount::watched).sum()).isEqualTo(4);
-        assertThat(shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum()).isEqualTo(2);
+        assertThat(shards.stream().mapToLong(ShardCensus.ShardCount::watched).sum())
+                .isEqualTo(4);
+        assertThat(shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum())
+                .isEqualTo(2);
         ShardCensus.ShardCount oldestShard = shards.get(keys.shardOf("late-2"));
         assertThat(oldestShard.oldest()).isEqualTo(new ShardCensus.Overdue("late-2", now - 90_000));
         assertThat(shards).allSatisfy(s -> assertThat(s.epoch()).isNull());
@@ -113,7 +126,8 @@ class OnCallStoreTest {
     void theAuditLogKeepsWhoDidWhatToWhichOrderNewestFirst() {
         AuditLog audit = new AuditLog(redis.connection(), new TimerKeys("lapse", 4));
         audit.record(new AuditLog.Entry(0, "fire", "o-1", "", "alice")).join();
-        audit.record(new AuditLog.Entry(0, "cancel", "o-2", "customer called", "bob")).join();
+        audit.record(new AuditLog.Entry(0, "cancel", "o-2", "customer called", "bob"))
+                .join();
         audit.record(new AuditLog.Entry(0, "cancel", "o-1", "stuck", "alice")).join();
 
         List<AuditLog.Entry> entries = audit.of("o-1").join();

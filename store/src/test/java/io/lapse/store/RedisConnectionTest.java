@@ -1,5 +1,9 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.ConfigException;
 import io.lapse.config.RedisSettings;
 import io.lapse.config.RedisTls;
@@ -7,9 +11,6 @@ import io.lapse.devstack.RedisServer;
 import io.lapse.devstack.SelfSignedTls;
 import io.lapse.lifecycle.StartupRetry;
 import io.lettuce.core.RedisException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -20,10 +21,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RedisConnectionTest {
 
@@ -32,7 +31,8 @@ class RedisConnectionTest {
 
     @Test
     void aConnectionOpenedBeforeRedisStartsWaitsForItAndSaysSo() throws Exception {
-        try (RedisServer server = RedisServer.start(); StartupRetry startup = new StartupRetry()) {
+        try (RedisServer server = RedisServer.start();
+                StartupRetry startup = new StartupRetry()) {
             CompletableFuture<RedisConnection> opening = openWhileStopped(server, startup);
 
             assertThat(startup.problem().get()).contains("waiting for Redis at " + server.uri(), "attempt 1 failed");
@@ -42,13 +42,16 @@ class RedisConnectionTest {
             try (RedisConnection connection = opening.get(30, TimeUnit.SECONDS)) {
                 assertThat(connection.async().ping().get(5, TimeUnit.SECONDS)).isEqualTo("PONG");
             }
-            assertThat(startup.problem()).as("no longer waiting, not finished yet").hasValue("starting");
+            assertThat(startup.problem())
+                    .as("no longer waiting, not finished yet")
+                    .hasValue("starting");
         }
     }
 
     @Test
     void closingTheStartUpEndsTheWait() throws Exception {
-        try (RedisServer server = RedisServer.start(); StartupRetry startup = new StartupRetry()) {
+        try (RedisServer server = RedisServer.start();
+                StartupRetry startup = new StartupRetry()) {
             CompletableFuture<RedisConnection> opening = openWhileStopped(server, startup);
 
             startup.close();
@@ -67,12 +70,15 @@ class RedisConnectionTest {
 
             try (RedisConnection connection = RedisConnection.open(new RedisSettings(uri, false, "lapse", trust))) {
                 connection.async().set("tls-check", "ok").get(5, TimeUnit.SECONDS);
-                assertThat(connection.async().get("tls-check").get(5, TimeUnit.SECONDS)).isEqualTo("ok");
-                assertThat(connection.async().aclWhoami().get(5, TimeUnit.SECONDS)).isEqualTo("lapse");
+                assertThat(connection.async().get("tls-check").get(5, TimeUnit.SECONDS))
+                        .isEqualTo("ok");
+                assertThat(connection.async().aclWhoami().get(5, TimeUnit.SECONDS))
+                        .isEqualTo("lapse");
             }
-            assertThatThrownBy(() -> RedisConnection.open(new RedisSettings(
-                    "rediss://lapse:wrong@localhost:" + tlsPort, false, "lapse", trust)))
-                    .as("a wrong password").isInstanceOf(RedisException.class);
+            assertThatThrownBy(() -> RedisConnection.open(
+                            new RedisSettings("rediss://lapse:wrong@localhost:" + tlsPort, false, "lapse", trust)))
+                    .as("a wrong password")
+                    .isInstanceOf(RedisException.class);
             assertThatThrownBy(() -> RedisConnection.open(new RedisSettings(uri, false, "lapse")))
                     .as("without the truststore the self-signed certificate is not trusted")
                     .isInstanceOf(RedisException.class);
@@ -83,47 +89,70 @@ class RedisConnectionTest {
     void aClientCertificateFromTheKeystoreSatisfiesAServerThatRequiresOne() throws Exception {
         SelfSignedTls serverTls = SelfSignedTls.create(dir, "redis");
         SelfSignedTls clientTls = SelfSignedTls.create(dir, "client");
-        Path trustedByServer = Files.writeString(dir.resolve("ca.crt"),
+        Path trustedByServer = Files.writeString(
+                dir.resolve("ca.crt"),
                 Files.readString(serverTls.certificatePem()) + Files.readString(clientTls.certificatePem()));
         int tlsPort = freePort();
         try (RedisServer server = RedisServer.start(tlsArgs(serverTls, tlsPort, trustedByServer, "yes"))) {
             String uri = "rediss://lapse:s3cret@localhost:" + tlsPort;
-            RedisTls mutual = new RedisTls(Optional.of(serverTls.truststore()), serverTls.password(),
-                    Optional.of(clientTls.keystore()), clientTls.password());
+            RedisTls mutual = new RedisTls(
+                    Optional.of(serverTls.truststore()),
+                    serverTls.password(),
+                    Optional.of(clientTls.keystore()),
+                    clientTls.password());
 
             try (RedisConnection connection = RedisConnection.open(new RedisSettings(uri, false, "lapse", mutual))) {
                 assertThat(connection.async().ping().get(5, TimeUnit.SECONDS)).isEqualTo("PONG");
             }
-            RedisTls trustOnly = new RedisTls(Optional.of(serverTls.truststore()), serverTls.password(),
-                    Optional.empty(), "");
+            RedisTls trustOnly =
+                    new RedisTls(Optional.of(serverTls.truststore()), serverTls.password(), Optional.empty(), "");
             assertThatThrownBy(() -> RedisConnection.open(new RedisSettings(uri, false, "lapse", trustOnly)))
-                    .as("no client certificate").isInstanceOf(RedisException.class);
+                    .as("no client certificate")
+                    .isInstanceOf(RedisException.class);
         }
     }
 
     @Test
     void aUriLettuceRejectsIsReportedWithoutItsPassword() {
         // a well-formed URI whose database is not a number: RedisSettings takes it, Lettuce does not
-        assertThatThrownBy(() -> RedisConnection.open(new RedisSettings("redis://u:pw-secret@host:6379/db", false, "x")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("redis.uri")
-                .hasMessageContaining("Lettuce accepts").hasMessageNotContaining("secret");
+        assertThatThrownBy(
+                        () -> RedisConnection.open(new RedisSettings("redis://u:pw-secret@host:6379/db", false, "x")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("redis.uri")
+                .hasMessageContaining("Lettuce accepts")
+                .hasMessageNotContaining("secret");
     }
 
     /** Stops the server, then opens a connection to it in the background, which is soon waiting for it. */
     private static CompletableFuture<RedisConnection> openWhileStopped(RedisServer server, StartupRetry startup) {
         server.stop();
-        CompletableFuture<RedisConnection> opening = CompletableFuture.supplyAsync(() ->
-                RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"), startup));
-        await().atMost(Duration.ofSeconds(10)).until(() -> startup.problem().orElse("").startsWith("waiting for"));
+        CompletableFuture<RedisConnection> opening = CompletableFuture.supplyAsync(
+                () -> RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"), startup));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> startup.problem().orElse("").startsWith("waiting for"));
         return opening;
     }
 
     /** TLS beside the plain port (which the devstack pings), and an ACL user beside the default one. */
     private static List<String> tlsArgs(SelfSignedTls tls, int tlsPort, Path trustedClients, String authClients) {
-        return new ArrayList<>(List.of("--tls-port", Integer.toString(tlsPort),
-                "--tls-cert-file", tls.certificatePem().toString(), "--tls-key-file", tls.keyPem().toString(),
-                "--tls-ca-cert-file", trustedClients.toString(), "--tls-auth-clients", authClients,
-                "--user", "lapse", "on", ">s3cret", "~*", "&*", "+@all"));
+        return new ArrayList<>(List.of(
+                "--tls-port",
+                Integer.toString(tlsPort),
+                "--tls-cert-file",
+                tls.certificatePem().toString(),
+                "--tls-key-file",
+                tls.keyPem().toString(),
+                "--tls-ca-cert-file",
+                trustedClients.toString(),
+                "--tls-auth-clients",
+                authClients,
+                "--user",
+                "lapse",
+                "on",
+                ">s3cret",
+                "~*",
+                "&*",
+                "+@all"));
     }
 
     private static int freePort() throws IOException {

@@ -1,16 +1,15 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.devstack.RedisServer;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.util.Map;
-import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** The epoch marker: written only when a rebuild completes, and gone whenever Redis loses its data. */
 @ExtendWith(SharedRedis.class)
@@ -63,7 +62,9 @@ class RedisEpochsTest {
 
         assertThat(second).isEqualTo(first);
         assertThat(epochs.finish(second).join()).isEqualTo(ALL);
-        assertThat(epochs.finish(first).join()).as("the other one finds its work declared").isEqualTo(ALL);
+        assertThat(epochs.finish(first).join())
+                .as("the other one finds its work declared")
+                .isEqualTo(ALL);
         assertThat(epochs.current().join().values()).containsOnly("e1");
     }
 

@@ -21,12 +21,14 @@ final class SharedRedis implements ParameterResolver {
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         ExtensionContext.Store store = context.getRoot().getStore(ExtensionContext.Namespace.create(SharedRedis.class));
-        RedisServer server = store.getOrComputeIfAbsent(RedisServer.class, type -> RedisServer.start(),
-                RedisServer.class);
+        RedisServer server =
+                store.getOrComputeIfAbsent(RedisServer.class, type -> RedisServer.start(), RedisServer.class);
         if (parameter.getParameter().getType() == RedisServer.class) {
             return server;
         }
-        return store.getOrComputeIfAbsent(RedisConnection.class,
-                type -> RedisConnection.open(new RedisSettings(server.uri(), false, "lapse")), RedisConnection.class);
+        return store.getOrComputeIfAbsent(
+                RedisConnection.class,
+                type -> RedisConnection.open(new RedisSettings(server.uri(), false, "lapse")),
+                RedisConnection.class);
     }
 }

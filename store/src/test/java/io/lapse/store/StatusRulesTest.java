@@ -1,21 +1,20 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.store.rules.StatusRuleCase;
 import io.lapse.store.rules.StatusRules;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Both Lua stores on a real Redis follow every case of the status rules' table. */
 class StatusRulesTest {
@@ -24,22 +23,32 @@ class StatusRulesTest {
     static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
     static Stream<Arguments> casesInEachMode() {
-        return Stream.of("zset", "ttl").flatMap(mode -> StatusRuleCase.all().stream().map(c -> Arguments.of(mode, c)));
+        return Stream.of("zset", "ttl")
+                .flatMap(mode -> StatusRuleCase.all().stream().map(c -> Arguments.of(mode, c)));
     }
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("casesInEachMode")
     void theStoreEndsInTheExpectedState(String mode, StatusRuleCase rule) throws Exception {
         redis.connection().async().flushall().toCompletableFuture().join();
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of(
-                "timer.ttl", StatusRuleCase.TTL_MS + "ms", "timer.repeat", StatusRuleCase.REPEAT_MS + "ms",
-                "timer.max-attempts", Integer.toString(StatusRuleCase.MAX_ATTEMPTS), "timer.mode", mode)));
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults()
+                .with(Map.of(
+                        "timer.ttl",
+                        StatusRuleCase.TTL_MS + "ms",
+                        "timer.repeat",
+                        StatusRuleCase.REPEAT_MS + "ms",
+                        "timer.max-attempts",
+                        Integer.toString(StatusRuleCase.MAX_ATTEMPTS),
+                        "timer.mode",
+                        mode)));
         TimerStore store = TimerStore.of(redis.connection(), new TimerKeys("rules", settings.shards()), settings);
-        new RedisEpochs(redis.connection(), store.keys()).stamp("rules").join(); // the compensator's word that Redis is whole
+        new RedisEpochs(redis.connection(), store.keys())
+                .stamp("rules")
+                .join(); // the compensator's word that Redis is whole
         // long enough ago that every deadline of a case has passed by Redis's clock
         long start = System.currentTimeMillis() - Duration.ofMinutes(10).toMillis();
 
-        try (AutoCloseable listening = store.listen(shard -> { })) {
+        try (AutoCloseable listening = store.listen(shard -> {})) {
             assertThat(new StoreRules(store).run(rule, start)).isEqualTo(rule.expected());
         }
     }

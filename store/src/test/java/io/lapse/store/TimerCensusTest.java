@@ -1,16 +1,15 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TimerSettings;
 import io.lapse.ops.TimerCounts;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class TimerCensusTest {
 
@@ -22,17 +21,19 @@ class TimerCensusTest {
 
     @Test
     void countsWatchedOrdersAndThoseMoreThanTheGracePastTheirDeadline() {
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
-                "timer.shards", "4")));
+        TimerSettings settings =
+                TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms", "timer.shards", "4")));
         TimerKeys keys = new TimerKeys("census", settings.shards());
         ZsetTimerStore store = new ZsetTimerStore(redis.connection(), keys, settings);
-        TimerCensus census = new TimerCensus(store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of())));
+        TimerCensus census =
+                new TimerCensus(store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of())));
         store.apply(List.of(
-                OrderUpdate.active("late-a", NOW - TTL - 60_000),
-                OrderUpdate.active("late-b", NOW - TTL - 5_000),
-                OrderUpdate.active("firing-now", NOW - TTL - 200),
-                OrderUpdate.active("on-time", NOW),
-                OrderUpdate.terminal("ended", NOW - TTL - 60_000))).join();
+                        OrderUpdate.active("late-a", NOW - TTL - 60_000),
+                        OrderUpdate.active("late-b", NOW - TTL - 5_000),
+                        OrderUpdate.active("firing-now", NOW - TTL - 200),
+                        OrderUpdate.active("on-time", NOW),
+                        OrderUpdate.terminal("ended", NOW - TTL - 60_000)))
+                .join();
 
         TimerCounts counts = census.counts(NOW).join();
 
@@ -48,7 +49,10 @@ class TimerCensusTest {
         ZsetTimerStore store = new ZsetTimerStore(redis.connection(), keys, settings);
         store.apply(List.of(OrderUpdate.active("on-time", NOW))).join();
 
-        TimerCounts counts = new TimerCensus(store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of()))).counts(NOW).join();
+        TimerCounts counts = new TimerCensus(
+                        store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of())))
+                .counts(NOW)
+                .join();
 
         assertThat(counts).isEqualTo(new TimerCounts(1, 0L, null));
     }

@@ -1,12 +1,11 @@
 package io.lapse.store;
 
-import io.lapse.event.StatusHeader;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.event.StatusHeader;
 import java.util.HashMap;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class TimerKeysTest {
 
@@ -39,8 +38,10 @@ class TimerKeysTest {
 
     @Test
     void theTableKeeperCanNameNoOrderAndIsTooLongForACompactHash() {
-        assertThat(TimerKeys.TABLE_KEEPER.length()).isGreaterThan(StatusHeader.MAX_ORDER_ID_LENGTH)
-                .as("longer than Redis's default hash-max-listpack-value").isGreaterThan(64);
+        assertThat(TimerKeys.TABLE_KEEPER.length())
+                .isGreaterThan(StatusHeader.MAX_ORDER_ID_LENGTH)
+                .as("longer than Redis's default hash-max-listpack-value")
+                .isGreaterThan(64);
         assertThat(TimerKeys.TABLE_KEEPER).as("a Lua string literal as it is").doesNotContain("'", "\\", "\n");
     }
 }

@@ -1,21 +1,20 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.TimerImage.Phase;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Rebuilding the sorted-set timer store from images, on a real Redis: exactly what was lost, never backwards. */
 @ExtendWith(SharedRedis.class)
@@ -37,8 +36,16 @@ class TimerRebuildTest {
     @BeforeEach
     void emptyRedis() {
         connection.async().flushall().toCompletableFuture().join();
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
-                "timer.repeat", "5s", "timer.max-attempts", "3", "timer.shards", "4")));
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults()
+                .with(Map.of(
+                        "timer.ttl",
+                        TTL + "ms",
+                        "timer.repeat",
+                        "5s",
+                        "timer.max-attempts",
+                        "3",
+                        "timer.shards",
+                        "4")));
         TimerKeys keys = new TimerKeys("lapse", settings.shards());
         store = new ZsetTimerStore(connection, keys, settings);
         rebuild = new TimerRebuild(connection, keys, settings);
@@ -69,7 +76,8 @@ class TimerRebuildTest {
     void anOrderThatNeverFiredFiresItsFirstAttemptAtItsDeadlineAsRecoveredByTheCompensator() {
         long seen = now() - TTL - 1_000;
 
-        RebuildCount count = rebuild.merge(List.of(watched("o1", seen, 0, 0, seen + TTL)), false).join();
+        RebuildCount count = rebuild.merge(List.of(watched("o1", seen, 0, 0, seen + TTL)), false)
+                .join();
 
         assertThat(count).isEqualTo(new RebuildCount(1, 0, 0, 0, 1));
         assertThat(claimAll()).singleElement().satisfies(c -> {
@@ -85,7 +93,8 @@ class TimerRebuildTest {
         long seen = now() - 60_000;
         long next = now() - 500;
 
-        rebuild.merge(List.of(watched("o1", seen, 2, seen + TTL + 5_000, next)), false).join();
+        rebuild.merge(List.of(watched("o1", seen, 2, seen + TTL + 5_000, next)), false)
+                .join();
 
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.FIRED);
         assertThat(view("o1").attempt()).isEqualTo(2);
@@ -99,10 +108,15 @@ class TimerRebuildTest {
     @Test
     void givenUpAndFinishedOrdersGetTheirMarksBackAndReplayedStatusesCannotReviveThem() {
         long seen = now() - 60_000;
-        rebuild.merge(List.of(new TimerImage("gave-up", Phase.GIVEN_UP, seen, 3, seen + 20_000, seen + 21_000),
-                new TimerImage("done", Phase.ENDED, seen, 0, 0, seen)), false).join();
+        rebuild.merge(
+                        List.of(
+                                new TimerImage("gave-up", Phase.GIVEN_UP, seen, 3, seen + 20_000, seen + 21_000),
+                                new TimerImage("done", Phase.ENDED, seen, 0, 0, seen)),
+                        false)
+                .join();
 
-        store.apply(List.of(OrderUpdate.active("gave-up", seen), OrderUpdate.active("done", seen + 1_000))).join();
+        store.apply(List.of(OrderUpdate.active("gave-up", seen), OrderUpdate.active("done", seen + 1_000)))
+                .join();
 
         assertThat(view("gave-up").phase()).isEqualTo(OrderView.Phase.GIVEN_UP);
         assertThat(view("done").phase()).isEqualTo(OrderView.Phase.ENDED);
@@ -113,12 +127,19 @@ class TimerRebuildTest {
     void whatRedisLearnedAfterTheLossIsNeverUndone() {
         long seen = now() - 60_000;
         // ingest armed a newer push, a finished order, and a replayed old push, before the rebuild came
-        store.apply(List.of(OrderUpdate.active("newer", seen + 5_000), OrderUpdate.terminal("finished", seen),
-                OrderUpdate.active("replayed", seen))).join();
+        store.apply(List.of(
+                        OrderUpdate.active("newer", seen + 5_000),
+                        OrderUpdate.terminal("finished", seen),
+                        OrderUpdate.active("replayed", seen)))
+                .join();
 
-        RebuildCount count = rebuild.merge(List.of(watched("newer", seen, 1, seen + TTL, seen + TTL + 5_000),
-                watched("finished", seen, 0, 0, seen + TTL),
-                new TimerImage("replayed", Phase.ENDED, seen, 0, 0, seen + 1_000)), false).join();
+        RebuildCount count = rebuild.merge(
+                        List.of(
+                                watched("newer", seen, 1, seen + TTL, seen + TTL + 5_000),
+                                watched("finished", seen, 0, 0, seen + TTL),
+                                new TimerImage("replayed", Phase.ENDED, seen, 0, 0, seen + 1_000)),
+                        false)
+                .join();
 
         assertThat(count).isEqualTo(new RebuildCount(0, 0, 1, 2, 0));
         assertThat(view("newer").lastSeen()).hasValue(seen + 5_000);
@@ -130,27 +151,39 @@ class TimerRebuildTest {
     @Test
     void aClaimInFlightIsLeftToItsAcknowledgementUnlessTheMirrorKnowsItWasPublished() {
         long seen = now() - TTL - 1_000;
-        store.apply(List.of(OrderUpdate.active("o1", seen), OrderUpdate.active("o2", seen))).join();
+        store.apply(List.of(OrderUpdate.active("o1", seen), OrderUpdate.active("o2", seen)))
+                .join();
         List<Claim> leased = claimAll();
         assertThat(leased).hasSize(2);
 
-        RebuildCount count = rebuild.merge(List.of(watched("o1", seen, 0, 0, seen + TTL),
-                watched("o2", seen, 1, seen + TTL, now() + 5_000)), false).join();
+        RebuildCount count = rebuild.merge(
+                        List.of(
+                                watched("o1", seen, 0, 0, seen + TTL),
+                                watched("o2", seen, 1, seen + TTL, now() + 5_000)),
+                        false)
+                .join();
 
         assertThat(count.kept()).isEqualTo(1);
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.LEASED);
         assertThat(view("o2").phase()).isEqualTo(OrderView.Phase.FIRED);
-        assertThat(store.acknowledge(store.keys().shardOf("o2"),
-                leased.stream().filter(c -> c.orderId().equals("o2")).toList()).join())
-                .as("the late acknowledgement finds the expiry already recorded").isZero();
+        assertThat(store.acknowledge(
+                                store.keys().shardOf("o2"),
+                                leased.stream()
+                                        .filter(c -> c.orderId().equals("o2"))
+                                        .toList())
+                        .join())
+                .as("the late acknowledgement finds the expiry already recorded")
+                .isZero();
     }
 
     @Test
     void aDryRunCountsWhatItWouldWriteAndWritesNothing() {
         long seen = now() - TTL - 1_000;
         store.apply(List.of(OrderUpdate.active("known", seen))).join();
-        List<TimerImage> images = List.of(watched("known", seen, 0, 0, seen + TTL),
-                watched("lost", seen, 0, 0, seen + TTL), new TimerImage("done", Phase.ENDED, seen, 0, 0, seen));
+        List<TimerImage> images = List.of(
+                watched("known", seen, 0, 0, seen + TTL),
+                watched("lost", seen, 0, 0, seen + TTL),
+                new TimerImage("done", Phase.ENDED, seen, 0, 0, seen));
 
         RebuildCount dry = rebuild.merge(images, true).join();
 
@@ -158,14 +191,16 @@ class TimerRebuildTest {
         assertThat(view("lost").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
         assertThat(view("done").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
         assertThat(rebuild.merge(images, false).join()).isEqualTo(dry);
-        assertThat(rebuild.merge(images, false).join()).as("a second rebuild finds everything in place")
+        assertThat(rebuild.merge(images, false).join())
+                .as("a second rebuild finds everything in place")
                 .isEqualTo(new RebuildCount(0, 0, 0, 3, 0));
     }
 
     @Test
     void inTtlModeARebuildSetsTriggersAndRestoresOnesWhoseNotificationWasLost() {
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
-                "timer.max-attempts", "3", "timer.shards", "4", "timer.mode", "ttl")));
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults()
+                .with(Map.of(
+                        "timer.ttl", TTL + "ms", "timer.max-attempts", "3", "timer.shards", "4", "timer.mode", "ttl")));
         TtlTimerStore ttl = (TtlTimerStore) TimerStore.of(connection, store.keys(), settings);
         TimerRebuild ttlRebuild = new TimerRebuild(connection, store.keys(), settings);
         long seen = now() - TTL - 1_000;
@@ -173,16 +208,25 @@ class TimerRebuildTest {
         String silenced = store.keys().triggerPrefix(store.keys().shardOf("silenced")) + "silenced";
         await().atMost(Duration.ofSeconds(10)).until(() -> pttl(silenced) == -2); // expired, nobody listened
 
-        RebuildCount count = ttlRebuild.merge(List.of(watched("silenced", seen, 0, 0, seen + TTL),
-                watched("lost", seen, 1, seen + TTL, now() + 60_000)), false).join();
+        RebuildCount count = ttlRebuild
+                .merge(
+                        List.of(
+                                watched("silenced", seen, 0, 0, seen + TTL),
+                                watched("lost", seen, 1, seen + TTL, now() + 60_000)),
+                        false)
+                .join();
 
         assertThat(count).isEqualTo(new RebuildCount(1, 0, 0, 1, 1));
-        assertThat(pttl(store.keys().triggerPrefix(store.keys().shardOf("lost")) + "lost")).isBetween(50_000L, 60_000L);
+        assertThat(pttl(store.keys().triggerPrefix(store.keys().shardOf("lost")) + "lost"))
+                .isBetween(50_000L, 60_000L);
         assertThat(ttl.inspect(List.of("lost")).join().get("lost").attempt()).isEqualTo(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> pttl(silenced) == -2);
-        ttl.announce(silenced, shard -> { }).join();
-        assertThat(ttl.claim(store.keys().shardOf("silenced"), FAR_FUTURE).join().claims())
-                .singleElement().satisfies(c -> assertThat(c.attempt()).isEqualTo(1));
+        ttl.announce(silenced, shard -> {}).join();
+        assertThat(ttl.claim(store.keys().shardOf("silenced"), FAR_FUTURE)
+                        .join()
+                        .claims())
+                .singleElement()
+                .satisfies(c -> assertThat(c.attempt()).isEqualTo(1));
     }
 
     private static long pttl(String key) {

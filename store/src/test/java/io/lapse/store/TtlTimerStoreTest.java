@@ -1,19 +1,18 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
-import io.lapse.store.internal.LuaTimerStore;
 import io.lapse.event.TimerExpired;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
+import io.lapse.store.internal.LuaTimerStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** timer.mode=ttl on a real Redis: trigger keys, firing on their expiry, and repair of lost notifications. */
 class TtlTimerStoreTest {
@@ -29,8 +28,18 @@ class TtlTimerStoreTest {
     @BeforeEach
     void emptyRedis() {
         redis.connection().async().flushall().toCompletableFuture().join();
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
-                "timer.repeat", "5s", "timer.max-attempts", "3", "timer.shards", "4", "timer.mode", "ttl")));
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults()
+                .with(Map.of(
+                        "timer.ttl",
+                        TTL + "ms",
+                        "timer.repeat",
+                        "5s",
+                        "timer.max-attempts",
+                        "3",
+                        "timer.shards",
+                        "4",
+                        "timer.mode",
+                        "ttl")));
         store = (TtlTimerStore) TimerStore.of(redis.connection(), new TimerKeys("lapse", 4), settings);
         new RedisEpochs(redis.connection(), store.keys()).stamp("test").join();
     }
@@ -44,8 +53,11 @@ class TtlTimerStoreTest {
     }
 
     private long pttl(String orderId) {
-        return redis.connection().async().pttl(trigger(orderId))
-                .toCompletableFuture().join();
+        return redis.connection()
+                .async()
+                .pttl(trigger(orderId))
+                .toCompletableFuture()
+                .join();
     }
 
     private String trigger(String orderId) {
@@ -55,7 +67,7 @@ class TtlTimerStoreTest {
     /** What the timer does when Redis announces the order's trigger key as expired. */
     private List<Claim> fire(String orderId, long watermark) {
         int shard = store.keys().shardOf(orderId);
-        store.announce(trigger(orderId), announced -> { }).join();
+        store.announce(trigger(orderId), announced -> {}).join();
         return store.claim(shard, watermark).join().claims();
     }
 
@@ -75,7 +87,8 @@ class TtlTimerStoreTest {
         long ts = now();
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
 
-        store.apply(List.of(OrderUpdate.active("o1", ts - 1_000), OrderUpdate.active("o1", ts))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts - 1_000), OrderUpdate.active("o1", ts)))
+                .join();
 
         assertThat(view("o1").dueAt()).hasValue(ts + TTL);
     }
@@ -92,7 +105,9 @@ class TtlTimerStoreTest {
             assertThat(c.source()).isEqualTo(TimerExpired.Source.KEYSPACE);
         });
         assertThat(pttl("o1")).as("leased").isPositive();
-        assertThat(fire("o1", FAR_FUTURE)).as("a duplicate notification fires nothing").isEmpty();
+        assertThat(fire("o1", FAR_FUTURE))
+                .as("a duplicate notification fires nothing")
+                .isEmpty();
         store.acknowledge(store.keys().shardOf("o1"), claims).join();
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.FIRED);
         assertThat(view("o1").dueAt()).hasValue(claims.get(0).firedAt() + 5_000);
@@ -113,7 +128,11 @@ class TtlTimerStoreTest {
     void aNotificationOnAShardWithoutItsEpochSetsTheTriggerAgainInsteadOfFiring() {
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
-        redis.connection().async().del(store.keys().epoch(store.keys().shardOf("o1"))).toCompletableFuture().join();
+        redis.connection()
+                .async()
+                .del(store.keys().epoch(store.keys().shardOf("o1")))
+                .toCompletableFuture()
+                .join();
 
         assertThat(fire("o1", Long.MAX_VALUE / 2)).isEmpty();
 
@@ -132,12 +151,18 @@ class TtlTimerStoreTest {
 
     @Test
     void watchedOrdersAreThoseArmedAndNotEndedInAStateHashThatIsATable() {
-        store.apply(List.of(OrderUpdate.active("o1", now()), OrderUpdate.active("o2", now()),
-                OrderUpdate.terminal("o3", now()))).join();
+        store.apply(List.of(
+                        OrderUpdate.active("o1", now()),
+                        OrderUpdate.active("o2", now()),
+                        OrderUpdate.terminal("o3", now())))
+                .join();
 
         assertThat(store.watchedCount().join()).isEqualTo(2);
-        assertThat(redis.connection().async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
-                .toCompletableFuture().join()).isEqualTo("hashtable");
+        assertThat(redis.connection()
+                        .async()
+                        .objectEncoding(store.keys().state(store.keys().shardOf("o1")))
+                        .toCompletableFuture()
+                        .join())
+                .isEqualTo("hashtable");
     }
-
 }

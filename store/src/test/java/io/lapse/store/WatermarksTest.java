@@ -1,14 +1,13 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.config.TopicNames;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class WatermarksTest {
 
@@ -17,8 +16,11 @@ class WatermarksTest {
     @RegisterExtension
     static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
-    private final Watermarks marks = new Watermarks(redis.connection(), new TimerKeys("wm-test", 16),
-            new TopicNames("push", "expired", "pulled", "dlq", "shards"), Duration.ofMillis(SLACK));
+    private final Watermarks marks = new Watermarks(
+            redis.connection(),
+            new TimerKeys("wm-test", 16),
+            new TopicNames("push", "expired", "pulled", "dlq", "shards"),
+            Duration.ofMillis(SLACK));
 
     @BeforeEach
     void forgetEverything() {
@@ -26,7 +28,8 @@ class WatermarksTest {
     }
 
     private void report(Map<String, Long> partitionMarks, Map<String, Integer> partitions, long countedAt) {
-        marks.report(new WatermarkReport(partitionMarks, partitions, countedAt, 50_000)).join();
+        marks.report(new WatermarkReport(partitionMarks, partitions, countedAt, 50_000))
+                .join();
     }
 
     @Test
@@ -63,14 +66,17 @@ class WatermarksTest {
     void theWatermarkIsNeverLaterThanWhenThePartitionsWereCounted() {
         report(Map.of("push/0", 9_000L, "pulled/0", 9_000L), Map.of("push", 1, "pulled", 1), 4_000);
 
-        assertThat(marks.low().join()).as("a partition added after 4000 may hold unread records")
+        assertThat(marks.low().join())
+                .as("a partition added after 4000 may hold unread records")
                 .hasValue(4_000L - SLACK);
     }
 
     @Test
     void aReportOfAPartitionThatNoLongerExistsOrOfAnotherTopicCountsForNothing() {
-        report(Map.of("push/0", 5_000L, "push/1", 1_000L, "renamed/0", 10L, "pulled/0", 5_000L),
-                Map.of("push", 2, "pulled", 1), 60_000);
+        report(
+                Map.of("push/0", 5_000L, "push/1", 1_000L, "renamed/0", 10L, "pulled/0", 5_000L),
+                Map.of("push", 2, "pulled", 1),
+                60_000);
         assertThat(marks.low().join()).hasValue(1_000L - SLACK);
 
         // the topic was recreated with one partition: push/1 no longer exists
@@ -81,9 +87,11 @@ class WatermarksTest {
 
     @Test
     void everyReportSaysWhenItWasMade() {
-        marks.report(new WatermarkReport(Map.of("push/0", 1_000L), Map.of("push", 1), 900, 2_000)).join();
+        marks.report(new WatermarkReport(Map.of("push/0", 1_000L), Map.of("push", 1), 900, 2_000))
+                .join();
 
-        assertThat(marks.all().join()).containsEntry("push/0", new WatermarkEntry(1_000, 2_000))
+        assertThat(marks.all().join())
+                .containsEntry("push/0", new WatermarkEntry(1_000, 2_000))
                 .containsEntry("push/*", new WatermarkEntry(1, 900));
     }
 

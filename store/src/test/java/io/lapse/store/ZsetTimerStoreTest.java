@@ -1,23 +1,22 @@
 package io.lapse.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The timer rules of the contract, on a real Redis. Redis's own clock decides what is due, so deadlines are placed
@@ -42,8 +41,17 @@ class ZsetTimerStoreTest {
     }
 
     private static ZsetTimerStore storeWith(Map<String, String> overrides) {
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms",
-                "timer.repeat", REPEAT + "ms", "timer.max-attempts", "3", "timer.shards", "4")).with(overrides));
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults()
+                .with(Map.of(
+                        "timer.ttl",
+                        TTL + "ms",
+                        "timer.repeat",
+                        REPEAT + "ms",
+                        "timer.max-attempts",
+                        "3",
+                        "timer.shards",
+                        "4"))
+                .with(overrides));
         return new ZsetTimerStore(redis.connection(), new TimerKeys("lapse", settings.shards()), settings);
     }
 
@@ -64,7 +72,8 @@ class ZsetTimerStoreTest {
     }
 
     private void acknowledge(List<Claim> claims) {
-        claims.forEach(c -> store.acknowledge(store.keys().shardOf(c.orderId()), List.of(c)).join());
+        claims.forEach(c ->
+                store.acknowledge(store.keys().shardOf(c.orderId()), List.of(c)).join());
     }
 
     @Test
@@ -85,7 +94,8 @@ class ZsetTimerStoreTest {
 
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
         store.apply(List.of(OrderUpdate.active("o1", ts - 5_000))).join();
-        store.apply(List.of(OrderUpdate.active("o1", ts - 1), OrderUpdate.active("o1", ts - 9_000))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts - 1), OrderUpdate.active("o1", ts - 9_000)))
+                .join();
 
         assertThat(view("o1").dueAt()).hasValue(ts + TTL);
         store.apply(List.of(OrderUpdate.active("o1", ts + 3_000))).join();
@@ -95,7 +105,8 @@ class ZsetTimerStoreTest {
     @Test
     void aDueOrderIsClaimedOnceWithItsDeadlineAndAttemptOne() {
         long ts = now() - TTL - 1_000;
-        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("o2", now()))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("o2", now())))
+                .join();
 
         List<Claim> claims = claimAll();
 
@@ -122,7 +133,9 @@ class ZsetTimerStoreTest {
 
         assertThat(heldBack.claims()).isEmpty();
         assertThat(heldBack.nextDue()).hasValue(ts + TTL);
-        assertThat(store.claim(shard, ts + TTL).join().claims()).extracting(Claim::orderId).containsExactly("o1");
+        assertThat(store.claim(shard, ts + TTL).join().claims())
+                .extracting(Claim::orderId)
+                .containsExactly("o1");
     }
 
     @Test
@@ -130,14 +143,22 @@ class ZsetTimerStoreTest {
         long ts = now() - TTL - 5_000;
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
         int shard = store.keys().shardOf("o1");
-        redis.connection().async().del(store.keys().epoch(shard)).toCompletableFuture().join();
+        redis.connection()
+                .async()
+                .del(store.keys().epoch(shard))
+                .toCompletableFuture()
+                .join();
 
         ClaimBatch lost = store.claim(shard, FAR_FUTURE).join();
 
         assertThat(lost.claims()).isEmpty();
-        assertThat(lost.nextDue()).as("so that the timer sleeps instead of claiming again at once").isEmpty();
+        assertThat(lost.nextDue())
+                .as("so that the timer sleeps instead of claiming again at once")
+                .isEmpty();
         new RedisEpochs(redis.connection(), store.keys()).stamp("rebuilt").join();
-        assertThat(store.claim(shard, FAR_FUTURE).join().claims()).extracting(Claim::orderId).containsExactly("o1");
+        assertThat(store.claim(shard, FAR_FUTURE).join().claims())
+                .extracting(Claim::orderId)
+                .containsExactly("o1");
     }
 
     @Test
@@ -168,7 +189,8 @@ class ZsetTimerStoreTest {
         assertThat(fired.phase()).isEqualTo(OrderView.Phase.FIRED);
         assertThat(fired.attempt()).isEqualTo(1);
         assertThat(fired.dueAt()).hasValue(first.firedAt() + REPEAT);
-        Claim second = store.claim(store.keys().shardOf("o1"), FAR_FUTURE).join().claims().stream().findFirst()
+        Claim second = store.claim(store.keys().shardOf("o1"), FAR_FUTURE).join().claims().stream()
+                .findFirst()
                 .orElse(null);
         assertThat(second).as("not yet due").isNull();
     }
@@ -186,7 +208,8 @@ class ZsetTimerStoreTest {
         acknowledge(List.of(a3));
 
         assertThat(List.of(a1.attempt(), a2.attempt(), a3.attempt())).containsExactly(1, 2, 3);
-        assertThat(List.of(a1.finalAttempt(), a2.finalAttempt(), a3.finalAttempt())).containsExactly(false, false, true);
+        assertThat(List.of(a1.finalAttempt(), a2.finalAttempt(), a3.finalAttempt()))
+                .containsExactly(false, false, true);
         assertThat(a2.deadline()).isEqualTo(a1.firedAt() + 1);
         assertThat(a1.lastSeen()).isEqualTo(a3.lastSeen());
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.GIVEN_UP);
@@ -194,7 +217,9 @@ class ZsetTimerStoreTest {
     }
 
     private Claim awaitClaim() {
-        return await().atMost(Duration.ofSeconds(5)).until(this::claimAll, c -> !c.isEmpty()).get(0);
+        return await().atMost(Duration.ofSeconds(5))
+                .until(this::claimAll, c -> !c.isEmpty())
+                .get(0);
     }
 
     @Test
@@ -205,7 +230,9 @@ class ZsetTimerStoreTest {
 
         store.apply(List.of(OrderUpdate.active("o1", ts - 1))).join();
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
-        assertThat(view("o1").phase()).as("older or equal statuses change nothing").isEqualTo(OrderView.Phase.FIRED);
+        assertThat(view("o1").phase())
+                .as("older or equal statuses change nothing")
+                .isEqualTo(OrderView.Phase.FIRED);
 
         long fresh = now() - TTL - 500;
         store.apply(List.of(OrderUpdate.active("o1", fresh))).join();
@@ -236,7 +263,8 @@ class ZsetTimerStoreTest {
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
 
         store.apply(List.of(OrderUpdate.terminal("o1", ts + 1))).join();
-        store.apply(List.of(OrderUpdate.active("o1", ts + 2), OrderUpdate.active("o1", now()))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts + 2), OrderUpdate.active("o1", now())))
+                .join();
 
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
         assertThat(claimAll()).isEmpty();
@@ -246,14 +274,20 @@ class ZsetTimerStoreTest {
     void aShardsStateHashIsATableHoweverFewOrdersItHolds() {
         store.apply(List.of(OrderUpdate.terminal("o1", now()))).join();
 
-        assertThat(redis.connection().async().objectEncoding(store.keys().state(store.keys().shardOf("o1")))
-                .toCompletableFuture().join()).as("looked up in O(1), not scanned").isEqualTo("hashtable");
+        assertThat(redis.connection()
+                        .async()
+                        .objectEncoding(store.keys().state(store.keys().shardOf("o1")))
+                        .toCompletableFuture()
+                        .join())
+                .as("looked up in O(1), not scanned")
+                .isEqualTo("hashtable");
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
     }
 
     @Test
     void aTerminalStatusWinsOverANewerStatusInTheSameBatch() {
-        store.apply(List.of(OrderUpdate.terminal("o1", 1_000), OrderUpdate.active("o1", now()))).join();
+        store.apply(List.of(OrderUpdate.terminal("o1", 1_000), OrderUpdate.active("o1", now())))
+                .join();
 
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ENDED);
     }
@@ -263,7 +297,8 @@ class ZsetTimerStoreTest {
         store = storeWith(Map.of("timer.tombstone-retention", "1ms"));
         store.apply(List.of(OrderUpdate.terminal("o1", now()))).join();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> store.prune(store.keys().shardOf("o1"), 100).join() == 1);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> store.prune(store.keys().shardOf("o1"), 100).join() == 1);
 
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
     }
@@ -271,14 +306,17 @@ class ZsetTimerStoreTest {
     @Test
     void aNotFoundPullEndsTheWatchUnlessANewerStatusArrivedFirst() {
         long ts = now() - 2_000;
-        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("o2", ts))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("o2", ts)))
+                .join();
 
-        store.apply(List.of(OrderUpdate.gone("o1", ts + 1_000), OrderUpdate.gone("o2", ts - 1_000))).join();
+        store.apply(List.of(OrderUpdate.gone("o1", ts + 1_000), OrderUpdate.gone("o2", ts - 1_000)))
+                .join();
 
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.UNKNOWN);
         assertThat(view("o2").phase()).isEqualTo(OrderView.Phase.ARMED);
         store.apply(List.of(OrderUpdate.active("o1", now()))).join();
-        assertThat(view("o1").phase()).as("not a tombstone: a later push watches it again")
+        assertThat(view("o1").phase())
+                .as("not a tombstone: a later push watches it again")
                 .isEqualTo(OrderView.Phase.ARMED);
     }
 
@@ -304,7 +342,8 @@ class ZsetTimerStoreTest {
     @Test
     void armingADeadlineEarlierThanTheShardsNextOneWakesTheTimer() throws InterruptedException {
         BlockingQueue<String> wakes = new LinkedBlockingQueue<>();
-        try (StatefulRedisPubSubConnection<String, String> sub = redis.connection().pubSub()) {
+        try (StatefulRedisPubSubConnection<String, String> sub =
+                redis.connection().pubSub()) {
             sub.addListener(new RedisPubSubAdapter<>() {
                 @Override
                 public void message(String channel, String message) {
@@ -319,7 +358,9 @@ class ZsetTimerStoreTest {
 
             store.apply(List.of(OrderUpdate.active("o1", now() + 1_000))).join();
             store.apply(List.of(OrderUpdate.active("o1", now() - 1_000))).join();
-            assertThat(wakes.poll(200, TimeUnit.MILLISECONDS)).as("a later deadline wakes nobody").isNull();
+            assertThat(wakes.poll(200, TimeUnit.MILLISECONDS))
+                    .as("a later deadline wakes nobody")
+                    .isNull();
         }
     }
 
@@ -332,7 +373,8 @@ class ZsetTimerStoreTest {
         // meanwhile ingest applies a push of o1, and the watermark moves on
         store.apply(List.of(OrderUpdate.active("o1", now()))).join();
 
-        ClaimBatch resumed = store.claim(store.keys().shardOf("o1"), readBeforeTheFreeze).join();
+        ClaimBatch resumed =
+                store.claim(store.keys().shardOf("o1"), readBeforeTheFreeze).join();
 
         assertThat(resumed.claims()).as("an old watermark only holds back more").isEmpty();
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);

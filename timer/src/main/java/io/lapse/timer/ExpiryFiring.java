@@ -2,9 +2,6 @@ package io.lapse.timer;
 
 import io.lapse.store.Claim;
 import io.lapse.store.TimerKeys;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Publishes claimed expiries and acknowledges in Redis each one Kafka acknowledged, without holding up the next claim:
@@ -65,14 +64,17 @@ final class ExpiryFiring implements AutoCloseable {
         publisher.publish(claims).thenCompose(this::acknowledge).whenComplete((ignored, error) -> {
             room.release();
             if (error != null) {
-                log.warn("acknowledging {} expiries in Redis failed; they fire again after the lease: {}",
-                        claims.size(), error.toString());
+                log.warn(
+                        "acknowledging {} expiries in Redis failed; they fire again after the lease: {}",
+                        claims.size(),
+                        error.toString());
             }
         });
     }
 
     private CompletableFuture<Void> acknowledge(List<Claim> acked) {
-        Map<Integer, List<Claim>> byShard = acked.stream().collect(Collectors.groupingBy(c -> keys.shardOf(c.orderId())));
+        Map<Integer, List<Claim>> byShard =
+                acked.stream().collect(Collectors.groupingBy(c -> keys.shardOf(c.orderId())));
         return CompletableFuture.allOf(byShard.entrySet().stream()
                 .map(e -> acknowledgement.acknowledge(e.getKey(), e.getValue()))
                 .toArray(CompletableFuture[]::new));
@@ -83,7 +85,8 @@ final class ExpiryFiring implements AutoCloseable {
     public void close() {
         try {
             if (!room.tryAcquire(MOST_ROUNDS_IN_FLIGHT, DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("expiries still unacknowledged after {} s; they fire again after the lease",
+                log.warn(
+                        "expiries still unacknowledged after {} s; they fire again after the lease",
                         DRAIN_TIMEOUT.toSeconds());
             }
         } catch (InterruptedException e) {

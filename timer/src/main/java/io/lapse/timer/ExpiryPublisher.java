@@ -7,12 +7,6 @@ import io.lapse.store.Claim;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,6 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Publishes expiries to the expired topic and reports which of them Kafka acknowledged. */
 final class ExpiryPublisher implements AutoCloseable {
@@ -29,8 +28,13 @@ final class ExpiryPublisher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ExpiryPublisher.class);
 
     /** No lingering, since every millisecond is lateness; a failed send is known well before a default lease ends. */
-    static final Map<String, Object> PRODUCER_SETTINGS = Map.of(ProducerConfig.LINGER_MS_CONFIG, 0,
-            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000);
+    static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
+            ProducerConfig.LINGER_MS_CONFIG,
+            0,
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+            10_000,
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+            20_000);
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -45,15 +49,22 @@ final class ExpiryPublisher implements AutoCloseable {
         this.clock = clock;
         this.lateness = Timer.builder("lapse.timer.fire.lateness")
                 .description("From an expiry's deadline until Kafka acknowledged its event")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(5))
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(5))
                 .register(registry);
         for (TimerExpired.Source source : TimerExpired.Source.values()) {
-            fired.put(source, Counter.builder("lapse.timer.expiries").tag("source", source.name().toLowerCase())
-                    .description("Expiries published and acknowledged by Kafka").register(registry));
+            fired.put(
+                    source,
+                    Counter.builder("lapse.timer.expiries")
+                            .tag("source", source.name().toLowerCase())
+                            .description("Expiries published and acknowledged by Kafka")
+                            .register(registry));
         }
         this.failures = Counter.builder("lapse.timer.publish.failures")
-                .description("Expiries Kafka did not acknowledge; they fire again after the lease").register(registry);
+                .description("Expiries Kafka did not acknowledge; they fire again after the lease")
+                .register(registry);
     }
 
     /**
@@ -64,8 +75,10 @@ final class ExpiryPublisher implements AutoCloseable {
         ConcurrentLinkedQueue<Claim> acked = new ConcurrentLinkedQueue<>();
         List<CompletableFuture<Object>> sends = new ArrayList<>(claims.size());
         for (Claim claim : claims) {
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
-                    claim.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.TIMER_EXPIRED.encode(claim.toEvent()));
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                    topic,
+                    claim.orderId().getBytes(StandardCharsets.UTF_8),
+                    JsonCodec.TIMER_EXPIRED.encode(claim.toEvent()));
             sends.add(KafkaSend.send(producer, record).handle((meta, error) -> {
                 if (error == null) {
                     lateness.record(Duration.ofMillis(Math.max(0, clock.millis() - claim.deadline())));
@@ -73,8 +86,11 @@ final class ExpiryPublisher implements AutoCloseable {
                     acked.add(claim);
                 } else {
                     failures.increment();
-                    log.warn("expiry {} attempt {} not acknowledged by Kafka; it fires again after the lease: {}",
-                            claim.orderId(), claim.attempt(), error.toString());
+                    log.warn(
+                            "expiry {} attempt {} not acknowledged by Kafka; it fires again after the lease: {}",
+                            claim.orderId(),
+                            claim.attempt(),
+                            error.toString());
                 }
                 return null;
             }));

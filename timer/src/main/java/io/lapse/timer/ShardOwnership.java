@@ -1,17 +1,16 @@
 package io.lapse.timer;
 
 import io.lapse.lifecycle.ServiceLoop;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which timer shards this instance serves: the partitions of the shard topic that the timer consumer group assigns
@@ -58,8 +57,11 @@ final class ShardOwnership implements AutoCloseable {
             }
         });
         owned = Set.copyOf(next);
-        log.info("timer shards {} {}; now serving {}", gained ? "gained" : "lost",
-                partitions.stream().map(TopicPartition::partition).sorted().toList(), new TreeSet<>(owned));
+        log.info(
+                "timer shards {} {}; now serving {}",
+                gained ? "gained" : "lost",
+                partitions.stream().map(TopicPartition::partition).sorted().toList(),
+                new TreeSet<>(owned));
         onChange.run();
     }
 

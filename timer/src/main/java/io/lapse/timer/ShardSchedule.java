@@ -1,7 +1,6 @@
 package io.lapse.timer;
 
 import io.lapse.store.ClaimBatch;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;

@@ -3,9 +3,6 @@ package io.lapse.timer;
 import io.lapse.store.ClaimBatch;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +11,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One timer round: claim what is due on the owned shards (up to the watermark) and hand it to be published and
@@ -98,7 +97,8 @@ final class TimerRounds {
         watermarkAge.set(mark == Long.MIN_VALUE ? -1 : Math.max(0, redisClock.now() - mark));
         Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
         if (!due.isEmpty()) {
-            firing.fire(claim(due, mark).stream().flatMap(b -> b.claims().stream()).toList());
+            firing.fire(
+                    claim(due, mark).stream().flatMap(b -> b.claims().stream()).toList());
         }
         wakeup.sleep(sleepMillis(owned, mark));
     }
@@ -112,7 +112,8 @@ final class TimerRounds {
         }
         if (now - lastPrune >= PRUNE_EVERY_MS) {
             lastPrune = now;
-            List<CompletableFuture<Long>> pruned = owned.stream().map(s -> store.prune(s, PRUNE_LIMIT)).toList();
+            List<CompletableFuture<Long>> pruned =
+                    owned.stream().map(s -> store.prune(s, PRUNE_LIMIT)).toList();
             long total = 0;
             for (CompletableFuture<Long> p : pruned) {
                 total += p.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -124,7 +125,8 @@ final class TimerRounds {
     }
 
     private List<ClaimBatch> claim(Set<Integer> shards, long mark) throws Exception {
-        List<CompletableFuture<ClaimBatch>> calls = shards.stream().map(s -> store.claim(s, mark)).toList();
+        List<CompletableFuture<ClaimBatch>> calls =
+                shards.stream().map(s -> store.claim(s, mark)).toList();
         List<ClaimBatch> batches = new ArrayList<>(calls.size());
         for (CompletableFuture<ClaimBatch> call : calls) {
             ClaimBatch batch = call.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);

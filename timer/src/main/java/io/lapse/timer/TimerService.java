@@ -9,16 +9,15 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Clock;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 
 /**
  * Fires expiries, in either timer.mode: serves the shards the timer consumer group gives this instance, claiming due
@@ -40,8 +39,13 @@ public final class TimerService implements Service {
     private ServiceLoop loop;
     private boolean closed;
 
-    public TimerService(LapseConfig config, KafkaClients clients, TimerStore store, Watermarks watermarks,
-                        MeterRegistry registry, Clock clock) {
+    public TimerService(
+            LapseConfig config,
+            KafkaClients clients,
+            TimerStore store,
+            Watermarks watermarks,
+            MeterRegistry registry,
+            Clock clock) {
         this.config = config;
         this.clients = clients;
         this.store = store;
@@ -61,16 +65,26 @@ public final class TimerService implements Service {
         topics.ensure(Set.of(config.topics().expired()));
         topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
-        TimerRounds rounds = new TimerRounds(store, watermarks,
-                new ExpiryPublisher(producer, config.topics().expired(), clock, registry), config.timer().batchSize());
+        TimerRounds rounds = new TimerRounds(
+                store,
+                watermarks,
+                new ExpiryPublisher(producer, config.topics().expired(), clock, registry),
+                config.timer().batchSize());
         listening = store.listen(rounds::wake);
-        ownership = new ShardOwnership(clients.member(config.timer().groupId(), "lapse-timer-" + UUID.randomUUID(),
-                Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName())),
-                config.topics().timerShards(), rounds::wakeAll);
+        ownership = new ShardOwnership(
+                clients.member(
+                        config.timer().groupId(),
+                        "lapse-timer-" + UUID.randomUUID(),
+                        Map.of(
+                                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                                CooperativeStickyAssignor.class.getName())),
+                config.topics().timerShards(),
+                rounds::wakeAll);
         rounds.servedBy(ownership);
         WatermarkGauge.register(registry, rounds::watermarkAge);
         Gauge.builder("lapse.timer.shards.owned", ownership, o -> o.owned().size())
-                .description("Timer shards this instance serves").register(registry);
+                .description("Timer shards this instance serves")
+                .register(registry);
         loop = new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close);
         ownership.start();
         loop.start();

@@ -2,7 +2,6 @@ package io.lapse.timer;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import java.util.function.LongSupplier;
 
 /**
@@ -11,8 +10,7 @@ import java.util.function.LongSupplier;
  */
 final class WatermarkGauge {
 
-    private WatermarkGauge() {
-    }
+    private WatermarkGauge() {}
 
     /** @param ageMillis the age at the last read, negative before ingest reported any watermark */
     static void register(MeterRegistry registry, LongSupplier ageMillis) {
@@ -20,7 +18,8 @@ final class WatermarkGauge {
                     long age = ageMillis.getAsLong();
                     return age < 0 ? Double.NaN : age / 1000.0;
                 })
-                .baseUnit("seconds").description("How far the watermark (what ingest has read) trails the clock")
+                .baseUnit("seconds")
+                .description("How far the watermark (what ingest has read) trails the clock")
                 .register(registry);
     }
 }

@@ -1,17 +1,16 @@
 package io.lapse.timer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lapse.event.TimerExpired;
 import io.lapse.store.Claim;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.util.List;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
-
-import java.time.Clock;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** What publishing reports back to the timer, which acknowledges in Redis exactly the claims it names. */
 class ExpiryPublisherTest {
@@ -26,8 +25,8 @@ class ExpiryPublisherTest {
 
     @Test
     void theClaimsKafkaAcknowledgedAreReported() {
-        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
 
         assertThat(publisherOn(producer).publish(CLAIMS).join()).containsExactlyInAnyOrderElementsOf(CLAIMS);
         assertThat(producer.history()).hasSize(2);
@@ -35,8 +34,8 @@ class ExpiryPublisherTest {
 
     @Test
     void aSendThatFailsAtOnceIsReportedAsNotAcknowledgedInsteadOfFailingTheRound() {
-        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         producer.sendException = new TimeoutException("no metadata within max.block.ms");
 
         assertThat(publisherOn(producer).publish(CLAIMS).join()).isEmpty();

@@ -3,19 +3,18 @@ package io.lapse.timer;
 import io.lapse.store.ApplyResult;
 import io.lapse.store.Claim;
 import io.lapse.store.ClaimBatch;
-import io.lapse.store.Overdue;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
+import io.lapse.store.Overdue;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.IntConsumer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.IntConsumer;
 
 /**
  * The real store, except that the thread that applies a batch can be frozen inside apply(), as a process stopped in
@@ -76,7 +75,6 @@ final class FreezableStore implements TimerStore {
     public CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds) {
         return real.inspect(orderIds);
     }
-
 
     @Override
     public CompletableFuture<Long> watchedCount() {

@@ -15,21 +15,23 @@ final class Pusher implements AutoCloseable {
     /** @param partitions the push topic partitions to use, round robin by order, so that others stay idle */
     Pusher(TimerPipeline pipeline, long intervalMillis, int partitions) {
         this.partitions = IntStream.range(0, partitions).toArray();
-        this.thread = new Thread(() -> {
-            while (running) {
-                int i = 0;
-                int[] into = this.partitions;
-                for (String orderId : live) {
-                    pipeline.push(orderId, into[i++ % into.length]);
-                }
-                pipeline.flush();
-                try {
-                    Thread.sleep(intervalMillis);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "test-pusher");
+        this.thread = new Thread(
+                () -> {
+                    while (running) {
+                        int i = 0;
+                        int[] into = this.partitions;
+                        for (String orderId : live) {
+                            pipeline.push(orderId, into[i++ % into.length]);
+                        }
+                        pipeline.flush();
+                        try {
+                            Thread.sleep(intervalMillis);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "test-pusher");
         thread.start();
     }
 

@@ -16,9 +16,6 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.WatermarkReport;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Ingest and timer instances on one isolated set of topics, consumer groups and Redis keys, with a producer for
@@ -50,23 +49,45 @@ final class TimerPipeline implements AutoCloseable {
     TimerPipeline(String bootstrapServers, String redisUri, Map<String, String> overrides) {
         int run = RUN.incrementAndGet();
         Map<String, String> settings = new HashMap<>(Map.of(
-                "kafka.bootstrap.servers", bootstrapServers, "redis.uri", redisUri,
-                "redis.key-prefix", "pipeline-" + run, "topics.push", "push-" + run, "topics.pulled", "pulled-" + run,
-                "topics.dlq", "dlq-" + run, "topics.expired", "expired-" + run, "topics.timer-shards", "shards-" + run,
-                "timer.group-id", "timer-" + run, "ingest.group-id", "ingest-" + run));
+                "kafka.bootstrap.servers",
+                bootstrapServers,
+                "redis.uri",
+                redisUri,
+                "redis.key-prefix",
+                "pipeline-" + run,
+                "topics.push",
+                "push-" + run,
+                "topics.pulled",
+                "pulled-" + run,
+                "topics.dlq",
+                "dlq-" + run,
+                "topics.expired",
+                "expired-" + run,
+                "topics.timer-shards",
+                "shards-" + run,
+                "timer.group-id",
+                "timer-" + run,
+                "ingest.group-id",
+                "ingest-" + run));
         settings.put("topics.partitions", "3");
         settings.putAll(overrides);
         config = LapseConfig.load(null, Map.of()).with(settings);
         redis = RedisConnection.open(config.redis());
-        TimerKeys keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        TimerKeys keys =
+                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
         watermarks = Watermarks.of(redis, keys, config);
         new RedisEpochs(redis, keys).stamp("timer-test").join(); // no compensator here to vouch for the empty Redis
         clients = new KafkaClients(config.kafka());
-        new TopicProvisioner(clients).ensure(Set.of(config.topics().push(), config.topics().pulled(),
-                config.topics().dlq(), config.topics().expired()));
+        new TopicProvisioner(clients)
+                .ensure(Set.of(
+                        config.topics().push(),
+                        config.topics().pulled(),
+                        config.topics().dlq(),
+                        config.topics().expired()));
         producer = clients.producer("test-pushes", Map.of());
-        expired = TopicRecorder.start(config.kafka().bootstrapServers(), config.topics().expired());
+        expired = TopicRecorder.start(
+                config.kafka().bootstrapServers(), config.topics().expired());
     }
 
     /**
@@ -82,8 +103,17 @@ final class TimerPipeline implements AutoCloseable {
                 marks.put(Watermarks.field(topic, partition), mark);
             }
         }
-        watermarks.report(new WatermarkReport(marks, Map.of(config.topics().push(), partitions,
-                config.topics().pulled(), partitions), mark, System.currentTimeMillis())).join();
+        watermarks
+                .report(new WatermarkReport(
+                        marks,
+                        Map.of(
+                                config.topics().push(),
+                                partitions,
+                                config.topics().pulled(),
+                                partitions),
+                        mark,
+                        System.currentTimeMillis()))
+                .join();
     }
 
     IngestService startIngest() {
@@ -93,14 +123,19 @@ final class TimerPipeline implements AutoCloseable {
     /** An ingest instance that applies to {@code store} (the real one, or one wrapping it), with some keys replaced. */
     IngestService startIngest(TimerStore store, Map<String, String> overrides) {
         LapseConfig changed = config.with(overrides);
-        IngestService ingest = new IngestService(changed, new KafkaClients(changed.kafka()), store, watermarks,
-                new SimpleMeterRegistry(), Clock.systemUTC());
+        IngestService ingest = new IngestService(
+                changed,
+                new KafkaClients(changed.kafka()),
+                store,
+                watermarks,
+                new SimpleMeterRegistry(),
+                Clock.systemUTC());
         return started(ingest);
     }
 
     TimerService startTimer() {
-        return started(new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(),
-                Clock.systemUTC()));
+        return started(
+                new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()));
     }
 
     private <S extends Service> S started(S service) {
@@ -112,8 +147,11 @@ final class TimerPipeline implements AutoCloseable {
     /** A status push with ts = now, to the partition given (or the producer's choice when null). */
     void push(String orderId, Integer partition) {
         StatusPush push = new StatusPush(orderId, "CHARGING", System.currentTimeMillis());
-        producer.send(new ProducerRecord<>(config.topics().push(), partition,
-                orderId.getBytes(StandardCharsets.UTF_8), JsonCodec.STATUS_PUSH.encode(push)));
+        producer.send(new ProducerRecord<>(
+                config.topics().push(),
+                partition,
+                orderId.getBytes(StandardCharsets.UTF_8),
+                JsonCodec.STATUS_PUSH.encode(push)));
     }
 
     void flush() {

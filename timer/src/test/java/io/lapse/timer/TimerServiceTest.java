@@ -1,23 +1,22 @@
 package io.lapse.timer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.ClaimBatch;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.TimerStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The timer service against a real Kafka and Redis. Ingest does not run here: the tests arm timers and set the
@@ -32,8 +31,6 @@ class TimerServiceTest {
 
     private TimerPipeline pipeline;
     private TimerStore store;
-
-
 
     @AfterEach
     void closePipeline() throws Exception {
@@ -70,10 +67,13 @@ class TimerServiceTest {
         startTimer();
         long ts = now() - TTL + 500;
 
-        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("alive", now() + 60_000))).join();
+        store.apply(List.of(OrderUpdate.active("o1", ts), OrderUpdate.active("alive", now() + 60_000)))
+                .join();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> !expiries().isEmpty());
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> expiries().size() == 1);
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> expiries().size() == 1);
         TimerExpired expiry = expiries().get(0);
         assertThat(expiry.orderId()).isEqualTo("o1");
         assertThat(expiry.deadline()).isEqualTo(ts + TTL);
@@ -93,7 +93,9 @@ class TimerServiceTest {
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL))).join();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() == 3);
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> expiries().size() == 3);
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> expiries().size() == 3);
         List<TimerExpired> all = expiries();
         assertThat(all).extracting(TimerExpired::attempt).containsExactly(1, 2, 3);
         assertThat(all).extracting(TimerExpired::finalAttempt).containsExactly(false, false, true);
@@ -110,7 +112,9 @@ class TimerServiceTest {
 
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
 
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> expiries().isEmpty());
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> expiries().isEmpty());
         ingestHasReadUpTo(ts + TTL);
         await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
     }
@@ -122,7 +126,9 @@ class TimerServiceTest {
 
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
 
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> expiries().isEmpty());
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> expiries().isEmpty());
         ingestHasReadUpTo(now());
         await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
     }
@@ -133,7 +139,8 @@ class TimerServiceTest {
         ingestHasReadUpTo(Long.MAX_VALUE / 2);
         long ts = now() - TTL - 1_000;
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
-        ClaimBatch crashed = store.claim(store.keys().shardOf("o1"), Long.MAX_VALUE / 2).join();
+        ClaimBatch crashed =
+                store.claim(store.keys().shardOf("o1"), Long.MAX_VALUE / 2).join();
         assertThat(crashed.claims()).hasSize(1);
 
         startTimer();
@@ -142,7 +149,8 @@ class TimerServiceTest {
         TimerExpired refired = expiries().get(0);
         assertThat(refired.deadline()).isEqualTo(crashed.claims().get(0).deadline());
         assertThat(refired.attempt()).isEqualTo(crashed.claims().get(0).attempt());
-        assertThat(refired.firedAt()).isGreaterThanOrEqualTo(crashed.claims().get(0).firedAt() + 1_000);
+        assertThat(refired.firedAt())
+                .isGreaterThanOrEqualTo(crashed.claims().get(0).firedAt() + 1_000);
     }
 
     @Test
@@ -151,8 +159,10 @@ class TimerServiceTest {
         ingestHasReadUpTo(Long.MAX_VALUE / 2);
         TimerService first = startTimer();
         TimerService second = startTimer();
-        await().atMost(Duration.ofSeconds(30)).until(() -> first.ownedShards().size() + second.ownedShards().size() == 16
-                && !first.ownedShards().isEmpty() && !second.ownedShards().isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> first.ownedShards().size() + second.ownedShards().size() == 16
+                        && !first.ownedShards().isEmpty()
+                        && !second.ownedShards().isEmpty());
 
         List<OrderUpdate> orders = new ArrayList<>();
         long ts = now() - TTL + 1_000;
@@ -162,9 +172,11 @@ class TimerServiceTest {
         store.apply(orders).join();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() >= 500);
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> expiries().size() == 500);
-        Map<String, Long> perOrder = expiries().stream()
-                .collect(Collectors.groupingBy(TimerExpired::orderId, Collectors.counting()));
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> expiries().size() == 500);
+        Map<String, Long> perOrder =
+                expiries().stream().collect(Collectors.groupingBy(TimerExpired::orderId, Collectors.counting()));
         assertThat(perOrder).hasSize(500).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
     }
 
@@ -174,8 +186,9 @@ class TimerServiceTest {
         ingestHasReadUpTo(Long.MAX_VALUE / 2);
         TimerService first = startTimer();
         TimerService second = startTimer();
-        await().atMost(Duration.ofSeconds(30)).until(() -> !first.ownedShards().isEmpty()
-                && !second.ownedShards().isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        !first.ownedShards().isEmpty() && !second.ownedShards().isEmpty());
 
         first.close();
 
@@ -201,7 +214,9 @@ class TimerServiceTest {
         startTimer();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() >= 3_000);
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> expiries().size() == 3_000);
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> expiries().size() == 3_000);
         assertThat(expiries().stream().map(TimerExpired::orderId).distinct()).hasSize(3_000);
     }
 }

@@ -1,16 +1,15 @@
 package io.lapse.timer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.RedisEpochs;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** timer.mode=ttl end to end on a real Redis: keyspace notifications fire expiries, also after Redis restarts. */
 class TtlModeTimerTest {
@@ -18,28 +17,33 @@ class TtlModeTimerTest {
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
-
-
     @Test
     void aSilentOrderFiresFromItsKeyspaceNotificationAndAgainAfterRedisRestarted() throws Exception {
-        try (TimerPipeline pipeline = new TimerPipeline(stack.bootstrapServers(), stack.redisUri(),
+        try (TimerPipeline pipeline = new TimerPipeline(
+                stack.bootstrapServers(),
+                stack.redisUri(),
                 Map.of("timer.mode", "ttl", "timer.ttl", "3s", "timer.repeat", "1h"))) {
             pipeline.startIngest();
             pipeline.startTimer();
 
             pipeline.push("before-restart", null);
             pipeline.flush();
-            await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.expiries().size() == 1);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> pipeline.expiries().size() == 1);
 
             stack.redis().stop();
             stack.redis().restart();
             // what the compensator's rebuild does once Redis is back empty: nothing fires from it before
-            new RedisEpochs(pipeline.redis, pipeline.store.keys()).stamp("rebuilt").join();
+            new RedisEpochs(pipeline.redis, pipeline.store.keys())
+                    .stamp("rebuilt")
+                    .join();
             pipeline.push("after-restart", null);
             pipeline.flush();
 
-            await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.expiries().size() == 2);
-            assertThat(pipeline.expiries()).extracting(TimerExpired::orderId)
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> pipeline.expiries().size() == 2);
+            assertThat(pipeline.expiries())
+                    .extracting(TimerExpired::orderId)
                     .containsExactly("before-restart", "after-restart");
             assertThat(pipeline.expiries()).extracting(TimerExpired::source).containsOnly(TimerExpired.Source.KEYSPACE);
         }

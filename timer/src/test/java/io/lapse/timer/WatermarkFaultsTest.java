@@ -1,24 +1,23 @@
 package io.lapse.timer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.OrderView;
 import io.lapse.store.WatermarkReport;
 import io.lapse.store.Watermarks;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewPartitions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The watermark under the faults production sees: an ingest that freezes or dies while pushes keep coming,
@@ -31,8 +30,6 @@ class WatermarkFaultsTest {
 
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
-
-
 
     private static TimerPipeline pipeline(Map<String, String> overrides) {
         Map<String, String> settings = new HashMap<>(Map.of("timer.ttl", TTL + "ms", "timer.repeat", "1h"));
@@ -50,8 +47,9 @@ class WatermarkFaultsTest {
     }
 
     private static void awaitWatched(TimerPipeline pipeline, List<String> orders) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.store.inspect(orders).join().values().stream()
-                .allMatch(OrderView::isWatched));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        pipeline.store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
     }
 
     private static List<String> fired(TimerPipeline pipeline) {
@@ -61,15 +59,17 @@ class WatermarkFaultsTest {
     /** Silences the orders and expects exactly them to fire, each within {@code within} of its deadline. */
     private static void silentOrdersFire(TimerPipeline pipeline, Pusher pusher, List<String> silent, long within) {
         silent.forEach(pusher::silence);
-        await().atMost(Duration.ofMillis(TTL + within + 10_000)).until(() -> fired(pipeline).containsAll(silent));
+        await().atMost(Duration.ofMillis(TTL + within + 10_000))
+                .until(() -> fired(pipeline).containsAll(silent));
         assertThat(fired(pipeline)).containsExactlyInAnyOrderElementsOf(silent);
-        assertThat(pipeline.expiries()).allSatisfy(e -> assertThat(e.firedAt() - e.deadline()).isLessThan(within));
+        assertThat(pipeline.expiries())
+                .allSatisfy(e -> assertThat(e.firedAt() - e.deadline()).isLessThan(within));
     }
 
     @Test
     void anIngestFrozenWhilePushesKeepComingFiresNoLiveOrderWhenItResumes() throws Exception {
         try (TimerPipeline pipeline = pipeline(Map.of());
-             Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 3)) {
+                Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 3)) {
             FreezableStore store = new FreezableStore(pipeline.store);
             pipeline.startIngest(store, Map.of());
             pipeline.startTimer();
@@ -79,14 +79,16 @@ class WatermarkFaultsTest {
             store.freeze();
             try {
                 await().atMost(Duration.ofSeconds(10)).until(store::isHoldingAThread);
-                await().during(Duration.ofMillis(3 * TTL)).atMost(Duration.ofMillis(3 * TTL + 1_000))
+                await().during(Duration.ofMillis(3 * TTL))
+                        .atMost(Duration.ofMillis(3 * TTL + 1_000))
                         .until(() -> pipeline.expiries().isEmpty());
             } finally {
                 store.thaw();
             }
 
             // what the consumer fetched before the freeze says it was caught up then; it is not now
-            await().during(Duration.ofMillis(2 * TTL)).atMost(Duration.ofMillis(2 * TTL + 1_000))
+            await().during(Duration.ofMillis(2 * TTL))
+                    .atMost(Duration.ofMillis(2 * TTL + 1_000))
                     .until(() -> pipeline.expiries().isEmpty());
             silentOrdersFire(pipeline, pusher, orders.subList(0, 5), 1_000);
         }
@@ -95,18 +97,21 @@ class WatermarkFaultsTest {
     @Test
     void aPartitionAddedToThePushTopicHoldsFiringBackUntilIngestReadsIt() throws Exception {
         try (TimerPipeline pipeline = pipeline(Map.of("topics.partitions", "2"));
-             Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 2);
-             Admin admin = new KafkaClients(pipeline.config.kafka()).admin()) {
+                Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 2);
+                Admin admin = new KafkaClients(pipeline.config.kafka()).admin()) {
             pipeline.startIngest();
             pipeline.startTimer();
             List<String> orders = orders("order-", 20, pusher);
             awaitWatched(pipeline, orders);
 
-            admin.createPartitions(Map.of(pipeline.config.topics().push(), NewPartitions.increaseTo(4))).all().get();
+            admin.createPartitions(Map.of(pipeline.config.topics().push(), NewPartitions.increaseTo(4)))
+                    .all()
+                    .get();
             // every order's next push lands where ingest has not read yet: it learns of the partitions in seconds
             pusher.pushTo(2, 3);
 
-            await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(11))
+            await().during(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(11))
                     .until(() -> pipeline.expiries().isEmpty());
             silentOrdersFire(pipeline, pusher, orders.subList(0, 5), 1_000);
         }
@@ -115,10 +120,12 @@ class WatermarkFaultsTest {
     @Test
     void aReportOfAPartitionThatNoLongerExistsHoldsNothingBack() throws Exception {
         try (TimerPipeline pipeline = pipeline(Map.of());
-             Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 3)) {
+                Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 3)) {
             // e.g. left by an ingest that read the topic before it was recreated with fewer partitions
             String gone = Watermarks.field(pipeline.config.topics().push(), 7);
-            pipeline.watermarks.report(new WatermarkReport(Map.of(gone, 0L), Map.of(), 0, 0)).join();
+            pipeline.watermarks
+                    .report(new WatermarkReport(Map.of(gone, 0L), Map.of(), 0, 0))
+                    .join();
             pipeline.startIngest();
             pipeline.startTimer();
             List<String> orders = orders("order-", 10, pusher);
@@ -132,7 +139,7 @@ class WatermarkFaultsTest {
     @Test
     void anIngestKilledAndRestartedTwoSecondsLaterResumesFiringWithinFiveSeconds() throws Exception {
         try (TimerPipeline pipeline = pipeline(Map.of());
-             Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 3)) {
+                Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 3)) {
             Map<String, String> instance = Map.of("instance.id", "ingest-host-0");
             FreezableStore killed = new FreezableStore(pipeline.store);
             pipeline.startIngest(killed, instance);
@@ -146,16 +153,20 @@ class WatermarkFaultsTest {
             killed.freeze();
             try {
                 await().atMost(Duration.ofSeconds(10)).until(killed::isHoldingAThread);
-                await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                await().during(Duration.ofSeconds(2))
+                        .atMost(Duration.ofSeconds(3))
                         .until(() -> pipeline.expiries().isEmpty());
 
                 long restarted = System.currentTimeMillis();
                 pipeline.startIngest(pipeline.store, instance);
 
-                await().atMost(Duration.ofSeconds(15)).until(() -> fired(pipeline).containsAll(silent));
+                await().atMost(Duration.ofSeconds(15))
+                        .until(() -> fired(pipeline).containsAll(silent));
                 assertThat(fired(pipeline)).as("no live order fires").containsExactlyInAnyOrderElementsOf(silent);
-                assertThat(pipeline.expiries()).allSatisfy(e -> assertThat(e.firedAt() - restarted)
-                        .as("fired within 5 s of the restart").isLessThan(5_000));
+                assertThat(pipeline.expiries())
+                        .allSatisfy(e -> assertThat(e.firedAt() - restarted)
+                                .as("fired within 5 s of the restart")
+                                .isLessThan(5_000));
             } finally {
                 killed.thaw();
             }

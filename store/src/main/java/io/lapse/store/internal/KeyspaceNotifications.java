@@ -1,21 +1,20 @@
 package io.lapse.store.internal;
 
 import io.lapse.store.RedisConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Redis's "key expired" notifications, from every master: in a cluster each node announces only its own keys.
@@ -43,8 +42,8 @@ public final class KeyspaceNotifications implements AutoCloseable {
     public static KeyspaceNotifications start(RedisConnection redis, Consumer<String> expiredKey) {
         KeyspaceNotifications notifications = new KeyspaceNotifications(redis, expiredKey);
         notifications.ensureLogged();
-        notifications.ensuring.scheduleWithFixedDelay(notifications::ensureLogged, ENSURE_EVERY_MS, ENSURE_EVERY_MS,
-                TimeUnit.MILLISECONDS);
+        notifications.ensuring.scheduleWithFixedDelay(
+                notifications::ensureLogged, ENSURE_EVERY_MS, ENSURE_EVERY_MS, TimeUnit.MILLISECONDS);
         return notifications;
     }
 
@@ -80,15 +79,18 @@ public final class KeyspaceNotifications implements AutoCloseable {
             if (closed) {
                 return;
             }
-            log.warn("cannot enable or subscribe to keyspace notifications, trying again in {} ms: {}",
-                    ENSURE_EVERY_MS, e.toString());
+            log.warn(
+                    "cannot enable or subscribe to keyspace notifications, trying again in {} ms: {}",
+                    ENSURE_EVERY_MS,
+                    e.toString());
         }
     }
 
     /** Enables expired-key events on every master and subscribes to them; safe to repeat. */
     private void ensure() throws Exception {
         for (RedisClusterAsyncCommands<String, String> master : redis.eachMaster()) {
-            Map<String, String> current = master.configGet("notify-keyspace-events").get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Map<String, String> current =
+                    master.configGet("notify-keyspace-events").get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             String flags = current.getOrDefault("notify-keyspace-events", "");
             if (!flags.contains("E") || !(flags.contains("x") || flags.contains("A"))) {
                 String wanted = flags + (flags.contains("E") ? "" : "E") + (flags.contains("x") ? "" : "x");

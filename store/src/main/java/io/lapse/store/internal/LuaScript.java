@@ -4,7 +4,6 @@ import io.lapse.store.TimerKeys;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -46,13 +45,14 @@ public final class LuaScript {
         }
     }
 
-    public <T> CompletableFuture<T> run(RedisClusterAsyncCommands<String, String> redis, ScriptOutputType type,
-                                        String[] keys, String... args) {
-        return redis.<T>evalsha(sha, type, keys, args).toCompletableFuture()
+    public <T> CompletableFuture<T> run(
+            RedisClusterAsyncCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
+        return redis.<T>evalsha(sha, type, keys, args)
+                .toCompletableFuture()
                 .exceptionallyCompose(error -> isNoScript(error)
                         ? redis.<T>eval(source, type, keys, args).toCompletableFuture()
-                        : CompletableFuture.failedFuture(new IllegalStateException("script " + name + " failed: "
-                        + unwrap(error).getMessage(), unwrap(error))));
+                        : CompletableFuture.failedFuture(new IllegalStateException(
+                                "script " + name + " failed: " + unwrap(error).getMessage(), unwrap(error))));
     }
 
     private static boolean isNoScript(Throwable error) {

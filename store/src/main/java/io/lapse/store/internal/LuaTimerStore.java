@@ -12,7 +12,6 @@ import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -45,8 +44,12 @@ public abstract class LuaTimerStore implements TimerStore {
     private final TimerExpired.Source ownSource;
 
     /** @param ownSource what the mode's own expiries say; recovered ones say compensator */
-    protected LuaTimerStore(RedisConnection connection, TimerKeys keys, TimerSettings settings, String claimScript,
-                            TimerExpired.Source ownSource) {
+    protected LuaTimerStore(
+            RedisConnection connection,
+            TimerKeys keys,
+            TimerSettings settings,
+            String claimScript,
+            TimerExpired.Source ownSource) {
         this.connection = connection;
         this.redis = connection.async();
         this.keys = keys;
@@ -66,30 +69,44 @@ public abstract class LuaTimerStore implements TimerStore {
     @Override
     public CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates) {
         String ttl = Long.toString(settings.ttl().toMillis());
-        return PerShard.call(keys, PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
-                OrderUpdate::orderId, (shard, chunk) -> {
-                    List<String> args = new ArrayList<>(4 + chunk.size() * 3);
-                    args.add(ttl);
-                    args.add(keys.wakeChannel());
-                    args.add(Integer.toString(shard));
-                    args.add(triggerPrefix(shard));
-                    for (OrderUpdate u : chunk) {
-                        args.add(u.orderId());
-                        args.add(Long.toString(u.eventTime()));
-                        args.add(u.kind().code());
-                    }
-                    return ARM.<List<Long>>run(redis, ScriptOutputType.MULTI, shardKeys(shard),
-                            args.toArray(String[]::new)).thenApply(r -> new ApplyResult(r.get(0), r.get(1), r.get(2)));
-                }).thenApply(results -> results.stream().reduce(ApplyResult.NONE, ApplyResult::plus));
+        return PerShard.call(
+                        keys,
+                        PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
+                        OrderUpdate::orderId,
+                        (shard, chunk) -> {
+                            List<String> args = new ArrayList<>(4 + chunk.size() * 3);
+                            args.add(ttl);
+                            args.add(keys.wakeChannel());
+                            args.add(Integer.toString(shard));
+                            args.add(triggerPrefix(shard));
+                            for (OrderUpdate u : chunk) {
+                                args.add(u.orderId());
+                                args.add(Long.toString(u.eventTime()));
+                                args.add(u.kind().code());
+                            }
+                            return ARM.<List<Long>>run(
+                                            redis,
+                                            ScriptOutputType.MULTI,
+                                            shardKeys(shard),
+                                            args.toArray(String[]::new))
+                                    .thenApply(r -> new ApplyResult(r.get(0), r.get(1), r.get(2)));
+                        })
+                .thenApply(results -> results.stream().reduce(ApplyResult.NONE, ApplyResult::plus));
     }
 
     @Override
     public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
-        return claim.<List<Object>>run(redis, ScriptOutputType.MULTI,
-                new String[]{keys.due(shard), keys.state(shard), keys.epoch(shard)},
-                Long.toString(watermark), Long.toString(settings.lease().toMillis()),
-                Integer.toString(settings.batchSize()), Long.toString(settings.ttl().toMillis()),
-                Integer.toString(settings.maxAttempts()), triggerPrefix(shard), Long.toString(WATERMARK_RETRY_MS))
+        return claim.<List<Object>>run(
+                        redis,
+                        ScriptOutputType.MULTI,
+                        new String[] {keys.due(shard), keys.state(shard), keys.epoch(shard)},
+                        Long.toString(watermark),
+                        Long.toString(settings.lease().toMillis()),
+                        Integer.toString(settings.batchSize()),
+                        Long.toString(settings.ttl().toMillis()),
+                        Integer.toString(settings.maxAttempts()),
+                        triggerPrefix(shard),
+                        Long.toString(WATERMARK_RETRY_MS))
                 .thenApply(reply -> toBatch(shard, reply));
     }
 
@@ -102,8 +119,14 @@ public abstract class LuaTimerStore implements TimerStore {
         for (int i = 0; i < flat.size(); i += 5) {
             int attempt = Integer.parseInt((String) flat.get(i + 2));
             TimerExpired.Source source = StateRecord.source((String) flat.get(i + 4), ownSource);
-            claims.add(new Claim((String) flat.get(i), Long.parseLong((String) flat.get(i + 1)), attempt,
-                    Long.parseLong((String) flat.get(i + 3)), source, now, attempt >= settings.maxAttempts()));
+            claims.add(new Claim(
+                    (String) flat.get(i),
+                    Long.parseLong((String) flat.get(i + 1)),
+                    attempt,
+                    Long.parseLong((String) flat.get(i + 3)),
+                    source,
+                    now,
+                    attempt >= settings.maxAttempts()));
         }
         return new ClaimBatch(shard, now, nextDue, claims);
     }
@@ -128,25 +151,43 @@ public abstract class LuaTimerStore implements TimerStore {
 
     @Override
     public CompletableFuture<Long> prune(int shard, int limit) {
-        return PRUNE.run(redis, ScriptOutputType.INTEGER, new String[]{keys.state(shard), keys.ended(shard)},
-                Long.toString(settings.tombstoneRetention().toMillis()), Integer.toString(limit));
+        return PRUNE.run(
+                redis,
+                ScriptOutputType.INTEGER,
+                new String[] {keys.state(shard), keys.ended(shard)},
+                Long.toString(settings.tombstoneRetention().toMillis()),
+                Integer.toString(limit));
     }
 
     @Override
     public CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds) {
         long ttl = settings.ttl().toMillis();
-        return PerShard.call(keys, new ArrayList<>(orderIds), Function.identity(), (shard, chunk) ->
-                INSPECT.<List<List<Object>>>run(redis, ScriptOutputType.MULTI,
-                        new String[]{keys.due(shard), keys.state(shard)}, chunk.toArray(String[]::new)).thenApply(r -> {
-                    List<OrderView> views = new ArrayList<>(chunk.size());
-                    for (int i = 0; i < chunk.size(); i++) {
-                        Object score = r.get(1).get(i);
-                        views.add(StateRecord.view(chunk.get(i), (String) r.get(0).get(i),
-                                score == null || !dueSetHoldsDeadlines() ? null : Double.valueOf(score.toString()), ttl));
-                    }
-                    return views;
-                })).thenApply(lists -> lists.stream().flatMap(List::stream)
-                .collect(Collectors.toMap(OrderView::orderId, v -> v, (a, b) -> a, LinkedHashMap::new)));
+        return PerShard.call(
+                        keys,
+                        new ArrayList<>(orderIds),
+                        Function.identity(),
+                        (shard, chunk) -> INSPECT.<List<List<Object>>>run(
+                                        redis,
+                                        ScriptOutputType.MULTI,
+                                        new String[] {keys.due(shard), keys.state(shard)},
+                                        chunk.toArray(String[]::new))
+                                .thenApply(r -> {
+                                    List<OrderView> views = new ArrayList<>(chunk.size());
+                                    for (int i = 0; i < chunk.size(); i++) {
+                                        Object score = r.get(1).get(i);
+                                        views.add(StateRecord.view(
+                                                chunk.get(i),
+                                                (String) r.get(0).get(i),
+                                                score == null || !dueSetHoldsDeadlines()
+                                                        ? null
+                                                        : Double.valueOf(score.toString()),
+                                                ttl));
+                                    }
+                                    return views;
+                                }))
+                .thenApply(lists -> lists.stream()
+                        .flatMap(List::stream)
+                        .collect(Collectors.toMap(OrderView::orderId, v -> v, (a, b) -> a, LinkedHashMap::new)));
     }
 
     /** Whether the due set's scores are deadlines (zset mode) rather than announcements (ttl mode). */
@@ -157,10 +198,11 @@ public abstract class LuaTimerStore implements TimerStore {
     /** Sums one count per shard. */
     protected static CompletableFuture<Long> sum(List<CompletableFuture<Long>> counts) {
         return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new))
-                .thenApply(v -> counts.stream().mapToLong(CompletableFuture::join).sum());
+                .thenApply(
+                        v -> counts.stream().mapToLong(CompletableFuture::join).sum());
     }
 
     private String[] shardKeys(int shard) {
-        return new String[]{keys.due(shard), keys.state(shard), keys.ended(shard)};
+        return new String[] {keys.due(shard), keys.state(shard), keys.ended(shard)};
     }
 }

@@ -2,14 +2,12 @@ package io.lapse.store.internal;
 
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
-
 import java.util.OptionalLong;
 
 /** Reads the per-order entry that the Lua scripts write: 'T', or 'phase|lastSeen|attempt|deadline|source'. */
 public final class StateRecord {
 
-    private StateRecord() {
-    }
+    private StateRecord() {}
 
     /**
      * @param state the state hash's entry, or null
@@ -20,8 +18,8 @@ public final class StateRecord {
         if (state == null) {
             return score == null
                     ? new OrderView(orderId, OrderView.Phase.UNKNOWN, OptionalLong.empty(), 0, dueAt)
-                    : new OrderView(orderId, OrderView.Phase.ARMED, OptionalLong.of(score.longValue() - ttlMillis), 0,
-                    dueAt);
+                    : new OrderView(
+                            orderId, OrderView.Phase.ARMED, OptionalLong.of(score.longValue() - ttlMillis), 0, dueAt);
         }
         if (state.equals("T")) {
             return new OrderView(orderId, OrderView.Phase.ENDED, OptionalLong.empty(), 0, dueAt);
@@ -41,8 +39,8 @@ public final class StateRecord {
         if (score == null && phase != OrderView.Phase.GIVEN_UP) {
             dueAt = OptionalLong.of(Long.parseLong(parts[3]));
         }
-        return new OrderView(orderId, phase, OptionalLong.of(Long.parseLong(parts[1])), Integer.parseInt(parts[2]),
-                dueAt);
+        return new OrderView(
+                orderId, phase, OptionalLong.of(Long.parseLong(parts[1])), Integer.parseInt(parts[2]), dueAt);
     }
 
     /** The source a claim's letter names: 'c' compensator, 'm' manual, anything else the firing mode's own. */

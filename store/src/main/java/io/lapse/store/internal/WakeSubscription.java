@@ -3,10 +3,9 @@ package io.lapse.store.internal;
 import io.lapse.store.RedisConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.function.IntConsumer;
 
 /**
  * Listens for ingest's "an earlier deadline was armed in shard N" messages. Pub/Sub may drop a message; the timer

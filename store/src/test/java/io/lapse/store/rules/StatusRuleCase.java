@@ -1,7 +1,6 @@
 package io.lapse.store.rules;
 
 import io.lapse.store.OrderUpdate;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,6 +21,7 @@ public record StatusRuleCase(String name, List<Step> steps, Outcome expected) {
     public static final String ORDER = "o";
     /** The settings the cases assume: ttl 1 s, repeat 1 ms, 3 attempts. */
     public static final long TTL_MS = 1_000;
+
     public static final long REPEAT_MS = 1;
     public static final int MAX_ATTEMPTS = 3;
 
@@ -33,11 +33,18 @@ public record StatusRuleCase(String name, List<Step> steps, Outcome expected) {
 
         /** The updates with times made absolute. */
         public List<OrderUpdate> at(long start) {
-            return updates.stream().map(u -> new OrderUpdate(u.orderId(), start + u.eventTime(), u.kind())).toList();
+            return updates.stream()
+                    .map(u -> new OrderUpdate(u.orderId(), start + u.eventTime(), u.kind()))
+                    .toList();
         }
     }
 
-    public enum Phase { WATCHED, ENDED, GIVEN_UP, UNKNOWN }
+    public enum Phase {
+        WATCHED,
+        ENDED,
+        GIVEN_UP,
+        UNKNOWN
+    }
 
     /** @param seen relative event time of the status the timer counts from, when WATCHED */
     public record Outcome(Phase phase, long seen, int attempt) {
@@ -61,10 +68,14 @@ public record StatusRuleCase(String name, List<Step> steps, Outcome expected) {
     }
 
     public static List<StatusRuleCase> all() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-                StatusRuleCase.class.getResourceAsStream("/io/lapse/store/status-rules.txt")), StandardCharsets.UTF_8))) {
-            return in.lines().map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#"))
-                    .map(StatusRuleCase::parse).toList();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                Objects.requireNonNull(StatusRuleCase.class.getResourceAsStream("/io/lapse/store/status-rules.txt")),
+                StandardCharsets.UTF_8))) {
+            return in.lines()
+                    .map(String::strip)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                    .map(StatusRuleCase::parse)
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -77,8 +88,13 @@ public record StatusRuleCase(String name, List<Step> steps, Outcome expected) {
         }
         List<Step> steps = new ArrayList<>();
         for (String step : columns[1].split(";")) {
-            steps.add(step.strip().equals("fire") ? new Step(List.of())
-                    : new Step(Arrays.stream(step.split(",")).map(String::strip).map(StatusRuleCase::update).toList()));
+            steps.add(
+                    step.strip().equals("fire")
+                            ? new Step(List.of())
+                            : new Step(Arrays.stream(step.split(","))
+                                    .map(String::strip)
+                                    .map(StatusRuleCase::update)
+                                    .toList()));
         }
         return new StatusRuleCase(columns[0].strip(), steps, outcome(columns[2].strip()));
     }
@@ -100,7 +116,9 @@ public record StatusRuleCase(String name, List<Step> steps, Outcome expected) {
         if (phase != Phase.WATCHED) {
             return Outcome.of(phase);
         }
-        return new Outcome(phase, Long.parseLong(words[1].substring("seen=".length())),
+        return new Outcome(
+                phase,
+                Long.parseLong(words[1].substring("seen=".length())),
                 Integer.parseInt(words[2].substring("attempt=".length())));
     }
 }

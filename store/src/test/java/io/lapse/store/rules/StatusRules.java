@@ -1,7 +1,6 @@
 package io.lapse.store.rules;
 
 import io.lapse.store.OrderUpdate;
-
 import java.util.List;
 
 /** An implementation of the status rules, as the table of cases drives it. */

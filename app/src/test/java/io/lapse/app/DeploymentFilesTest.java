@@ -29,7 +29,7 @@ class DeploymentFilesTest {
     private static final Path ROOT = Path.of("..");
     private static final Path DOCKER = ROOT.resolve("docker");
     private static final List<String> SERVICES = List.of("ingest", "timer", "puller", "compensator");
-    /** Read by logback, not by Lapse's configuration: see the README. */
+    /** Read by logback, not by Lapse's configuration: see docs/user-guide.md. */
     private static final Set<String> LOGGING_VARIABLES = Set.of("LAPSE_LOG_FORMAT", "LAPSE_LOG_LEVEL");
 
     @Test

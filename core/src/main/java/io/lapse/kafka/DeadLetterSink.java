@@ -2,13 +2,13 @@ package io.lapse.kafka;
 
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
+import io.lapse.internal.Exceptions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -56,7 +56,7 @@ public final class DeadLetterSink {
                 ? null
                 : Arrays.copyOf(source.key(), Math.min(source.key().length, DeadLetter.MAX_TEXT_CHARS));
         return send(recordKey, letter).exceptionallyCompose(error -> {
-            if (!(unwrap(error) instanceof RecordTooLargeException)) {
+            if (!(Exceptions.unwrap(error) instanceof RecordTooLargeException)) {
                 return CompletableFuture.failedFuture(error);
             }
             log.warn(
@@ -72,9 +72,5 @@ public final class DeadLetterSink {
     private CompletableFuture<Void> send(byte[] key, DeadLetter letter) {
         return KafkaSend.send(producer, new ProducerRecord<>(topic, key, JsonCodec.DEAD_LETTER.encode(letter)))
                 .thenAccept(meta -> written.increment());
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

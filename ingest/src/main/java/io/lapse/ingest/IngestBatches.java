@@ -1,5 +1,6 @@
 package io.lapse.ingest;
 
+import io.lapse.internal.Futures;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
@@ -123,8 +124,7 @@ final class IngestBatches {
             }));
         }
         batch.rejections().forEach(r -> writes.add(deadLetters.send(r.record(), r.reason())));
-        CompletableFuture<Void> written = CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
-                .thenCompose(v -> watermarks.report(batch.report()));
+        CompletableFuture<Void> written = Futures.allDone(writes).thenCompose(v -> watermarks.report(batch.report()));
         return new InFlight(batch, written);
     }
 

@@ -3,13 +3,12 @@ package io.lapse.operations;
 import io.lapse.config.ConfigException;
 import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
+import io.lapse.internal.Exceptions;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.KafkaException;
 
 /** Turns whatever stopped a command into the one line on-call reads, naming what failed and where. */
@@ -19,7 +18,7 @@ final class Failures {
 
     /** @param config null when the configuration itself could not be read */
     static String describe(Throwable error, LapseConfig config, Duration timeout) {
-        Throwable e = unwrap(error);
+        Throwable e = Exceptions.unwrap(error);
         if (e instanceof OnCallError) {
             return e.getMessage();
         }
@@ -41,14 +40,6 @@ final class Failures {
             return "Redis: " + e.getMessage();
         }
         return e.toString();
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable e = error;
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 
     /** host:port of a Redis URI, never its password. */

@@ -1,7 +1,7 @@
 package io.lapse.puller;
 
+import io.lapse.internal.Exceptions;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -47,7 +47,7 @@ final class Redelivery {
         sent.whenComplete((ok, error) -> {
             if (error == null) {
                 acked.complete(null);
-            } else if (!running.getAsBoolean() || causeOf(error) instanceof RecordTooLargeException) {
+            } else if (!running.getAsBoolean() || Exceptions.unwrap(error) instanceof RecordTooLargeException) {
                 // sending a record too large again would fail again: the caller has to send something else
                 acked.completeExceptionally(error);
             } else {
@@ -56,9 +56,5 @@ final class Redelivery {
                 LATER.execute(() -> attempt(send, what, running, acked));
             }
         });
-    }
-
-    private static Throwable causeOf(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

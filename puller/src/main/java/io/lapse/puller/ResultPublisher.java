@@ -2,12 +2,12 @@ package io.lapse.puller;
 
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
+import io.lapse.internal.Exceptions;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.kafka.KafkaSend;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -53,8 +53,8 @@ final class ResultPublisher {
                         "the pull result of order " + result.orderId())
                 .thenRun(() -> metrics.pulled(result.outcome()));
         CompletableFuture<Void> answered =
-                sent.exceptionallyCompose(error -> unwrap(error) instanceof RecordTooLargeException
-                        ? publish(expiry, tooLarge(result, value.length, unwrap(error)))
+                sent.exceptionallyCompose(error -> Exceptions.unwrap(error) instanceof RecordTooLargeException
+                        ? publish(expiry, tooLarge(result, value.length, Exceptions.unwrap(error)))
                         : CompletableFuture.failedFuture(error));
         if (result.outcome() != PullResult.Outcome.FAILED) {
             return answered;
@@ -82,9 +82,5 @@ final class ResultPublisher {
 
     private CompletableFuture<Void> untilAcked(Supplier<CompletableFuture<Void>> send, String what) {
         return Redelivery.untilAcked(send, what, running);
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

@@ -1,5 +1,6 @@
 package io.lapse.store;
 
+import io.lapse.internal.Futures;
 import io.lapse.store.internal.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -62,11 +63,9 @@ public final class RedisEpochs {
                         keys.wakeChannel(),
                         Integer.toString(shard))
                 .thenApply(done -> done == 1 ? shard : null)));
-        return CompletableFuture.allOf(declared.toArray(CompletableFuture[]::new))
-                .thenApply(v -> declared.stream()
-                        .map(CompletableFuture::join)
-                        .filter(shard -> shard != null)
-                        .collect(Collectors.toCollection(TreeSet::new)));
+        return Futures.allOf(declared)
+                .thenApply(shards ->
+                        shards.stream().filter(shard -> shard != null).collect(Collectors.toCollection(TreeSet::new)));
     }
 
     /**
@@ -83,8 +82,7 @@ public final class RedisEpochs {
         List<CompletableFuture<String>> ids = connection.eachMaster().stream()
                 .map(master -> master.info("server").toCompletableFuture().thenApply(RedisEpochs::runId))
                 .toList();
-        return CompletableFuture.allOf(ids.toArray(CompletableFuture[]::new))
-                .thenApply(v -> ids.stream().map(CompletableFuture::join).collect(Collectors.toSet()));
+        return Futures.allOf(ids).thenApply(Set::copyOf);
     }
 
     private static String runId(String info) {
@@ -104,11 +102,10 @@ public final class RedisEpochs {
         for (int shard = 0; shard < keys.shards(); shard++) {
             calls.put(shard, call.apply(shard));
         }
-        return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
-                .thenApply(v -> {
-                    Map<Integer, T> results = new HashMap<>();
-                    calls.forEach((shard, reply) -> results.put(shard, reply.join()));
-                    return results;
-                });
+        return Futures.allDone(calls.values()).thenApply(v -> {
+            Map<Integer, T> results = new HashMap<>();
+            calls.forEach((shard, reply) -> results.put(shard, reply.join()));
+            return results;
+        });
     }
 }

@@ -2,6 +2,7 @@ package io.lapse.store;
 
 import io.lapse.config.TimerMode;
 import io.lapse.config.TimerSettings;
+import io.lapse.internal.Futures;
 import io.lapse.store.internal.StateRecord;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.Range;
@@ -54,8 +55,7 @@ public final class ShardCensus {
         for (int shard = 0; shard < keys.shards(); shard++) {
             shards.add(settings.mode() == TimerMode.ZSET ? sortedSet(shard, limit) : scanned(shard, limit));
         }
-        return CompletableFuture.allOf(shards.toArray(CompletableFuture[]::new))
-                .thenApply(v -> shards.stream().map(CompletableFuture::join).toList());
+        return Futures.allOf(shards);
     }
 
     private CompletableFuture<ShardCount> sortedSet(int shard, long limit) {

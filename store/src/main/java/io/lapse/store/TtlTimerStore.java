@@ -2,6 +2,7 @@ package io.lapse.store;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
+import io.lapse.internal.Futures;
 import io.lapse.store.internal.KeyspaceNotifications;
 import io.lapse.store.internal.LuaTimerStore;
 import io.lettuce.core.ZAddArgs;
@@ -70,7 +71,7 @@ public final class TtlTimerStore extends LuaTimerStore {
                     .toCompletableFuture()
                     .thenApply(kept -> kept ? -1L : 0L));
         }
-        return sum(counts);
+        return Futures.sum(counts);
     }
 
     @Override

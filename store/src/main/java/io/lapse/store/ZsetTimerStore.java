@@ -2,6 +2,7 @@ package io.lapse.store;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
+import io.lapse.internal.Futures;
 import io.lapse.store.internal.LuaTimerStore;
 import io.lapse.store.internal.WakeSubscription;
 import io.lettuce.core.Range;
@@ -39,7 +40,7 @@ public final class ZsetTimerStore extends LuaTimerStore {
         for (int shard = 0; shard < keys.shards(); shard++) {
             counts.add(redis.zcard(keys.due(shard)).toCompletableFuture());
         }
-        return sum(counts);
+        return Futures.sum(counts);
     }
 
     @Override
@@ -51,17 +52,16 @@ public final class ZsetTimerStore extends LuaTimerStore {
                     .toCompletableFuture());
             earliest.add(redis.zrangeWithScores(keys.due(shard), 0, 0).toCompletableFuture());
         }
-        CompletableFuture<Long> count = sum(counts);
-        return CompletableFuture.allOf(earliest.toArray(CompletableFuture[]::new))
-                .thenCombine(count, (done, late) -> {
-                    OptionalLong oldest = late == 0
-                            ? OptionalLong.empty()
-                            : OptionalLong.of((long) earliest.stream()
-                                    .flatMap(f -> f.join().stream())
-                                    .mapToDouble(ScoredValue::getScore)
-                                    .min()
-                                    .orElseThrow());
-                    return Optional.of(new Overdue(late, oldest));
-                });
+        CompletableFuture<Long> count = Futures.sum(counts);
+        return Futures.allOf(earliest).thenCombine(count, (heads, late) -> {
+            OptionalLong oldest = late == 0
+                    ? OptionalLong.empty()
+                    : OptionalLong.of((long) heads.stream()
+                            .flatMap(List::stream)
+                            .mapToDouble(ScoredValue::getScore)
+                            .min()
+                            .orElseThrow());
+            return Optional.of(new Overdue(late, oldest));
+        });
     }
 }

@@ -1,5 +1,6 @@
 package io.lapse.timer;
 
+import io.lapse.internal.Futures;
 import io.lapse.store.Claim;
 import io.lapse.store.TimerKeys;
 import java.time.Duration;
@@ -75,9 +76,9 @@ final class ExpiryFiring implements AutoCloseable {
     private CompletableFuture<Void> acknowledge(List<Claim> acked) {
         Map<Integer, List<Claim>> byShard =
                 acked.stream().collect(Collectors.groupingBy(c -> keys.shardOf(c.orderId())));
-        return CompletableFuture.allOf(byShard.entrySet().stream()
+        return Futures.allDone(byShard.entrySet().stream()
                 .map(e -> acknowledgement.acknowledge(e.getKey(), e.getValue()))
-                .toArray(CompletableFuture[]::new));
+                .toList());
     }
 
     /** Waits for the rounds in flight to be acknowledged, so that a clean stop leaves nothing to fire again. */

@@ -2,6 +2,7 @@ package io.lapse.timer;
 
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
+import io.lapse.internal.Futures;
 import io.lapse.kafka.KafkaSend;
 import io.lapse.store.Claim;
 import io.micrometer.core.instrument.Counter;
@@ -95,7 +96,7 @@ final class ExpiryPublisher implements AutoCloseable {
                 return null;
             }));
         }
-        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).thenApply(v -> List.copyOf(acked));
+        return Futures.allDone(sends).thenApply(v -> List.copyOf(acked));
     }
 
     /** Closes the producer, which first finishes the sends in flight. */

@@ -1,5 +1,6 @@
 package io.lapse.store.internal;
 
+import io.lapse.internal.Exceptions;
 import io.lapse.store.TimerKeys;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -12,7 +13,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /** A Lua script run by its SHA-1, sent whole only when a Redis node does not have it cached yet. */
 public final class LuaScript {
@@ -52,17 +52,15 @@ public final class LuaScript {
                 .exceptionallyCompose(error -> isNoScript(error)
                         ? redis.<T>eval(source, type, keys, args).toCompletableFuture()
                         : CompletableFuture.failedFuture(new IllegalStateException(
-                                "script " + name + " failed: " + unwrap(error).getMessage(), unwrap(error))));
+                                "script " + name + " failed: "
+                                        + Exceptions.unwrap(error).getMessage(),
+                                Exceptions.unwrap(error))));
     }
 
     private static boolean isNoScript(Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Exceptions.unwrap(error);
         return cause instanceof RedisNoScriptException
                 || (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private static String sha1(String text) {

@@ -195,13 +195,6 @@ public abstract class LuaTimerStore implements TimerStore {
         return triggerPrefix(0).isEmpty();
     }
 
-    /** Sums one count per shard. */
-    protected static CompletableFuture<Long> sum(List<CompletableFuture<Long>> counts) {
-        return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new))
-                .thenApply(
-                        v -> counts.stream().mapToLong(CompletableFuture::join).sum());
-    }
-
     private String[] shardKeys(int shard) {
         return new String[] {keys.due(shard), keys.state(shard), keys.ended(shard)};
     }

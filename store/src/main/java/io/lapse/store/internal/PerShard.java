@@ -1,5 +1,6 @@
 package io.lapse.store.internal;
 
+import io.lapse.internal.Futures;
 import io.lapse.store.TimerKeys;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,8 +32,7 @@ public final class PerShard {
                 calls.add(call.apply(shard, list.subList(from, Math.min(from + CHUNK, list.size()))));
             }
         });
-        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-                .thenApply(v -> calls.stream().map(CompletableFuture::join).toList());
+        return Futures.allOf(calls);
     }
 
     /** Keeps one update per order: the one that decides (see OrderUpdate.mergeWith). */

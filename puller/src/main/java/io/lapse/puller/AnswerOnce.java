@@ -8,60 +8,66 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * Answers each expiry once per {@code (orderId, deadline, attempt)}: a duplicate read while the first is in flight
- * shares its answer, and one read after the first was acknowledged needs none, as long as the triple is among the
- * most recent ones remembered. Safe to use from any thread.
+ * Answers each expiry once per {@code (orderId, deadline, attempt, copyOf)}: a duplicate read while the first is in
+ * flight shares its answer, and one read after the first was acknowledged needs none, as long as it is among the most
+ * recent ones remembered. A copy that on-call published ({@code copyOf} names its original) is an expiry of its own,
+ * answered once however many copies of that original arrive; a plain duplicate from the timer is not. Safe to use from
+ * any thread.
  */
 final class AnswerOnce {
 
-    private record Triple(String orderId, long deadline, int attempt) {
-        static Triple of(TimerExpired expiry) {
-            return new Triple(expiry.orderId(), expiry.deadline(), expiry.attempt());
+    /** What makes two expiries one for the puller. */
+    private record Identity(String orderId, long deadline, int attempt, String copyOf) {
+        static Identity of(TimerExpired expiry, String copyOf) {
+            return new Identity(expiry.orderId(), expiry.deadline(), expiry.attempt(), copyOf);
         }
     }
 
-    private final Map<Triple, CompletableFuture<Void>> inFlight = new HashMap<>();
-    private final Map<Triple, Boolean> answered;
+    private final Map<Identity, CompletableFuture<Void>> inFlight = new HashMap<>();
+    private final Map<Identity, Boolean> answered;
     private final Runnable onDuplicate;
 
-    /** @param remembered how many acknowledged triples to remember */
+    /** @param remembered how many acknowledged expiries to remember */
     AnswerOnce(int remembered, Runnable onDuplicate) {
         this.answered = new LinkedHashMap<>(16, 0.75f, false) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<Triple, Boolean> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<Identity, Boolean> eldest) {
                 return size() > remembered;
             }
         };
         this.onDuplicate = onDuplicate;
     }
 
-    /** @param answer answers the expiry; called unless the triple is in flight or was answered recently */
-    CompletableFuture<Void> answer(TimerExpired expiry, Supplier<CompletableFuture<Void>> answer) {
-        Triple triple = Triple.of(expiry);
+    /**
+     * @param copyOf the original of an on-call copy, or null
+     * @param answer answers the expiry; called unless the same one is in flight or was answered recently
+     */
+    CompletableFuture<Void> answer(TimerExpired expiry, String copyOf, Supplier<CompletableFuture<Void>> answer) {
+        Identity identity = Identity.of(expiry, copyOf);
         CompletableFuture<Void> first;
         synchronized (this) {
-            if (answered.containsKey(triple)) {
+            if (answered.containsKey(identity)) {
                 onDuplicate.run();
                 return CompletableFuture.completedFuture(null);
             }
-            first = inFlight.get(triple);
+            first = inFlight.get(identity);
             if (first != null) {
                 onDuplicate.run();
                 return first;
             }
             first = new CompletableFuture<>();
-            inFlight.put(triple, first);
+            inFlight.put(identity, first);
         }
         CompletableFuture<Void> done = first;
-        answer.get().whenComplete((ok, error) -> settle(triple, done, error));
+        answer.get().whenComplete((ok, error) -> settle(identity, done, error));
         return done;
     }
 
-    private void settle(Triple triple, CompletableFuture<Void> done, Throwable error) {
+    private void settle(Identity identity, CompletableFuture<Void> done, Throwable error) {
         synchronized (this) {
-            inFlight.remove(triple);
+            inFlight.remove(identity);
             if (error == null) {
-                answered.put(triple, true);
+                answered.put(identity, true);
             }
         }
         if (error == null) {

@@ -3,11 +3,16 @@ package io.lapse.puller;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
+import io.lapse.kafka.CopyHeader;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-/** One record of the expired topic: an expiry to answer, or the reason it is a dead letter. */
-record ExpiryReading(TimerExpired expiry, String rejection) {
+/**
+ * One record of the expired topic: an expiry to answer, or the reason it is a dead letter.
+ *
+ * @param copyOf the original a {@code lapse replay} or {@code lapse dlq redrive} copied this expiry from, or null
+ */
+record ExpiryReading(TimerExpired expiry, String copyOf, String rejection) {
 
     static ExpiryReading of(ConsumerRecord<byte[], byte[]> record) {
         try {
@@ -15,16 +20,19 @@ record ExpiryReading(TimerExpired expiry, String rejection) {
             if (record.key() != null) {
                 String key = new String(record.key(), StandardCharsets.UTF_8);
                 if (!key.equals(expiry.orderId())) {
-                    return new ExpiryReading(
-                            null, "record key '" + key + "' differs from orderId '" + expiry.orderId() + "'");
+                    return rejected("record key '" + key + "' differs from orderId '" + expiry.orderId() + "'");
                 }
             }
-            return new ExpiryReading(expiry, null);
+            return new ExpiryReading(expiry, CopyHeader.origin(record.headers()), null);
         } catch (InvalidRecordException e) {
-            return new ExpiryReading(null, e.getMessage());
+            return rejected(e.getMessage());
         } catch (RuntimeException e) {
             // whatever the bytes are, one record never stops the puller
-            return new ExpiryReading(null, "cannot be read: " + e);
+            return rejected("cannot be read: " + e);
         }
+    }
+
+    private static ExpiryReading rejected(String reason) {
+        return new ExpiryReading(null, null, reason);
     }
 }

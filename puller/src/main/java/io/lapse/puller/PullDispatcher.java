@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers expiries, each triple once: skips those Redis shows a newer status or an end for, pulls the others on the
+ * Answers expiries, each once (see {@link AnswerOnce}): skips those Redis shows a newer status or an end for, pulls the others on the
  * bulkhead's pull threads, and has every PullResult published. A final expiry's pull waits for upstream's answer.
  */
 final class PullDispatcher {
@@ -47,9 +47,10 @@ final class PullDispatcher {
     }
 
     /** @return completes once Kafka acknowledged the expiry's answer */
-    CompletableFuture<Void> answer(ConsumerRecord<byte[], byte[]> record, TimerExpired expiry, OrderView view) {
-        return once.answer(expiry, () -> {
-            if (answeredSince(expiry, view)) {
+    CompletableFuture<Void> answer(ConsumerRecord<byte[], byte[]> record, ExpiryReading reading, OrderView view) {
+        TimerExpired expiry = reading.expiry();
+        return once.answer(expiry, reading.copyOf(), () -> {
+            if (view.hasNewsSince(expiry.lastSeen())) {
                 return publisher.publish(record, PullResult.skipped(expiry, clock.millis()));
             }
             return submit(expiry).thenCompose(result -> publisher.publish(record, result));
@@ -66,12 +67,6 @@ final class PullDispatcher {
             }
             return CompletableFuture.supplyAsync(() -> null, RESUBMIT).thenCompose(nothing -> submit(expiry));
         }
-    }
-
-    /** A status newer than the one the timer counted from, or the order's end, already answers the expiry. */
-    static boolean answeredSince(TimerExpired expiry, OrderView view) {
-        return view.phase() == OrderView.Phase.ENDED
-                || (view.lastSeen().isPresent() && view.lastSeen().getAsLong() > expiry.lastSeen());
     }
 
     private PullResult pull(TimerExpired expiry) {

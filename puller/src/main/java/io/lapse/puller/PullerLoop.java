@@ -98,9 +98,7 @@ final class PullerLoop {
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             CompletableFuture<Void> answered = p.reading().expiry() != null
                     ? dispatcher.answer(
-                            record,
-                            p.reading().expiry(),
-                            views.get(p.reading().expiry().orderId()))
+                            record, p.reading(), views.get(p.reading().expiry().orderId()))
                     : Redelivery.untilAcked(
                             () -> deadLetters.send(record, p.reading().rejection()),
                             "the dead letter of " + partition + "@" + record.offset(),

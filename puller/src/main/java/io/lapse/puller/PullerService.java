@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class PullerService implements Service {
 
     private static final Logger log = LoggerFactory.getLogger(PullerService.class);
-    /** Answered triples remembered, so that a late duplicate of one is not pulled again. */
-    private static final int TRIPLES_REMEMBERED = 20_000;
+    /** Answered expiries remembered, so that a late duplicate of one is not pulled again. */
+    private static final int ANSWERS_REMEMBERED = 20_000;
 
     private final LapseConfig config;
     private final KafkaClients clients;
@@ -105,7 +105,7 @@ public final class PullerService implements Service {
                 resilient,
                 pullThreads,
                 new ResultPublisher(producer, topics.pulled(), deadLetters, clock, metrics, this::isRunning),
-                new AnswerOnce(TRIPLES_REMEMBERED, metrics::duplicate),
+                new AnswerOnce(ANSWERS_REMEMBERED, metrics::duplicate),
                 clock,
                 this::isRunning);
         InOrderCommits commits = new InOrderCommits(consumer);

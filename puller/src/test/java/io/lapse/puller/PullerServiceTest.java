@@ -11,6 +11,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.TimerExpired;
+import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.puller.UpstreamStub.Answer;
 import io.lapse.store.OrderUpdate;
@@ -362,5 +363,58 @@ class PullerServiceTest {
                 .singleElement()
                 .satisfies(r -> assertThat(r.expiry()).isEqualTo(PullResult.ExpiryRef.of(expiry)));
         assertThat(registry.get("lapse.puller.duplicates").counter().count()).isEqualTo(3);
+    }
+
+    @Test
+    void aCopyOfAnAnsweredExpiryIsPulledAgainOncePerOriginalUnlessTheOrderHasNewsSince() {
+        long lastSeen = aWhileAgo();
+        pushed("copied", lastSeen);
+        pushed("pushed-since", lastSeen);
+        upstream.answer("copied", Answer.status("copied", "CHARGING"));
+        upstream.answer("pushed-since", Answer.status("pushed-since", "CHARGING"));
+        TimerExpired expiry = expire("copied", lastSeen, 0);
+        expire("pushed-since", lastSeen, 0);
+        resultFor("copied");
+        resultFor("pushed-since");
+        pushed("pushed-since", lastSeen + 1_000);
+
+        copy(expiry, "copied", config.topics().expired() + "/0@0");
+        copy(expiry, "copied", config.topics().expired() + "/0@0");
+        copy(expiry, "pushed-since", config.topics().expired() + "/0@1");
+        expire("after-copies", lastSeen, 0);
+
+        resultFor("after-copies");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("lapse.puller.in.flight").gauge().value() == 0);
+        assertThat(upstream.requests("copied")).as("the original and one copy").isEqualTo(2);
+        assertThat(upstream.requests("pushed-since"))
+                .as("pushed since: the copy needs no call")
+                .isEqualTo(1);
+        assertThat(results.all(r -> r.orderId().equals("copied")))
+                .extracting(PullResult::outcome)
+                .containsExactly(Outcome.OK, Outcome.OK);
+        assertThat(results.all(r -> r.orderId().equals("pushed-since")))
+                .extracting(PullResult::outcome)
+                .containsExactly(Outcome.OK, Outcome.SKIPPED);
+    }
+
+    /** Publishes the expiry again as lapse replay would: same bytes, marked as a copy of the original. */
+    private void copy(TimerExpired expiry, String orderId, String original) {
+        TimerExpired copied = new TimerExpired(
+                orderId,
+                expiry.deadline(),
+                expiry.lastSeen(),
+                expiry.attempt(),
+                expiry.firedAt(),
+                expiry.source(),
+                expiry.finalAttempt());
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                config.topics().expired(),
+                0,
+                orderId.getBytes(StandardCharsets.UTF_8),
+                JsonCodec.TIMER_EXPIRED.encode(copied));
+        CopyHeader.put(record.headers(), original);
+        producer.send(record);
+        producer.flush();
     }
 }

@@ -53,6 +53,15 @@ final class Arguments {
         }
     }
 
+    /** A moment as {@link #time} reads it, refused when it is still to come: nothing can have happened since. */
+    static long pastTime(String option, String text, long now) {
+        long time = time(option, text, now);
+        if (time > now) {
+            throw new OnCallError(option + " " + Show.time(time) + " is in the future (now is " + Show.time(now) + ")");
+        }
+        return time;
+    }
+
     private static OnCallError badTime(String option, String text) {
         return new OnCallError(option + ": cannot read '" + text + "' as a time; write ISO-8601 "
                 + "(2026-11-23T04:00:00Z) or relative to now (-30m, -2h)");

@@ -34,6 +34,9 @@ public final class CancelCommand extends OnCallCommand {
         TimerStore store = TimerStore.of(
                 connections.redis(), connections.keys(), connections.config().timer());
         OrderView before = store.inspect(List.of(order)).join().get(order);
+        if (before.phase() == OrderView.Phase.UNKNOWN) {
+            throw ManualAction.unknown(order);
+        }
         boolean changed = before.phase() != OrderView.Phase.ENDED;
         if (changed) {
             store.apply(List.of(OrderUpdate.terminal(order, now()))).join();

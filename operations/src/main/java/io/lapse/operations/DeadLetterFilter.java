@@ -22,7 +22,7 @@ public final class DeadLetterFilter {
     String reason;
 
     long sinceMillis(long now) {
-        return since == null ? 0 : Arguments.time("--since", since, now);
+        return since == null ? 0 : Arguments.pastTime("--since", since, now);
     }
 
     String describe(long now) {

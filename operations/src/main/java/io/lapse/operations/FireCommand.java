@@ -47,6 +47,9 @@ public final class FireCommand extends OnCallCommand {
         ManualFiring firing = new ManualFiring(
                 connections.redis(), connections.keys(), connections.config().timer());
         ManualFiring.Result result = firing.claim(order).join();
+        if (result.outcome() == ManualFiring.Outcome.UNKNOWN) {
+            throw ManualAction.unknown(order);
+        }
         if (result.outcome() != ManualFiring.Outcome.CLAIMED) {
             return refused(order, result.outcome());
         }
@@ -103,10 +106,9 @@ public final class FireCommand extends OnCallCommand {
 
     private int refused(String order, ManualFiring.Outcome outcome) {
         String why = switch (outcome) {
-            case UNKNOWN -> "Redis knows nothing of it (lapse inspect " + order + " shows what the topics know)";
             case FINISHED -> "it is finished: a terminal status ended its watch";
             case LEASED -> "an expiry of it is being published right now; try again in a moment";
-            case CLAIMED -> throw new IllegalArgumentException("claimed is no refusal");
+            case CLAIMED, UNKNOWN -> throw new IllegalArgumentException(outcome + " is no refusal");
         };
         if (action.json) {
             Json.print(

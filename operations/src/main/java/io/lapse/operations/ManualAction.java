@@ -26,4 +26,10 @@ public final class ManualAction {
                 .record(new AuditLog.Entry(0, action, order(), reason, System.getProperty("user.name")))
                 .join();
     }
+
+    /** An order Redis does not know is refused: a mistyped orderId is far likelier than a lost timer. */
+    static OnCallError unknown(String order) {
+        return new OnCallError("unknown order '" + order + "': Redis knows nothing of it (lapse inspect " + order
+                + " shows what the topics know)");
+    }
 }

@@ -63,7 +63,7 @@ public final class ReplayCommand extends OnCallCommand {
     @Override
     int run(Connections connections) {
         long started = now();
-        long start = Arguments.time("--from", from, started);
+        long start = Arguments.pastTime("--from", from, started);
         long end = Arguments.time("--to", to, started);
         if (start >= end) {
             throw new OnCallError("--from " + Show.time(start) + " is not before --to " + Show.time(end));

@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A mistake or an unreachable Kafka or Redis: one line naming it on stderr, exit code 2, nothing done. */
 @ExtendWith(RigPerClass.class)
@@ -41,6 +46,39 @@ class BadUsageTest {
     void anOrderIdTheContractDoesNotAllowIsRefused() {
         assertRefused(rig.lapse("inspect", "x".repeat(129)), "lapse inspect: ORDER is not an orderId: longer than 128");
         assertRefused(rig.lapse("fire", "bad\nid"), "ORDER is not an orderId: it contains control characters");
+    }
+
+    @Test
+    void anOrderRedisDoesNotKnowIsNeitherFiredNorCancelled() {
+        assertRefused(rig.lapse("fire", "never-seen"), "lapse fire: unknown order 'never-seen': Redis knows nothing");
+        assertRefused(rig.lapse("cancel", "never-seen"), "lapse cancel: unknown order 'never-seen'");
+        assertThat(rig.records(rig.config.topics().expired()))
+                .noneMatch(r -> new String(r.key(), StandardCharsets.UTF_8).equals("never-seen"));
+    }
+
+    @Test
+    void aTimeInTheFutureIsRefusedWhereNothingCanHaveHappenedYet() {
+        assertRefused(
+                rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "2999-01-01T00:00:00Z"),
+                "lapse replay: --from 2999-01-01T00:00:00Z is in the future (now is ");
+        assertRefused(rig.lapse("dlq", "list", "--since", "2999-01-01T00:00:00Z"), "lapse dlq list: --since ");
+        assertRefused(
+                rig.lapse("dlq", "redrive", "--since", "2999-01-01T00:00:00Z"),
+                "lapse dlq redrive: --since 2999-01-01T00:00:00Z is in the future");
+    }
+
+    @Test
+    void aTopicThatDoesNotExistIsNamedWhereverItIsGiven() {
+        assertRefused(
+                rig.lapse(
+                        "replay",
+                        "--topic",
+                        rig.config.topics().push(),
+                        "--from",
+                        "-1h",
+                        "--to-topic",
+                        "no.such.target"),
+                "lapse replay: unknown topic 'no.such.target'");
     }
 
     @Test
@@ -91,6 +129,36 @@ class BadUsageTest {
                 "1s");
 
         assertRefused(outcome, "lapse inspect: cannot reach Redis at 127.0.0.1:" + port + " within 1s");
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "status",
+                "inspect o-1",
+                "replay --topic t --from -1h",
+                "dlq list",
+                "dlq redrive --dry-run",
+                "watermarks"
+            })
+    void everyCommandThatReadsKafkaNamesAnUnreachableBroker(String command) throws Exception {
+        Path config = rig.configFile(Map.of("kafka.bootstrap.servers", "127.0.0.1:" + closedPort()));
+
+        assertRefused(runWith(config, command), "cannot reach Kafka at 127.0.0.1:", " within 1s");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"status", "inspect o-1", "fire o-1", "cancel o-1", "watermarks"})
+    void everyCommandThatReadsRedisNamesAnUnreachableRedis(String command) throws Exception {
+        Path config = rig.configFile(Map.of("redis.uri", "redis://127.0.0.1:" + closedPort()));
+
+        assertRefused(runWith(config, command), "cannot reach Redis at 127.0.0.1:", " within 1s");
+    }
+
+    private static Lapse.Outcome runWith(Path config, String command) {
+        List<String> args = new ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of("--config", config.toString(), "--timeout", "1s"));
+        return Lapse.run(new OnCallEnvironment(Map.of(), Clock.systemUTC(), false), args.toArray(String[]::new));
     }
 
     @Test

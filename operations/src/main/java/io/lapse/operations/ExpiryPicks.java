@@ -11,43 +11,52 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * What a replay of the expired topic re-publishes: one expiry per order, its newest in the range, so that an order
- * silent through a whole outage is pulled once rather than once per repeat; and none for an order that has had a
- * status since (the puller would skip it) or whose silence an earlier replay already re-published.
+ * What a replay of the expired topic, or a redrive of its dead letters, re-publishes: one expiry per order, its newest
+ * among those offered, so that an order silent through a whole outage is pulled once rather than once per repeat; and
+ * none for an order that has had a status since (the puller would skip it) or whose silence an earlier replay or
+ * redrive already re-published.
+ *
+ * @param <T> what carries an expiry: a record of the expired topic, or a dead letter of one
  */
-final class ExpiryPicks {
+final class ExpiryPicks<T> {
 
     /** An order's silence: the status its expiries counted from. A replay re-publishes each silence once. */
     private record Silence(String orderId, long lastSeen) {}
 
-    /** The expiry picked for an order, with the record that carried it. */
-    record Pick(ConsumerRecord<byte[], byte[]> record, TimerExpired expiry) {}
+    /** The expiry picked for an order, with what carried it. */
+    record Pick<T>(T carrier, TimerExpired expiry) {}
 
-    /** What was picked, and how many orders were left out for which reason. */
-    record Selection(List<Pick> picks, long orders, long statusSince, long replayedBefore) {}
+    /**
+     * What was picked, and how many orders were left out for which reason.
+     *
+     * @param superseded expiries left out because a newer one of the same order was offered
+     */
+    record Selection<T>(List<Pick<T>> picks, long orders, long statusSince, long replayedBefore, long superseded) {}
 
-    private final Map<String, Pick> newest = new LinkedHashMap<>();
+    private final Map<String, Pick<T>> newest = new LinkedHashMap<>();
     private final Set<Silence> replayed = new HashSet<>();
     private long unreadable;
+    private long offered;
 
     /** Notes a copy found in the target topic: its order's silence was re-published before. */
-    void noteCopy(ConsumerRecord<byte[], byte[]> copy) {
+    void noteCopy(byte[] copy) {
         TimerExpired expiry = decode(copy);
         if (expiry != null) {
             replayed.add(new Silence(expiry.orderId(), expiry.lastSeen()));
         }
     }
 
-    void offer(ConsumerRecord<byte[], byte[]> record) {
-        TimerExpired expiry = decode(record);
+    /** @param value the bytes of the expiry the carrier holds */
+    void offer(T carrier, byte[] value) {
+        TimerExpired expiry = decode(value);
         if (expiry == null) {
             unreadable++;
             return;
         }
-        newest.merge(expiry.orderId(), new Pick(record, expiry), (a, b) -> isNewer(b.expiry(), a.expiry()) ? b : a);
+        offered++;
+        newest.merge(expiry.orderId(), new Pick<>(carrier, expiry), (a, b) -> isNewer(b.expiry(), a.expiry()) ? b : a);
     }
 
     private static boolean isNewer(TimerExpired candidate, TimerExpired current) {
@@ -62,12 +71,12 @@ final class ExpiryPicks {
     }
 
     /** @param views what the timer store knows of the given orders */
-    Selection select(Function<Collection<String>, Map<String, OrderView>> views) {
-        Map<String, OrderView> known = views.apply(newest.keySet());
-        List<Pick> picks = new ArrayList<>();
+    Selection<T> select(Function<Collection<String>, Map<String, OrderView>> views) {
+        Map<String, OrderView> known = newest.isEmpty() ? Map.of() : views.apply(newest.keySet());
+        List<Pick<T>> picks = new ArrayList<>();
         long statusSince = 0;
         long replayedBefore = 0;
-        for (Pick pick : newest.values()) {
+        for (Pick<T> pick : newest.values()) {
             TimerExpired expiry = pick.expiry();
             if (known.get(expiry.orderId()).hasNewsSince(expiry.lastSeen())) {
                 statusSince++;
@@ -77,12 +86,12 @@ final class ExpiryPicks {
                 picks.add(pick);
             }
         }
-        return new Selection(picks, newest.size(), statusSince, replayedBefore);
+        return new Selection<>(picks, newest.size(), statusSince, replayedBefore, offered - newest.size());
     }
 
-    private static TimerExpired decode(ConsumerRecord<byte[], byte[]> record) {
+    private static TimerExpired decode(byte[] value) {
         try {
-            return JsonCodec.TIMER_EXPIRED.decode(record.value());
+            return JsonCodec.TIMER_EXPIRED.decode(value);
         } catch (RuntimeException e) {
             // not a TimerExpired, whichever way its bytes are wrong (InvalidRecordException, or worse)
             return null;

@@ -7,6 +7,9 @@ import java.util.List;
  * What a redrive did, for people and (with --json) for scripts.
  *
  * @param selection     which dead letters were selected, in words
+ * @param statusSince   dead letters of expiries left out because their order has had a status since
+ * @param superseded    dead letters of expiries left out because a newer one of the same order is redriven
+ * @param notExpiries   dead letters from the expired topic whose value is no expiry: the puller would reject them
  * @param unknownSource dead letters that do not say where their original was
  * @param topicGone     dead letters whose source topic no longer exists
  * @param wouldPublish  with --dry-run, the originals a real run would publish
@@ -16,6 +19,9 @@ record RedriveReport(
         long selected,
         String selection,
         long redrivenBefore,
+        long statusSince,
+        long superseded,
+        long notExpiries,
         long unknownSource,
         long topicGone,
         long published,
@@ -34,6 +40,12 @@ record RedriveReport(
                                 ? "would redrive " + Show.count(wouldPublish.size())
                                 : "redrove " + Show.count(published));
         text.append(Show.clause(redrivenBefore, "redriven before", "redriven before"));
+        text.append(Show.clause(statusSince, "of an order with a status since", "of orders with a status since"));
+        text.append(Show.clause(superseded, "superseded by a newer expiry", "superseded by newer expiries"));
+        text.append(Show.clause(
+                notExpiries,
+                "from the expired topic that is no expiry",
+                "from the expired topic that are no expiries"));
         text.append(Show.clause(unknownSource, "without a source", "without a source"));
         text.append(Show.clause(topicGone, "whose topic no longer exists", "whose topic no longer exists"));
         if (failed > 0) {

@@ -77,7 +77,7 @@ public final class ReplayCommand extends OnCallCommand {
         ReplayRun replay = new ReplayRun(
                 target,
                 order,
-                expiries ? new ExpiryPicks() : null,
+                expiries ? new ExpiryPicks<>() : null,
                 publishing.dryRun ? null : new Republisher(connections.producer(), ledger),
                 ledger);
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {

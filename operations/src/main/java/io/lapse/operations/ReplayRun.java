@@ -18,7 +18,7 @@ final class ReplayRun {
 
     private final String target;
     private final byte[] order;
-    private final ExpiryPicks expiries;
+    private final ExpiryPicks<ConsumerRecord<byte[], byte[]>> expiries;
     private final Republisher publisher;
     private final CopyLedger ledger;
     private final List<String> sample = new ArrayList<>();
@@ -27,14 +27,19 @@ final class ReplayRun {
     private long otherKeys;
     private long replayedBefore;
     private long selected;
-    private ExpiryPicks.Selection selection;
+    private ExpiryPicks.Selection<ConsumerRecord<byte[], byte[]>> selection;
 
     /**
      * @param order     only this order's records (its key's bytes), or null for all
      * @param expiries  the picks of an expired-topic replay, or null for a topic replayed record by record
      * @param publisher null for a dry run
      */
-    ReplayRun(String target, byte[] order, ExpiryPicks expiries, Republisher publisher, CopyLedger ledger) {
+    ReplayRun(
+            String target,
+            byte[] order,
+            ExpiryPicks<ConsumerRecord<byte[], byte[]>> expiries,
+            Republisher publisher,
+            CopyLedger ledger) {
         this.target = target;
         this.order = order;
         this.expiries = expiries;
@@ -45,7 +50,7 @@ final class ReplayRun {
     /** A record of the target topic, read from the start of the range on. */
     void noteTarget(ConsumerRecord<byte[], byte[]> record) {
         if (ledger.note(record) && expiries != null) {
-            expiries.noteCopy(record);
+            expiries.noteCopy(record.value());
         }
     }
 
@@ -57,7 +62,7 @@ final class ReplayRun {
         } else if (order != null && !Arrays.equals(order, record.key())) {
             otherKeys++;
         } else if (expiries != null) {
-            expiries.offer(record);
+            expiries.offer(record, record.value());
         } else if (ledger.holdsCopyOf(Coordinate.of(record))) {
             replayedBefore++;
         } else {
@@ -71,8 +76,8 @@ final class ReplayRun {
             return;
         }
         selection = expiries.select(views);
-        for (ExpiryPicks.Pick pick : selection.picks()) {
-            publish(pick.record());
+        for (ExpiryPicks.Pick<ConsumerRecord<byte[], byte[]>> pick : selection.picks()) {
+            publish(pick.carrier());
             progress.advance(1);
         }
     }

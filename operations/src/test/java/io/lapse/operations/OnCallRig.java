@@ -64,9 +64,10 @@ final class OnCallRig implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private ManagementServer management;
 
-    OnCallRig(DevStack stack) {
+    /** @param overrides settings over the rig's own */
+    OnCallRig(DevStack stack, Map<String, String> overrides) {
         String run = "oncall" + RUN.incrementAndGet();
-        this.settings = Map.ofEntries(
+        Map<String, String> own = Map.ofEntries(
                 Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()),
                         Map.entry("redis.uri", stack.redisUri()),
                 Map.entry("redis.key-prefix", run), Map.entry("topics.push", run + ".push"),
@@ -76,6 +77,9 @@ final class OnCallRig implements AutoCloseable {
                 Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
                 Map.entry("puller.group-id", run + "-puller"), Map.entry("compensator.application-id", run + "-comp"),
                 Map.entry("timer.ttl", "2s"), Map.entry("management.port", "0"));
+        Map<String, String> merged = new HashMap<>(own);
+        merged.putAll(overrides);
+        this.settings = Map.copyOf(merged);
         this.config = LapseConfig.load(null, Map.of()).with(settings);
         this.clients = new KafkaClients(config.kafka());
         this.redis = RedisConnection.open(config.redis());

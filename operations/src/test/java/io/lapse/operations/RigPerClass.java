@@ -1,6 +1,8 @@
 package io.lapse.operations;
 
 import io.lapse.devstack.DevStack;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -23,7 +25,13 @@ final class RigPerClass implements ParameterResolver {
         DevStack stack = context.getRoot()
                 .getStore(NAMESPACE)
                 .getOrComputeIfAbsent(DevStack.class, type -> DevStack.start(), DevStack.class);
+        RigSettings settings = context.getRequiredTestClass().getAnnotation(RigSettings.class);
+        Map<String, String> overrides = new HashMap<>();
+        for (String setting : settings == null ? new String[0] : settings.value()) {
+            String[] keyAndValue = setting.split("=", 2);
+            overrides.put(keyAndValue[0], keyAndValue[1]);
+        }
         return context.getStore(NAMESPACE)
-                .getOrComputeIfAbsent(OnCallRig.class, type -> new OnCallRig(stack), OnCallRig.class);
+                .getOrComputeIfAbsent(OnCallRig.class, type -> new OnCallRig(stack, overrides), OnCallRig.class);
     }
 }

@@ -24,6 +24,9 @@ import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +79,7 @@ final class OnCallRig implements AutoCloseable {
                 Map.entry("topics.partitions", "3"), Map.entry("timer.shards", "4"),
                 Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
                 Map.entry("puller.group-id", run + "-puller"), Map.entry("compensator.application-id", run + "-comp"),
-                Map.entry("timer.ttl", "2s"), Map.entry("management.port", "0"));
+                Map.entry("timer.ttl", "2s"), Map.entry("management.port", String.valueOf(freePort())));
         Map<String, String> merged = new HashMap<>(own);
         merged.putAll(overrides);
         this.settings = Map.copyOf(merged);
@@ -157,7 +160,8 @@ final class OnCallRig implements AutoCloseable {
     /** The URL of /metrics of the services this rig runs. */
     String metricsUrl() {
         if (management == null) {
-            management = ManagementServer.start(new ManagementSettings("127.0.0.1", 0), registry, new Health());
+            management = ManagementServer.start(
+                    new ManagementSettings("127.0.0.1", config.management().port()), registry, new Health());
             started.addLast(management);
         }
         return "http://localhost:" + management.port() + "/metrics";
@@ -198,6 +202,15 @@ final class OnCallRig implements AutoCloseable {
                 consumer.poll(Duration.ofMillis(100)).forEach(records::add);
             }
             return records;
+        }
+    }
+
+    /** A port nothing listens on now, so that lapse status finds the rig's metrics where the configuration says. */
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

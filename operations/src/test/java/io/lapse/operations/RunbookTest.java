@@ -1,0 +1,286 @@
+package io.lapse.operations;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lapse.event.JsonCodec;
+import io.lapse.event.PullResult;
+import io.lapse.event.TimerExpired;
+import io.lapse.ingest.IngestService;
+import io.lapse.simulator.FaultSettings;
+import io.lapse.simulator.UpstreamSimulator;
+import io.lapse.store.OrderView;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * docs/runbook.md, followed literally: each section's commands in its order, with every service running throughout
+ * (the puller that lived through an outage is the one that pulls again), the output compared with what the runbook
+ * prints, and the outcome checked where the user sees it: upstream's calls, billing's results, orders fired or not.
+ * The outages: upstream answers 200 with bodies that are no status, so every pull of the orders that went silent
+ * then fails and is dead-lettered and the timer gives them up; three of those orders finished meanwhile (their final
+ * push lost) and need one pull each to bill their end, one pushed again and needs none.
+ */
+@ExtendWith(RigPerClass.class)
+@RigSettings({
+    "topics.push=charging.status.push",
+    "topics.pulled=charging.status.pulled",
+    "topics.expired=charging.timer.expired",
+    "topics.dlq=charging.status.dlq",
+    "topics.timer-shards=lapse.timer.shards",
+    "redis.key-prefix=lapse",
+    "timer.group-id=lapse-timer",
+    "ingest.group-id=lapse-ingest",
+    "puller.group-id=lapse-puller",
+    "compensator.application-id=lapse-compensator",
+    "timer.max-attempts=2",
+    "upstream.max-attempts=1",
+    "upstream.retry-backoff=10ms"
+})
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RunbookTest {
+
+    private static final Duration PUSH_INTERVAL = Duration.ofMillis(500);
+    private static final Duration LIMIT = Duration.ofSeconds(30);
+    private static final int LIVE_ORDERS = 20;
+
+    private static OnCallRig rig;
+    private static UpstreamSimulator upstream;
+    private static IngestService ingest;
+    private static List<String> live;
+
+    @BeforeAll
+    static void startEveryService(OnCallRig given) {
+        rig = given;
+        rig.metricsUrl();
+        upstream = rig.startUpstream(PUSH_INTERVAL);
+        ingest = rig.startIngest();
+        rig.startTimer();
+        rig.startPuller(upstream);
+        live = upstream.fleet().startMany(LIVE_ORDERS, "order-");
+        awaitWatched(live);
+    }
+
+    private static Transcript transcript() {
+        return new Transcript(rig::lapse);
+    }
+
+    @Test
+    @Order(1)
+    void afterAPipelineOutageNothingFiredAndNothingNeedsReplaying() {
+        Transcript runbook = transcript();
+        Instant stopped = Instant.now();
+        ingest.close();
+        await().atMost(LIMIT)
+                .until(() ->
+                        rig.lapse("status", "--max-watermark-age", "5s").out().contains("more than 5.0 s"));
+
+        runbook.run("status", "--max-watermark-age", "5s");
+        runbook.run("watermarks");
+        ingest = rig.startIngest();
+        await().atMost(LIMIT).until(() -> rig.lapse("status").exit() == 0);
+        runbook.run("status");
+
+        RunbookDocument.section("After a pipeline outage", runbook);
+        assertThat(expiriesSince(stopped))
+                .as("no live order fired: the watermark held every deadline while ingest was stopped")
+                .isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void afterAnUpstreamOutageOneReplayPullsEachSilentOrderOnceAndASecondRunPullsNone() {
+        Outage outage = anOutage();
+        Map<String, Long> before = upstreamCalls(outage);
+        String[] replay = {"replay", "--topic", "charging.timer.expired", "--from", outage.from(), "--to", outage.to()};
+        Transcript runbook = transcript();
+
+        runbook.run("status");
+        runbook.run("inspect", outage.finished().get(0));
+        runbook.run(with(replay, "--dry-run"));
+        Lapse.Outcome first = runbook.run(replay);
+        awaitBilled(outage);
+        Lapse.Outcome second = runbook.run(replay);
+        runbook.run("inspect", outage.finished().get(0), "--last", "3");
+
+        RunbookDocument.section("After an upstream outage", runbook);
+        assertThat(first.out()).contains("4 orders expired, 1 had a status since; published 3");
+        assertThat(second.out()).contains("published 0");
+        assertThat(upstreamCalls(outage))
+                .as("one call per silent order, none for the order that pushed again")
+                .isEqualTo(plusOneFor(before, outage.finished()));
+        assertThat(outage.finished())
+                .allSatisfy(order -> assertThat(okPulls(order))
+                        .as("billing got one result for " + order)
+                        .hasSize(1));
+    }
+
+    @Test
+    @Order(3)
+    void afterAnUpstreamOutageOneRedrivePullsEachSilentOrderOnceAndASecondRunPullsNone() {
+        Outage outage = anOutage();
+        Map<String, Long> before = upstreamCalls(outage);
+        String[] redrive = {"dlq", "redrive", "--since", outage.from(), "--reason", "pull FAILED"};
+        Transcript runbook = transcript();
+
+        runbook.run("dlq", "list", "--since", outage.from(), "--reason", "pull FAILED");
+        runbook.run(with(redrive, "--dry-run"));
+        Lapse.Outcome first = runbook.run(redrive);
+        awaitBilled(outage);
+        Lapse.Outcome second = runbook.run(redrive);
+
+        RunbookDocument.section("Failed pulls in the dead-letter topic", runbook);
+        assertThat(first.out())
+                .contains("redrove 3, 1 of an order with a status since, 4 superseded by newer expiries");
+        assertThat(second.out()).contains("redrove 0");
+        assertThat(upstreamCalls(outage))
+                .as("one call per silent order, none for the order that pushed again")
+                .isEqualTo(plusOneFor(before, outage.finished()));
+        assertThat(outage.finished())
+                .allSatisfy(order -> assertThat(okPulls(order))
+                        .as("billing got one result for " + order)
+                        .hasSize(1));
+    }
+
+    @Test
+    @Order(4)
+    void aPushNoServiceCanReadIsDeadLetteredAndRedrivenOnce() {
+        String since = aSecondAgo().toString();
+        String push = rig.config.topics().push();
+        long now = System.currentTimeMillis();
+        rig.send(
+                push, "order-17", utf8("{\"orderId\":\"order-17\",\"status\":\"CHARGING\",\"ts\":\"yesterday\"}"), now);
+        rig.send(push, "order-18", utf8("order-18 CHARGING"), now);
+        String[] redrive = {"dlq", "redrive", "--since", since, "--reason", "StatusPush (at ts)"};
+        await().atMost(LIMIT)
+                .until(() -> rig.lapse("dlq", "list", "--since", since).out().contains("2 dead letters"));
+        Transcript runbook = transcript();
+
+        runbook.run("dlq", "list", "--since", since);
+        runbook.run(with(redrive, "--dry-run"));
+        runbook.run(redrive);
+        await().atMost(LIMIT)
+                .until(() -> rig.lapse("dlq", "list", "--since", since).out().contains("3 dead letters"));
+        runbook.run(redrive);
+
+        RunbookDocument.section("A record in the DLQ", runbook);
+        long afterPoison = System.currentTimeMillis();
+        await().atMost(LIMIT)
+                .alias("ingest goes on after the poison")
+                .until(() -> rig.store
+                                .inspect(List.of("order-17"))
+                                .join()
+                                .get("order-17")
+                                .lastSeen()
+                                .orElse(0)
+                        > afterPoison);
+    }
+
+    /** Orders that went silent in an outage: the finished ones, and one that pushes again since. */
+    private record Outage(String from, String to, List<String> finished, String pushedAgain) {}
+
+    /** Upstream answers junk while four new orders go silent, until each has had its final pull FAILED. */
+    private static Outage anOutage() {
+        List<String> orders = upstream.fleet().startMany(4, "order-");
+        awaitWatched(orders);
+        Instant from = aSecondAgo();
+        upstream.api().faults(FaultSettings.none().withMalformedRate(1.0));
+        orders.forEach(upstream.fleet()::silence);
+        List<String> finished = orders.subList(0, 3);
+        finished.forEach(upstream.fleet()::finish);
+        await().atMost(LIMIT).until(() -> orders.stream().allMatch(order -> finalPullFailed(order, from)));
+        upstream.api().faults(FaultSettings.none());
+        Instant to = aSecondAgo().plusSeconds(2);
+        String pushedAgain = orders.get(3);
+        long silentSince = view(pushedAgain).lastSeen().orElseThrow();
+        upstream.fleet().resume(pushedAgain);
+        await().atMost(LIMIT).until(() -> view(pushedAgain).hasNewsSince(silentSince));
+        return new Outage(from.toString(), to.toString(), finished, pushedAgain);
+    }
+
+    /** A time as on-call types it: whole seconds, a little before now. */
+    private static Instant aSecondAgo() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(1);
+    }
+
+    private static void awaitWatched(List<String> orders) {
+        await().atMost(LIMIT)
+                .until(() -> rig.store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
+    }
+
+    /** Billing has the end of each finished order, and ingest has applied it. */
+    private static void awaitBilled(Outage outage) {
+        await().atMost(LIMIT)
+                .until(() -> outage.finished().stream()
+                        .allMatch(order -> !okPulls(order).isEmpty()));
+        await().atMost(LIMIT)
+                .until(() ->
+                        outage.finished().stream().allMatch(order -> view(order).phase() == OrderView.Phase.ENDED));
+    }
+
+    private static OrderView view(String orderId) {
+        return rig.store.inspect(List.of(orderId)).join().get(orderId);
+    }
+
+    private static boolean finalPullFailed(String orderId, Instant since) {
+        return pulls(orderId).stream()
+                .anyMatch(pull -> pull.pulledAt() >= since.toEpochMilli()
+                        && pull.outcome() == PullResult.Outcome.FAILED
+                        && pull.expiry().attempt() == 2);
+    }
+
+    private static List<PullResult> okPulls(String orderId) {
+        return pulls(orderId).stream()
+                .filter(pull -> pull.outcome() == PullResult.Outcome.OK)
+                .toList();
+    }
+
+    private static List<PullResult> pulls(String orderId) {
+        return rig.records(rig.config.topics().pulled()).stream()
+                .map(record -> JsonCodec.PULL_RESULT.decode(record.value()))
+                .filter(pull -> pull.orderId().equals(orderId))
+                .toList();
+    }
+
+    private static List<TimerExpired> expiriesSince(Instant since) {
+        return rig.records(rig.config.topics().expired()).stream()
+                .map(record -> JsonCodec.TIMER_EXPIRED.decode(record.value()))
+                .filter(expiry -> expiry.firedAt() >= since.toEpochMilli())
+                .toList();
+    }
+
+    private static Map<String, Long> upstreamCalls(Outage outage) {
+        Map<String, Long> calls = new HashMap<>();
+        outage.finished().forEach(order -> calls.put(order, upstream.api().requests(order)));
+        calls.put(outage.pushedAgain(), upstream.api().requests(outage.pushedAgain()));
+        return calls;
+    }
+
+    private static Map<String, Long> plusOneFor(Map<String, Long> calls, List<String> orders) {
+        Map<String, Long> expected = new HashMap<>(calls);
+        orders.forEach(order -> expected.merge(order, 1L, Long::sum));
+        return expected;
+    }
+
+    private static String[] with(String[] args, String more) {
+        String[] extended = Arrays.copyOf(args, args.length + 1);
+        extended[args.length] = more;
+        return extended;
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -61,4 +61,15 @@ record DeadLetterRecord(Coordinate at, long timestamp, byte[] key, DeadLetter le
                         Character.isISOControl(c) ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
         return shown + (text.codePointCount(0, text.length()) > PREFIX ? "…" : "") + "  (" + value.length + " bytes)";
     }
+
+    /** Whether the dead letter kept less than the whole value, so publishing its copy would publish a corrupt record. */
+    boolean isCut() {
+        return letter != null && letter.valueSize() != null;
+    }
+
+    /** How many bytes of the value the dead letter kept. */
+    int keptBytes() {
+        byte[] value = letter == null ? null : letter.originalValue();
+        return value == null ? 0 : value.length;
+    }
 }

@@ -2,10 +2,14 @@ package io.lapse.operations;
 
 import io.lapse.store.TimerStore;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -16,9 +20,13 @@ import picocli.CommandLine.Mixin;
         description = {
             "Publish the original key and value of dead letters again to the topic they came from, "
                     + "e.g. after a fix that makes them readable. Each original is redriven once.",
-            "Every copy carries a header lapse-copy-of: topic/partition@offset of its original. Before publishing, "
-                    + "each source topic is read from the oldest selected dead letter on, and an original that "
-                    + "already has a copy there is skipped, also when that copy became a dead letter again.",
+            "Every copy carries a header lapse-copy-of: topic/partition@offset of its original, and goes to its "
+                    + "original's partition. Before publishing, each partition is read from the oldest original "
+                    + "selected there on, and an original that already has a copy is skipped, also when that copy "
+                    + "became a dead letter again.",
+            "The original is read back from its topic while the broker retains it, and published whole, with its "
+                    + "headers and timestamp; else the dead letter's copy of it is, unless the dead letter cut the "
+                    + "value (64 KiB at most): such a letter is refused, with its reason, and the exit code is 1.",
             "Dead letters of expiries (failed pulls) are redriven as lapse replay replays the expired topic: one per "
                     + "order, its newest, and none for an order that has had a status since, so that each order is "
                     + "pulled again once."
@@ -51,10 +59,9 @@ public final class DlqRedriveCommand extends OnCallCommand {
             }
         }
         CopyLedger ledger = new CopyLedger();
-        Republisher publisher = publishing.dryRun ? null : new Republisher(connections.producer(), ledger);
         String expired = connections.config().topics().expired();
         ExpiryPicks<DeadLetterRecord> expiries = new ExpiryPicks<>();
-        List<String> wouldPublish = new ArrayList<>();
+        Map<Coordinate, DeadLetterRecord> chosen = new LinkedHashMap<>();
         long topicGone = 0;
         long redrivenBefore = 0;
         for (Map.Entry<String, List<DeadLetterRecord>> topic : bySource.entrySet()) {
@@ -70,7 +77,7 @@ public final class DlqRedriveCommand extends OnCallCommand {
                 } else if (ofExpiries) {
                     expiries.offer(letter, letter.letter().originalValue());
                 } else {
-                    redrive(letter, origin, ledger, publisher, wouldPublish);
+                    choose(letter, origin, ledger, chosen);
                 }
             }
         }
@@ -82,7 +89,46 @@ public final class DlqRedriveCommand extends OnCallCommand {
                 .join());
         for (ExpiryPicks.Pick<DeadLetterRecord> pick : picked.picks()) {
             DeadLetterRecord letter = pick.carrier();
-            redrive(letter, ledger.originOf(letter.source()), ledger, publisher, wouldPublish);
+            choose(letter, ledger.originOf(letter.source()), ledger, chosen);
+        }
+        Map<Coordinate, ConsumerRecord<byte[], byte[]>> originals;
+        try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
+            originals = Originals.read(reader, chosen.keySet(), connections.timeout());
+        }
+        Republisher publisher = publishing.dryRun ? null : new Republisher(connections.producer(), ledger);
+        List<String> wouldPublish = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        for (Map.Entry<Coordinate, DeadLetterRecord> redrive : chosen.entrySet()) {
+            Coordinate origin = redrive.getKey();
+            DeadLetterRecord letter = redrive.getValue();
+            ConsumerRecord<byte[], byte[]> original = originals.get(origin);
+            String where = origin + " (dead letter " + letter.at() + ")";
+            if (original == null && letter.isCut()) {
+                refused.add(where + ": the dead letter keeps " + letter.keptBytes() + " of the value's "
+                        + letter.letter().valueSize() + " bytes, and " + origin.topic()
+                        + " no longer holds the original");
+            } else if (publisher == null) {
+                wouldPublish.add(where);
+            } else if (original != null) {
+                publisher.send(
+                        origin.topic(),
+                        origin.partition(),
+                        original.key(),
+                        original.value(),
+                        original.headers(),
+                        original.timestamp(),
+                        origin);
+            } else {
+                // the original's own time is lost with it; the dead letter was written right after it was read
+                publisher.send(
+                        origin.topic(),
+                        origin.partition(),
+                        letter.originalKey(),
+                        letter.letter().originalValue(),
+                        null,
+                        letter.timestamp(),
+                        origin);
+            }
         }
         Republisher.Outcome outcome = publisher == null ? new Republisher.Outcome(0, 0, null) : publisher.finish();
         RedriveReport report = new RedriveReport(
@@ -98,27 +144,21 @@ public final class DlqRedriveCommand extends OnCallCommand {
                 outcome.published(),
                 outcome.failed(),
                 outcome.firstError(),
-                wouldPublish);
+                wouldPublish,
+                refused);
         if (publishing.json) {
             Json.print(out(), report);
         } else {
             report.print(out());
         }
-        return outcome.failed() > 0 || topicGone > 0 ? Exit.PROBLEM : Exit.OK;
+        return outcome.failed() > 0 || topicGone > 0 || !refused.isEmpty() ? Exit.PROBLEM : Exit.OK;
     }
 
-    private void redrive(
-            DeadLetterRecord letter,
-            Coordinate origin,
-            CopyLedger ledger,
-            Republisher publisher,
-            List<String> wouldPublish) {
-        if (publisher == null) {
-            ledger.copiedNow(origin);
-            wouldPublish.add(origin + " (dead letter " + letter.at() + ")");
-        } else {
-            publisher.send(origin.topic(), letter.originalKey(), letter.letter().originalValue(), null, origin);
-        }
+    /** Redrives the original once, however many dead letters name it. */
+    private static void choose(
+            DeadLetterRecord letter, Coordinate origin, CopyLedger ledger, Map<Coordinate, DeadLetterRecord> chosen) {
+        ledger.copiedNow(origin);
+        chosen.put(origin, letter);
     }
 
     /**
@@ -135,11 +175,19 @@ public final class DlqRedriveCommand extends OnCallCommand {
         if (partitions.isEmpty()) {
             return false;
         }
-        long oldest =
-                letters.stream().mapToLong(DeadLetterRecord::timestamp).min().orElse(0);
+        // a copy goes to its original's partition, after it: the earliest original named there is where to start
+        Map<TopicPartition, Long> earliest = new HashMap<>();
+        for (DeadLetterRecord letter : letters) {
+            earliest.merge(
+                    new TopicPartition(topic, letter.source().partition()),
+                    letter.source().offset(),
+                    Math::min);
+        }
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
-            List<OffsetRange> ranges =
-                    OffsetRange.of(reader, topic, partitions.getAsInt(), oldest, OffsetRange.OPEN_END);
+            Map<TopicPartition, Long> ends = reader.endOffsets(earliest.keySet());
+            List<OffsetRange> ranges = earliest.entrySet().stream()
+                    .map(start -> new OffsetRange(start.getKey(), start.getValue(), ends.get(start.getKey())))
+                    .toList();
             Progress progress = progress("checking " + topic, TopicScan.total(ranges));
             TopicScan.read(
                     reader,

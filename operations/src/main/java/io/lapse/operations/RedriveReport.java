@@ -13,6 +13,7 @@ import java.util.List;
  * @param unknownSource dead letters that do not say where their original was
  * @param topicGone     dead letters whose source topic no longer exists
  * @param wouldPublish  with --dry-run, the originals a real run would publish
+ * @param refused       dead letters that cut the value of an original the topic no longer holds, and why
  */
 record RedriveReport(
         boolean dryRun,
@@ -27,10 +28,12 @@ record RedriveReport(
         long published,
         long failed,
         String firstError,
-        List<String> wouldPublish) {
+        List<String> wouldPublish,
+        List<String> refused) {
 
     void print(PrintWriter out) {
         wouldPublish.forEach(line -> out.println("would publish " + line));
+        refused.forEach(line -> out.println("not redriven " + line));
         StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "")
                 .append(Show.count(selected, "dead letter"))
                 .append(selection)
@@ -46,6 +49,7 @@ record RedriveReport(
                 notExpiries,
                 "from the expired topic that is no expiry",
                 "from the expired topic that are no expiries"));
+        text.append(Show.clause(refused.size(), "refused: its value was cut", "refused: their values were cut"));
         text.append(Show.clause(unknownSource, "without a source", "without a source"));
         text.append(Show.clause(topicGone, "whose topic no longer exists", "whose topic no longer exists"));
         if (failed > 0) {

@@ -85,7 +85,16 @@ final class ReplayRun {
     private void publish(ConsumerRecord<byte[], byte[]> record) {
         selected++;
         if (publisher != null) {
-            publisher.send(target, record.key(), record.value(), record.headers(), Coordinate.of(record));
+            // onto its own topic a copy keeps its original's partition; another topic's partitions mean nothing to it
+            Integer partition = target.equals(record.topic()) ? record.partition() : null;
+            publisher.send(
+                    target,
+                    partition,
+                    record.key(),
+                    record.value(),
+                    record.headers(),
+                    record.timestamp(),
+                    Coordinate.of(record));
         } else if (sample.size() < ReplayReport.SHOWN) {
             String key = record.key() == null ? "(no key)" : new String(record.key(), StandardCharsets.UTF_8);
             sample.add(Coordinate.of(record) + " key " + key);

@@ -25,13 +25,25 @@ final class Republisher {
         this.ledger = ledger;
     }
 
-    /** @param headers the original's headers, or null when they are lost (a dead letter keeps none) */
-    void send(String topic, byte[] key, byte[] value, Headers headers, Coordinate origin) {
+    /**
+     * @param partition the original's, so that the copy keeps its order among its key's records whichever
+     *                  partitioner the original's producer used; null to let the key choose (another topic)
+     * @param headers   the original's headers, or null when they are lost (a dead letter keeps none)
+     * @param timestamp the original's: a copy is as old as what it copies, for every rule that goes by record time
+     */
+    void send(
+            String topic,
+            Integer partition,
+            byte[] key,
+            byte[] value,
+            Headers headers,
+            long timestamp,
+            Coordinate origin) {
         Headers marked = new RecordHeaders(headers == null ? new RecordHeaders().toArray() : headers.toArray());
         CopyMark.put(marked, origin);
         ledger.copiedNow(origin);
         try {
-            producer.send(new ProducerRecord<>(topic, null, key, value, marked), (meta, error) -> {
+            producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value, marked), (meta, error) -> {
                 if (error == null) {
                     published.incrementAndGet();
                 } else {

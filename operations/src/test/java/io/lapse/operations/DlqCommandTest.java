@@ -7,7 +7,11 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,9 +38,11 @@ class DlqCommandTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static List<ConsumerRecord<byte[], byte[]>> copies() {
+    /** Copies on the push topic of records whose key starts so: each test has its own keys. */
+    private static List<ConsumerRecord<byte[], byte[]>> copies(String keyPrefix) {
         return rig.records(rig.config.topics().push()).stream()
                 .filter(r -> r.headers().lastHeader("lapse-copy-of") != null)
+                .filter(r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(keyPrefix))
                 .toList();
     }
 
@@ -53,7 +59,7 @@ class DlqCommandTest {
                         "key bad-1",
                         "value   {\"orderId\":  (11 bytes)",
                         "key wrong-key");
-        assertThat(all.out()).containsPattern("(?m)^(3|[4-9]) dead letters$");
+        assertThat(all.out()).containsPattern("(?m)^([3-9]|[1-9]\\d+) dead letters$");
         assertThat(filtered.out())
                 .contains("\"key\" : \"wrong-key\"", "differs from orderId 'other'")
                 .doesNotContain("bad-1");
@@ -65,24 +71,70 @@ class DlqCommandTest {
         assertThat(dry.out())
                 .contains("would publish " + rig.config.topics().push() + "/", "would redrive 2")
                 .doesNotContain("redrove");
-        assertThat(copies()).isEmpty();
+        assertThat(copies("bad-")).isEmpty();
 
         Lapse.Outcome redrive = rig.lapse("dlq", "redrive", "--reason", "not valid JSON");
 
         assertThat(redrive.exit()).as(redrive.err()).isZero();
         assertThat(redrive.out()).contains("2 dead letters with a reason containing 'not valid JSON': redrove 2");
-        assertThat(copies())
+        assertThat(copies("bad-"))
                 .extracting(
                         r -> new String(r.key(), StandardCharsets.UTF_8),
                         r -> new String(r.value(), StandardCharsets.UTF_8))
                 .containsExactlyInAnyOrder(tuple("bad-1", "{\"orderId\":"), tuple("bad-2", "not json at all"));
         // ingest cannot read the copies either: they come back as dead letters, which the next run leaves alone
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> rig.records(rig.config.topics().dlq()).size() == 5);
+                .until(() -> rig.records(rig.config.topics().dlq()).stream()
+                                .filter(r -> new String(r.key(), StandardCharsets.UTF_8).startsWith("bad-"))
+                                .count()
+                        == 4);
 
         Lapse.Outcome again = rig.lapse("dlq", "redrive", "--reason", "not valid JSON");
 
         assertThat(again.out()).contains("4 dead letters", "redrove 0, 4 redriven before");
-        assertThat(copies()).hasSize(2);
+        assertThat(copies("bad-")).hasSize(2);
+    }
+
+    @Test
+    void aDeadLetterThatCutItsValueIsRedrivenWholeWhileTheTopicHoldsTheOriginalAndRefusedOnceItIsGone()
+            throws Exception {
+        String push = rig.config.topics().push();
+        byte[] big = utf8("{\"orderId\":\"big\",\"status\":\"CHARGING\",\"ts\":\"" + "9".repeat(100_000) + "\"}");
+        long sentAt = System.currentTimeMillis() - 60_000;
+        rig.send(push, "big-gone", big, sentAt);
+        rig.send(push, "big-kept", big, sentAt);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        rig.lapse("dlq", "list", "--reason", "(at ts)").out().contains("2 dead letters"));
+        ConsumerRecord<byte[], byte[]> gone = original("big-gone");
+        try (Admin admin = rig.clients.admin()) {
+            admin.deleteRecords(Map.of(
+                            new TopicPartition(push, gone.partition()),
+                            RecordsToDelete.beforeOffset(gone.offset() + 1)))
+                    .all()
+                    .get();
+        }
+
+        Lapse.Outcome redrive = rig.lapse("dlq", "redrive", "--reason", "(at ts)");
+
+        assertThat(redrive.exit()).as("a refused letter is a problem").isEqualTo(1);
+        assertThat(redrive.out())
+                .contains(
+                        "not redriven " + push + "/" + gone.partition() + "@" + gone.offset(),
+                        "the dead letter keeps 65536 of the value's " + big.length + " bytes, and " + push
+                                + " no longer holds the original",
+                        "redrove 1, 1 refused: its value was cut");
+        assertThat(copies("big-")).singleElement().satisfies(copy -> {
+            assertThat(copy.key()).isEqualTo(utf8("big-kept"));
+            assertThat(copy.value()).as("whole, from the topic").isEqualTo(big);
+            assertThat(copy.timestamp()).as("as old as its original").isEqualTo(sentAt);
+        });
+    }
+
+    private static ConsumerRecord<byte[], byte[]> original(String key) {
+        return rig.records(rig.config.topics().push()).stream()
+                .filter(r -> new String(r.key(), StandardCharsets.UTF_8).equals(key))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -72,6 +72,9 @@ class ReplayCommandTest {
                 .extracting(TimerExpired::orderId, TimerExpired::attempt)
                 .containsExactlyInAnyOrder(tuple("o-silent", 3), tuple("o-lost", 1));
         assertThat(copies).allSatisfy(copy -> {
+            assertThat(copy.timestamp())
+                    .as("a copy is as old as its original")
+                    .isEqualTo(JsonCodec.TIMER_EXPIRED.decode(copy.value()).firedAt());
             Header mark = copy.headers().lastHeader("lapse-copy-of");
             assertThat(new String(mark.value(), StandardCharsets.UTF_8))
                     .startsWith(rig.config.topics().expired() + "/");

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers expiries, each once (see {@link AnswerOnce}): skips those Redis shows a newer status or an end for, pulls the others on the
- * bulkhead's pull threads, and has every PullResult published. A final expiry's pull waits for upstream's answer.
+ * bulkhead's pull threads, and has every PullResult published. A final expiry's pull waits for upstream's answer,
+ * held off the pull threads ({@link FinalAttemptHold}).
  */
 final class PullDispatcher {
 
@@ -28,6 +29,7 @@ final class PullDispatcher {
     private final ThreadPoolBulkhead pullThreads;
     private final ResultPublisher publisher;
     private final AnswerOnce once;
+    private final FinalAttemptHold hold;
     private final Clock clock;
     private final BooleanSupplier running;
 
@@ -36,12 +38,14 @@ final class PullDispatcher {
             ThreadPoolBulkhead pullThreads,
             ResultPublisher publisher,
             AnswerOnce once,
+            FinalAttemptHold hold,
             Clock clock,
             BooleanSupplier running) {
         this.upstream = upstream;
         this.pullThreads = pullThreads;
         this.publisher = publisher;
         this.once = once;
+        this.hold = hold;
         this.clock = clock;
         this.running = running;
     }
@@ -53,27 +57,38 @@ final class PullDispatcher {
             if (view.hasNewsSince(expiry.lastSeen())) {
                 return publisher.publish(record, PullResult.skipped(expiry, clock.millis()));
             }
-            return submit(expiry).thenCompose(result -> publisher.publish(record, result));
+            CompletableFuture<PullOutcome> pulled = submit(expiry, upstream::pull);
+            if (expiry.finalAttempt()) {
+                // after a final expiry nothing pulls the order again: giving up waits for an answer from upstream
+                pulled = pulled.thenCompose(
+                        first -> hold.untilAnswered(expiry, first, () -> submit(expiry, upstream::tryHeldAgain)));
+            }
+            return pulled.thenCompose(outcome -> publisher.publish(record, outcome.toResult(expiry, clock.millis())));
         });
     }
 
+    /** How a pull asks upstream: a first pull, or one more try of a held one. */
+    @FunctionalInterface
+    private interface Request {
+        PullOutcome ask(String orderId) throws InterruptedException;
+    }
+
     /** The loop reads only while the bulkhead has room; should it be full nonetheless, the pull waits its turn. */
-    private CompletableFuture<PullResult> submit(TimerExpired expiry) {
+    private CompletableFuture<PullOutcome> submit(TimerExpired expiry, Request request) {
         try {
-            return pullThreads.submit(() -> pull(expiry)).toCompletableFuture();
+            return pullThreads.submit(() -> pull(expiry, request)).toCompletableFuture();
         } catch (BulkheadFullException e) {
             if (!running.getAsBoolean()) {
                 return CompletableFuture.failedFuture(abandoned(expiry));
             }
-            return CompletableFuture.supplyAsync(() -> null, RESUBMIT).thenCompose(nothing -> submit(expiry));
+            return CompletableFuture.supplyAsync(() -> null, RESUBMIT).thenCompose(nothing -> submit(expiry, request));
         }
     }
 
-    private PullResult pull(TimerExpired expiry) {
+    private PullOutcome pull(TimerExpired expiry, Request request) {
         PullOutcome outcome;
         try {
-            // after a final expiry nothing pulls the order again: giving up waits for an answer from upstream
-            outcome = upstream.pull(expiry.orderId(), expiry.finalAttempt());
+            outcome = request.ask(expiry.orderId());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw abandoned(expiry);
@@ -87,7 +102,7 @@ final class PullDispatcher {
         if (Thread.currentThread().isInterrupted()) {
             throw abandoned(expiry);
         }
-        return outcome.toResult(expiry, clock.millis());
+        return outcome;
     }
 
     private static CancellationException abandoned(TimerExpired expiry) {

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -36,6 +37,7 @@ final class PullerLoop {
     private final DeadLetterSink deadLetters;
     private final BooleanSupplier upstreamTakesMore;
     private final BacklogGauges backlog;
+    private final IntSupplier held;
     private final BooleanSupplier running;
     private final int maxInFlight;
 
@@ -47,6 +49,7 @@ final class PullerLoop {
             DeadLetterSink deadLetters,
             BooleanSupplier upstreamTakesMore,
             BacklogGauges backlog,
+            IntSupplier held,
             BooleanSupplier running,
             int maxInFlight) {
         this.consumer = consumer;
@@ -56,6 +59,7 @@ final class PullerLoop {
         this.deadLetters = deadLetters;
         this.upstreamTakesMore = upstreamTakesMore;
         this.backlog = backlog;
+        this.held = held;
         this.running = running;
         this.maxInFlight = maxInFlight;
     }
@@ -67,7 +71,8 @@ final class PullerLoop {
         }
         commits.commitAdvanced();
         backlog.refreshWhenDue();
-        if (commits.inFlight() >= maxInFlight || !upstreamTakesMore.getAsBoolean()) {
+        // held final pulls take no pull thread, so however many there are, reading goes on for the others
+        if (commits.inFlight() - held.getAsInt() >= maxInFlight || !upstreamTakesMore.getAsBoolean()) {
             consumer.pause(consumer.assignment());
         } else {
             consumer.resume(consumer.paused());

@@ -55,6 +55,9 @@ final class PullerMetrics {
         return permitWait;
     }
 
+    /** Metric name of the final pulls held for an answer. */
+    static final String HELD = "lapse.puller.held";
+
     void pulled(PullResult.Outcome outcome) {
         pulls.get(outcome).increment();
     }
@@ -63,14 +66,18 @@ final class PullerMetrics {
         duplicates.increment();
     }
 
-    void watch(IntSupplier inFlight, IntSupplier waiting, CircuitBreaker breaker) {
+    void watch(IntSupplier inFlight, IntSupplier waiting, IntSupplier held, CircuitBreaker breaker) {
         Gauge.builder("lapse.puller.in.flight", inFlight, IntSupplier::getAsInt)
                 .description("Expiries polled whose result Kafka has not acknowledged yet")
                 .strongReference(true)
                 .register(registry);
         Gauge.builder("lapse.puller.waiting", waiting, IntSupplier::getAsInt)
-                .description(
-                        "Pulls waiting for upstream: held by the open circuit, or a final expiry awaiting an answer")
+                .description("Pulls waiting for upstream on a pull thread: held by the open circuit")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(HELD, held, IntSupplier::getAsInt)
+                .description("Final pulls upstream has not answered, tried again off the pull threads until it does, "
+                        + "or the order has news (lapse cancel lets one go)")
                 .strongReference(true)
                 .register(registry);
         Gauge.builder("lapse.puller.circuit.open", breaker, b -> b.getState() == CircuitBreaker.State.CLOSED ? 0 : 1)

@@ -101,11 +101,16 @@ public final class PullerService implements Service {
                         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
                         30_000));
         DeadLetterSink deadLetters = new DeadLetterSink(producer, topics.dlq(), clock, registry, name());
+        FinalAttemptHold hold = new FinalAttemptHold(
+                ResilientUpstream.holdBackoff(upstream),
+                orderId -> store.inspect(List.of(orderId)).thenApply(views -> views.get(orderId)),
+                this::isRunning);
         PullDispatcher dispatcher = new PullDispatcher(
                 resilient,
                 pullThreads,
                 new ResultPublisher(producer, topics.pulled(), deadLetters, clock, metrics, this::isRunning),
                 new AnswerOnce(ANSWERS_REMEMBERED, metrics::duplicate),
+                hold,
                 clock,
                 this::isRunning);
         InOrderCommits commits = new InOrderCommits(consumer);
@@ -117,9 +122,10 @@ public final class PullerService implements Service {
                 deadLetters,
                 upstreamTakesMore,
                 new BacklogGauges(consumer, commits, clock, registry),
+                hold::held,
                 this::isRunning,
                 maxInFlight);
-        metrics.watch(commits::inFlight, resilient::waiting, resilient.breaker());
+        metrics.watch(commits::inFlight, resilient::waiting, hold::held, resilient.breaker());
         consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());
         running = true;
         basePath.start();

@@ -8,6 +8,7 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.lapse.config.UpstreamSettings;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -15,9 +16,10 @@ import java.util.function.BooleanSupplier;
 /**
  * Pulls through Retry( CircuitBreaker( permit, request )): retries wait a jittered, growing backoff, only upstream's
  * failures count against the circuit, and every request waits for a rate permit. A pull the open circuit refuses is
- * not failed: it waits for the breaker to let it probe or pass. A pull upstream refused {@code max-attempts} times is
- * FAILED, unless it must wait for an answer (a final expiry): then it tries again after a backoff, for as long as it
- * takes. Always answers with an outcome; only interruption and cancellation (the puller closing) escape.
+ * not failed: it waits for the breaker to let it probe or pass. A pull upstream did not answer {@code max-attempts}
+ * times is FAILED and {@link PullOutcome#unanswered() unanswered}: a final expiry's is tried again later by
+ * {@link FinalAttemptHold}, off the pull threads. Always answers with an outcome; only interruption and cancellation
+ * (the puller closing) escape.
  */
 final class ResilientUpstream {
 
@@ -30,16 +32,13 @@ final class ResilientUpstream {
     private final Retry retry;
     private final CircuitBreaker breaker;
     private final BreakerWait breakerWait;
-    private final IntervalFunction holdBackoff;
     private final AtomicInteger waiting = new AtomicInteger();
 
     ResilientUpstream(UpstreamSettings settings, UpstreamClient client, Permits permits, BooleanSupplier running) {
         this.client = client;
         this.permits = permits;
         this.running = running;
-        // resilience4j refuses intervals under 1 ms, and retry-backoff=0 is a valid setting
-        Duration backoff =
-                settings.retryBackoff().compareTo(SMALLEST_BACKOFF) < 0 ? SMALLEST_BACKOFF : settings.retryBackoff();
+        Duration backoff = firstBackoff(settings);
         this.retry = Retry.of(
                 "upstream",
                 RetryConfig.custom()
@@ -60,17 +59,24 @@ final class ResilientUpstream {
                         .ignoreException(e -> e instanceof InterruptedException || e instanceof CancellationException)
                         .build());
         this.breakerWait = new BreakerWait(breaker);
-        Duration longestHold = settings.circuitOpen().compareTo(backoff) < 0 ? backoff : settings.circuitOpen();
-        this.holdBackoff = IntervalFunction.ofExponentialRandomBackoff(backoff, 2.0, JITTER, longestHold);
     }
 
-    /**
-     * @param untilAnswered keep trying until upstream answers, instead of failing after max-attempts
-     * @throws CancellationException when the puller closes before the pull is done
-     */
-    PullOutcome pull(String orderId, boolean untilAnswered) throws InterruptedException {
+    /** The waits between the tries of a held final pull: growing from retry-backoff up to circuit-open. */
+    static IntervalFunction holdBackoff(UpstreamSettings settings) {
+        Duration backoff = firstBackoff(settings);
+        Duration longest = settings.circuitOpen().compareTo(backoff) < 0 ? backoff : settings.circuitOpen();
+        return IntervalFunction.ofExponentialRandomBackoff(backoff, 2.0, JITTER, longest);
+    }
+
+    /** resilience4j refuses intervals under 1 ms, and retry-backoff=0 is a valid setting. */
+    private static Duration firstBackoff(UpstreamSettings settings) {
+        return settings.retryBackoff().compareTo(SMALLEST_BACKOFF) < 0 ? SMALLEST_BACKOFF : settings.retryBackoff();
+    }
+
+    /** @throws CancellationException when the puller closes before the pull is done */
+    PullOutcome pull(String orderId) throws InterruptedException {
         Attempts attempts = new Attempts();
-        for (int held = 1; ; ) {
+        while (true) {
             long mark = breakerWait.mark();
             try {
                 return Retry.decorateCallable(
@@ -79,12 +85,7 @@ final class ResilientUpstream {
             } catch (CallNotPermittedException e) {
                 waitFor(() -> breakerWait.awaitChangeSince(mark, running));
             } catch (UpstreamUnavailable e) {
-                String reason = e.getMessage() + " after " + attempts.describe();
-                if (!untilAnswered) {
-                    return PullOutcome.failed(reason);
-                }
-                long pause = holdBackoff.apply(held++);
-                waitFor(() -> sleepUnlessClosing(pause));
+                return PullOutcome.unanswered(e.getMessage() + " after " + attempts.describe());
             } catch (InterruptedException | RuntimeException e) {
                 throw e;
             } catch (Exception e) {
@@ -97,7 +98,26 @@ final class ResilientUpstream {
         }
     }
 
-    private PullOutcome request(String orderId, Attempts attempts) throws Exception {
+    /**
+     * One more try of a held final pull ({@link FinalAttemptHold} waits between tries). It asks only while the circuit
+     * is closed, so that an outage is not hammered by held pulls, and the circuit records it neither way: an order
+     * upstream keeps failing would otherwise open the circuit for every other order.
+     */
+    PullOutcome tryHeldAgain(String orderId) throws InterruptedException {
+        CircuitBreaker.State state = breaker.getState();
+        if (state != CircuitBreaker.State.CLOSED) {
+            return PullOutcome.unanswered(
+                    "held: the circuit breaker is " + state.name().toLowerCase(Locale.ROOT));
+        }
+        Attempts attempts = new Attempts();
+        try {
+            return request(orderId, attempts);
+        } catch (UpstreamUnavailable e) {
+            return PullOutcome.unanswered(e.getMessage() + " (held final pull)");
+        }
+    }
+
+    private PullOutcome request(String orderId, Attempts attempts) throws UpstreamUnavailable, InterruptedException {
         permits.acquire();
         attempts.count++;
         return client.fetch(orderId);
@@ -116,18 +136,11 @@ final class ResilientUpstream {
         }
     }
 
-    private void sleepUnlessClosing(long millis) throws InterruptedException {
-        long until = System.nanoTime() + millis * 1_000_000;
-        while (running.getAsBoolean() && until - System.nanoTime() > 0) {
-            Thread.sleep(Math.min(millis, 200));
-        }
-    }
-
     CircuitBreaker breaker() {
         return breaker;
     }
 
-    /** Pulls waiting for upstream now: refused by the open circuit, or holding on for an answer. */
+    /** Pulls waiting for upstream now: refused by the open circuit. */
     int waiting() {
         return waiting.get();
     }

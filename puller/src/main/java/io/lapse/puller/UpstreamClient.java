@@ -39,8 +39,22 @@ final class UpstreamClient {
         return switch (response.statusCode()) {
             case 200 -> read(orderId, response.body());
             case 404 -> notFound(answeredAt);
-            default -> throw new UpstreamUnavailable("upstream answered " + response.statusCode());
+            default -> {
+                if (refusesTheOrder(response.statusCode())) {
+                    yield PullOutcome.failed("upstream refused the pull: answered " + response.statusCode()
+                            + " (a 4xx is about the request, not upstream's health: not retried)");
+                }
+                throw new UpstreamUnavailable("upstream answered " + response.statusCode());
+            }
         };
+    }
+
+    /**
+     * A 4xx answers this one request: retrying cannot change it, and it says nothing of upstream's health. 404 has
+     * its own rule; 408 (request timeout) and 429 (too many requests) are upstream asking for another try later.
+     */
+    static boolean refusesTheOrder(int status) {
+        return status >= 400 && status < 500 && status != 404 && status != 408 && status != 429;
     }
 
     private PullOutcome notFound(long answeredAt) throws UpstreamUnavailable {

@@ -163,7 +163,7 @@ class PullerFaultsTest extends PipelineTest {
         assertThat(resultsByTriple(refused.get(0)).values())
                 .singleElement()
                 .satisfies(results ->
-                        assertThat(results.get(0).error()).isEqualTo("upstream answered 401 after 1 attempt"));
+                        assertThat(results.get(0).error()).startsWith("upstream refused the pull: answered 401"));
         assertThat(lapse.config.source().describeOverrides())
                 .contains("upstream.headers.X-Api-Key=****")
                 .doesNotContain("k-123");

@@ -417,4 +417,62 @@ class PullerServiceTest {
         producer.send(record);
         producer.flush();
     }
+
+    @Test
+    void finalPullsUpstreamNeverAnswersAreHeldOffThePullThreadsAndCancelLetsOneGo() {
+        restartWith(Map.of(
+                "upstream.concurrency", "2",
+                "upstream.max-attempts", "1",
+                "upstream.circuit-open", "500ms"));
+        long lastSeen = aWhileAgo();
+        List<String> refused = List.of("held-1", "held-2", "held-3", "held-4", "held-5", "held-6");
+        for (String orderId : refused) {
+            pushed(orderId, lastSeen);
+            upstream.answer(orderId, Answer.of(500, "cannot render this order"));
+            expireFinally(orderId, lastSeen);
+        }
+        List<String> answered = List.of("ok-1", "ok-2", "ok-3", "ok-4", "ok-5", "ok-6", "ok-7", "ok-8", "ok-9");
+        answered.forEach(orderId -> expire(orderId, lastSeen));
+
+        assertThat(answered)
+                .allSatisfy(orderId -> assertThat(resultFor(orderId).outcome()).isEqualTo(Outcome.OK));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("lapse.puller.held").gauge().value() == refused.size());
+        assertThat(results.all(r -> refused.contains(r.orderId())))
+                .as("held, not given up")
+                .isEmpty();
+        await().atMost(Duration.ofSeconds(10)).until(() -> upstream.requests("held-1") >= 3);
+
+        store.apply(List.of(OrderUpdate.terminal("held-1", System.currentTimeMillis())))
+                .join();
+
+        assertThat(resultFor("held-1").outcome()).isEqualTo(Outcome.SKIPPED);
+        int callsWhenLetGo = upstream.requests("held-1");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("lapse.puller.held").gauge().value() == refused.size() - 1);
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> upstream.requests("held-1") == callsWhenLetGo);
+        assertThat(puller.isReady()).isTrue();
+    }
+
+    @Test
+    void anOrderUpstreamRefusesIsFailedAtOnceEvenOnItsFinalExpiry() {
+        long lastSeen = aWhileAgo();
+        pushed("refused", lastSeen);
+        upstream.answer("refused", Answer.of(422, "{\"error\":\"unprocessable\"}"));
+
+        expireFinally("refused", lastSeen);
+
+        PullResult result = resultFor("refused");
+        assertThat(result.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(result.error()).startsWith("upstream refused the pull: answered 422");
+        assertThat(upstream.requests("refused")).isEqualTo(1);
+    }
+
+    private void expireFinally(String orderId, long lastSeen) {
+        TimerExpired expiry = new TimerExpired(
+                orderId, lastSeen + TTL, lastSeen, 10, System.currentTimeMillis(), TimerExpired.Source.TIMER, true);
+        send(null, orderId, JsonCodec.TIMER_EXPIRED.encode(expiry));
+    }
 }

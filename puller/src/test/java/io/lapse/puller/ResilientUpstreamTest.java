@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The puller's requests and their resilience against a stub upstream on this machine. */
 class ResilientUpstreamTest {
@@ -57,7 +59,7 @@ class ResilientUpstreamTest {
     }
 
     private static PullOutcome pull(ResilientUpstream upstream, String orderId) throws InterruptedException {
-        return upstream.pull(orderId, false);
+        return upstream.pull(orderId);
     }
 
     @Test
@@ -161,21 +163,47 @@ class ResilientUpstreamTest {
     }
 
     @Test
-    void aPullThatMustBeAnsweredKeepsTryingAfterMaxAttemptsUntilUpstreamAnswers() throws Exception {
-        String id = newOrder();
-        stub.answer(
-                id,
-                Answer.of(503, ""),
-                Answer.of(503, ""),
-                Answer.of(503, ""),
-                Answer.of(503, ""),
-                Answer.of(503, ""),
-                Answer.status(id, "CHARGING"));
+    void aPullUpstreamDidNotAnswerIsUnansweredSoThatAFinalOneCanBeTriedAgainButAnInvalidBodyIsAnAnswer()
+            throws Exception {
+        String busy = newOrder();
+        String invalid = newOrder();
+        stub.answer(busy, Answer.of(503, ""));
+        stub.answer(invalid, Answer.of(200, "<html>maintenance</html>"));
 
-        PullOutcome outcome = upstream(Map.of("upstream.max-attempts", "2")).pull(id, true);
+        assertThat(pull(upstream(Map.of()), busy).unanswered()).isTrue();
+        assertThat(pull(upstream(Map.of()), invalid).unanswered()).isFalse();
+    }
 
-        assertThat(outcome.outcome()).isEqualTo(Outcome.OK);
-        assertThat(stub.requests(id)).isEqualTo(6);
+    @ParameterizedTest
+    @ValueSource(ints = {400, 401, 403, 410, 422})
+    void aRefusalOfOneOrderIsFailedAtOnceAndCountsNothingAgainstTheCircuit(int status) throws Exception {
+        ResilientUpstream upstream = upstream(Map.of("upstream.max-attempts", "3"));
+        String refused = newOrder();
+        stub.answer(refused, Answer.of(status, "{\"error\":\"bad order\"}"));
+
+        PullOutcome outcome = pull(upstream, refused);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.unanswered()).as("a refusal settles the pull").isFalse();
+        assertThat(outcome.error()).startsWith("upstream refused the pull: answered " + status);
+        assertThat(stub.requests(refused)).isEqualTo(1);
+        assertThat(upstream.breaker().getMetrics().getNumberOfFailedCalls()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {408, 429, 500, 502, 503})
+    void anAnswerThatAsksForAnotherTryIsRetriedAndCountsAgainstTheCircuit(int status) throws Exception {
+        ResilientUpstream upstream = upstream(Map.of("upstream.max-attempts", "2"));
+        String busy = newOrder();
+        stub.answer(busy, Answer.of(status, ""));
+
+        PullOutcome outcome = pull(upstream, busy);
+
+        assertThat(outcome.unanswered()).isTrue();
+        assertThat(stub.requests(busy)).isEqualTo(2);
+        assertThat(upstream.breaker().getMetrics().getNumberOfFailedCalls())
+                .as("each try")
+                .isEqualTo(2);
     }
 
     @Test

@@ -131,7 +131,7 @@ class UpstreamTlsTest {
     private static PullOutcome pull(UpstreamSettings settings, String orderId) throws InterruptedException {
         return UpstreamRoute.of(settings, new PullerMetrics(new SimpleMeterRegistry()), () -> true)
                 .resilient()
-                .pull(orderId, false);
+                .pull(orderId);
     }
 
     @Test

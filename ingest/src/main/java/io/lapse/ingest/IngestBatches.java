@@ -21,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,7 +202,12 @@ final class IngestBatches {
         }
         Map<TopicPartition, OffsetAndMetadata> offsets = takeUncommitted();
         if (!offsets.isEmpty()) {
-            consumer.commitSync(offsets);
+            try {
+                consumer.commitSync(offsets);
+            } catch (WakeupException e) {
+                // closing wakes the consumer; if it was not blocked then, the wakeup lands here instead, once
+                consumer.commitSync(offsets);
+            }
         }
     }
 

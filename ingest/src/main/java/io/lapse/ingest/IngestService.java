@@ -86,10 +86,14 @@ public final class IngestService implements Service {
                         config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
         loop = new ServiceLoop("lapse-ingest", batches::next, consumer::wakeup, () -> {
-            batches.finish();
-            consumer.close();
-            producer.close();
-            endOffsets.close();
+            try {
+                batches.finish();
+            } finally {
+                // a consumer left open keeps its partitions from the next ingest until its session times out
+                consumer.close();
+                producer.close();
+                endOffsets.close();
+            }
         });
         loop.start();
     }

@@ -10,7 +10,9 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * What ingest counts: records read per topic, what they did to the timers, event times a rule replaced, and how long
@@ -21,6 +23,8 @@ final class IngestMetrics {
     private final MeterRegistry registry;
     private final Map<String, Counter> recordsByTopic = new ConcurrentHashMap<>();
     private final Map<String, Counter> lateByTopic = new ConcurrentHashMap<>();
+    private final Map<String, Counter> aheadByTopic = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, AtomicLong> skewByPartition = new ConcurrentHashMap<>();
     private final Counter armed;
     private final Counter ended;
     private final Counter ignored;
@@ -70,6 +74,31 @@ final class IngestMetrics {
                                         "Records read after the watermark had passed them by more than timer.watermark-slack")
                                 .register(registry))
                 .increment();
+    }
+
+    /** A record stamped later than ingest read it: its producer's clock runs ahead of ingest's by at least that. */
+    void recordAhead(TopicPartition partition, long aheadByMillis) {
+        aheadByTopic
+                .computeIfAbsent(
+                        partition.topic(),
+                        t -> Counter.builder("lapse.ingest.records.ahead")
+                                .tag("topic", t)
+                                .description("Records whose timestamp lies after the moment ingest read them: their "
+                                        + "producer's clock runs fast; they move their partition's watermark by "
+                                        + "timer.watermark-slack at most")
+                                .register(registry))
+                .increment();
+        skewByPartition
+                .computeIfAbsent(partition, p -> {
+                    AtomicLong skew = new AtomicLong();
+                    Gauge.builder("lapse.ingest.producer.ahead", skew, s -> s.get() / 1000.0)
+                            .tag("partition", p.topic() + "/" + p.partition())
+                            .baseUnit("seconds")
+                            .description("How far ahead of ingest's clock the newest record stamped ahead was")
+                            .register(registry);
+                    return skew;
+                })
+                .set(aheadByMillis);
     }
 
     void read(String topic, int records) {

@@ -15,6 +15,11 @@ import org.apache.kafka.common.TopicPartition;
  * record timestamp read (never later than when it was read), or the time of a {@link CaughtUpProof} the partition
  * was read up to. It only moves forward, until a partition is revoked or its batch fails. Marks are reported held
  * back by the {@link LatenessAllowance} of records that arrived later than the slack allows.
+ *
+ * <p>A record's timestamp is its producer's claim. While ingest works through a backlog, one record stamped ahead (a
+ * producer whose clock runs fast, a device-set time) would claim the partition read up to now, with the records
+ * behind it unread, and the timer would fire their orders. So a record moves its partition's mark at most the slack
+ * beyond the mark the records and proofs before it earned; only the broker's proof moves a mark further at once.
  */
 final class PartitionProgress {
 
@@ -32,22 +37,32 @@ final class PartitionProgress {
     }
 
     /**
-     * @return whether the record arrived later than the slack allows: its timestamp was already further behind the
-     * partition's mark, so a producer held it longer than timer.watermark-slack, and the timer may have fired its
-     * order meanwhile although it spoke in time
+     * What one record told of its partition's time.
+     *
+     * @param late    the record arrived later than the slack allows: its timestamp was already further behind the
+     *                partition's mark, so a producer held it longer than timer.watermark-slack, and the timer may have
+     *                fired its order meanwhile although it spoke in time
+     * @param aheadBy how far the record's timestamp lies after the moment ingest read it (its producer's clock runs at
+     *                least that fast), ms; 0 when it does not
      */
-    boolean consumed(TopicPartition partition, long recordTimestamp, long readTime) {
+    record Reading(boolean late, long aheadBy) {
+        static final Reading NOTHING = new Reading(false, 0);
+    }
+
+    Reading consumed(TopicPartition partition, long recordTimestamp, long readTime) {
         if (recordTimestamp < 0) {
             // a record without a timestamp (message format v0) tells nothing of time; only the broker's proof does
-            return false;
+            return Reading.NOTHING;
         }
         Long mark = marks.get(partition);
-        marks.merge(partition, Math.min(recordTimestamp, readTime), Math::max);
+        long claimed = Math.min(recordTimestamp, readTime);
+        // the first record of a partition has nothing before it to be held against
+        marks.put(partition, mark == null ? claimed : Math.max(mark, Math.min(claimed, mark + slackMillis)));
         long beyondSlack = mark == null ? 0 : mark - slackMillis - recordTimestamp;
         if (beyondSlack > 0) {
             allowance.observe(beyondSlack, readTime);
         }
-        return beyondSlack > 0;
+        return new Reading(beyondSlack > 0, Math.max(0, recordTimestamp - readTime));
     }
 
     /**

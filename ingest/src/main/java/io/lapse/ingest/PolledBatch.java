@@ -49,8 +49,12 @@ record PolledBatch(
             next.put(
                     partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
             for (ConsumerRecord<byte[], byte[]> record : batch) {
-                if (progress.consumed(partition, record.timestamp(), readTime)) {
+                PartitionProgress.Reading time = progress.consumed(partition, record.timestamp(), readTime);
+                if (time.late()) {
                     metrics.lateRecord(partition.topic());
+                }
+                if (time.aheadBy() > 0) {
+                    metrics.recordAhead(partition, time.aheadBy());
                 }
                 Reading reading = reader.read(record, readTime);
                 if (reading.update() != null) {

@@ -73,6 +73,40 @@ class PartitionProgressTest {
     }
 
     @Test
+    void oneRecordStampedAheadOfABacklogMovesTheMarkBySlackAtMostAndIsCounted() {
+        long now = 100_000;
+        progress.consumed(P0, now - 9_000, now);
+        progress.consumed(P0, now - 8_990, now);
+
+        PartitionProgress.Reading ahead = progress.consumed(P0, now + 60_000, now);
+
+        assertThat(ahead.aheadBy()).isEqualTo(60_000);
+        assertThat(marks(Map.of(P0, 3L), brokerSaid(now, Map.of(P0, 500L)), now))
+                .as("the backlog behind it is unread: its orders must not fire")
+                .containsExactly(Map.entry("push/0", now - 8_990 + 100));
+    }
+
+    @Test
+    void aBacklogReadInOrderMovesTheMarkAsItsRecordsDo() {
+        long now = 100_000;
+        for (long ts = now - 9_000; ts <= now - 5_000; ts += 50) {
+            assertThat(progress.consumed(P0, ts, now).aheadBy()).isZero();
+        }
+
+        assertThat(marks(Map.of(P0, 81L), brokerSaid(now, Map.of(P0, 500L)), now))
+                .containsExactly(Map.entry("push/0", now - 5_000));
+    }
+
+    @Test
+    void aSparsePartitionCaughtUpGoesByTheBrokersProofNotItsRecordsGaps() {
+        progress.consumed(P0, 1_000, 1_000);
+        progress.consumed(P0, 5_000, 5_000);
+
+        assertThat(marks(Map.of(P0, 2L), brokerSaid(5_000, Map.of(P0, 2L)), 5_100))
+                .containsExactly(Map.entry("push/0", 5_000L));
+    }
+
+    @Test
     void aRecordWithoutTimestampTellsNothingOfTime() {
         progress.consumed(P0, -1, 6_000);
 
@@ -81,11 +115,13 @@ class PartitionProgressTest {
 
     @Test
     void aRecordThatArrivesFurtherBehindTheMarkThanTheSlackIsLate() {
-        assertThat(progress.consumed(P0, 5_000, 6_000)).isFalse();
-        assertThat(progress.consumed(P0, 4_950, 6_000)).as("within the slack").isFalse();
+        assertThat(progress.consumed(P0, 5_000, 6_000).late()).isFalse();
+        assertThat(progress.consumed(P0, 4_950, 6_000).late())
+                .as("within the slack")
+                .isFalse();
         marks(Map.of(P0, 10L), brokerSaid(8_000, Map.of(P0, 10L)), 8_000);
 
-        assertThat(progress.consumed(P0, 7_800, 9_000))
+        assertThat(progress.consumed(P0, 7_800, 9_000).late())
                 .as("a producer held it since before the broker was asked")
                 .isTrue();
     }

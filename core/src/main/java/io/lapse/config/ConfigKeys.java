@@ -116,7 +116,8 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_PROBE_PATH = key(
             "upstream.probe-path",
             "/",
-            "Path under upstream.base-url that must answer anything but 404 for a 404 of a pull to mean an unknown order.");
+            "Path under upstream.base-url that, when no pull was answered 200 within upstream.probe-interval, must answer "
+                    + "anything but 404 for a 404 of a pull to mean an unknown order; empty turns the probe off.");
     public static final ConfigKey UPSTREAM_PROBE_INTERVAL = key(
             "upstream.probe-interval",
             "30s",

@@ -4,13 +4,15 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How the puller talks to the upstream API.
  *
  * @param baseUrl       http or https; trailing slashes are dropped, since request paths start with one
  * @param maxBodyBytes  largest response body a pull accepts
- * @param probePath     path under baseUrl that must answer anything but 404 for a pull's 404 to mean "unknown order"
+ * @param probePath     path under baseUrl that, when no pull was answered 200 lately, must answer anything but 404 for
+ *                      a pull's 404 to mean "unknown order"; empty turns the probe off
  * @param probeInterval how often that path is requested besides after a pull's 404
  */
 public record UpstreamSettings(
@@ -44,8 +46,8 @@ public record UpstreamSettings(
         Require.atLeastOne(ConfigKeys.UPSTREAM_MAX_BODY_BYTES, maxBodyBytes);
         Require.that(
                 ConfigKeys.UPSTREAM_PROBE_PATH,
-                Require.given(ConfigKeys.UPSTREAM_PROBE_PATH, probePath).startsWith("/"),
-                "must start with /");
+                Objects.requireNonNull(probePath, "probePath").isEmpty() || probePath.startsWith("/"),
+                "must start with /, or be empty to turn the probe off");
         Require.positive(ConfigKeys.UPSTREAM_PROBE_INTERVAL, probeInterval);
         Objects.requireNonNull(access, "access");
     }
@@ -78,7 +80,8 @@ public record UpstreamSettings(
     }
 
     /** The probe's URL: the base URL and the probe path. */
-    public URI probeUrl() {
-        return URI.create(baseUrl + probePath);
+    /** The probe's URL, or empty when the probe is off ({@code upstream.probe-path} empty). */
+    public Optional<URI> probeUrl() {
+        return probePath.isEmpty() ? Optional.empty() : Optional.of(URI.create(baseUrl + probePath));
     }
 }

@@ -60,7 +60,7 @@ class SettingsRecordsTest {
         assertRefused(
                 () -> upstream(URI.create("http://upstream"), "health"),
                 ConfigKeys.UPSTREAM_PROBE_PATH,
-                "must start with /");
+                "must start with /, or be empty to turn the probe off");
     }
 
     @Test
@@ -68,7 +68,7 @@ class SettingsRecordsTest {
         UpstreamSettings settings = upstream(URI.create("https://upstream/api//"), "/health");
 
         assertThat(settings.baseUrl()).isEqualTo(URI.create("https://upstream/api"));
-        assertThat(settings.probeUrl()).isEqualTo(URI.create("https://upstream/api/health"));
+        assertThat(settings.probeUrl()).hasValue(URI.create("https://upstream/api/health"));
     }
 
     @Test

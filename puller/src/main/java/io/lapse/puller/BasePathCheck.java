@@ -15,10 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells upstream's "unknown order" from a 404 of something else (a wrong base path, a gateway between deploys): a 404
- * of a pull counts as upstream's answer only when a probe of {@code upstream.probe-path} begun after it was answered
- * with anything but 404. Concurrent 404s share a probe. The probe also runs at start and every
- * {@code upstream.probe-interval}, and a probe answered 404 makes the puller unready, saying why.
+ * Tells upstream's "unknown order" from a 404 of something else (a wrong base path, a gateway between deploys). The
+ * first evidence is the pulls themselves: a 200 to another pull within the last {@code upstream.probe-interval} shows
+ * the base path served, so a 404 then is upstream's answer. Without such a 200, a 404 counts as upstream's answer only
+ * when a probe of {@code upstream.probe-path} begun after it was answered with anything but 404 (an empty probe path
+ * turns the probe off: then only a recent 200 vouches). Concurrent 404s share a probe. The probe also runs at start
+ * and every {@code upstream.probe-interval}; a probe answered 404 makes the puller unready, saying why, unless pulls
+ * were answered 200 within that interval: many APIs answer 404 on their root.
  */
 final class BasePathCheck implements AutoCloseable {
 
@@ -40,12 +43,26 @@ final class BasePathCheck implements AutoCloseable {
     private CompletableFuture<Verdict> latest;
     private long latestBegunAt;
     private volatile Verdict verdict = Verdict.SERVED;
+    /** System.nanoTime() of the newest 200 to a pull; meaningful once {@link #everServed} */
+    private volatile long servedAt;
+
+    private volatile boolean everServed;
 
     BasePathCheck(UpstreamSettings settings, UpstreamHttp http, Permits permits) {
         this.http = http;
         this.permits = permits;
-        this.probe = settings.probeUrl();
+        this.probe = settings.probeUrl().orElse(null);
         this.intervalMillis = settings.probeInterval().toMillis();
+    }
+
+    /** A pull was answered 200: the base path is served. */
+    void served() {
+        servedAt = System.nanoTime();
+        everServed = true;
+    }
+
+    private boolean servedWithinInterval() {
+        return everServed && System.nanoTime() - servedAt < TimeUnit.MILLISECONDS.toNanos(intervalMillis);
     }
 
     private static Thread probeThread(Runnable task) {
@@ -55,11 +72,23 @@ final class BasePathCheck implements AutoCloseable {
     }
 
     void start() {
+        if (probe == null) {
+            return;
+        }
         thread.scheduleWithFixedDelay(() -> begunAfter(System.nanoTime()), 0, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** The verdict of a probe begun at or after {@code nanos} ({@link System#nanoTime}), waiting for it. */
+    /**
+     * Whether the base path was served at or after {@code nanos} ({@link System#nanoTime}): by a recent 200 to a pull,
+     * else by a probe begun then, waiting for it.
+     */
     Verdict probeBegunAfter(long nanos) {
+        if (servedWithinInterval()) {
+            return Verdict.SERVED;
+        }
+        if (probe == null) {
+            return Verdict.NO_ANSWER;
+        }
         try {
             return begunAfter(nanos).get();
         } catch (InterruptedException e) {
@@ -80,6 +109,10 @@ final class BasePathCheck implements AutoCloseable {
 
     /** Why a pull's 404 was not taken as upstream's answer. */
     String distrust(Verdict found) {
+        if (probe == null) {
+            return "and no pull was answered 200 within " + ConfigKeys.UPSTREAM_PROBE_INTERVAL.name()
+                    + " to show the base path served";
+        }
         return found == Verdict.NOT_SERVED
                 ? "and so did GET " + probe + ": " + ConfigKeys.UPSTREAM_BASE_URL.name() + " looks wrong"
                 : "and GET " + probe + " got no answer to confirm it was upstream's";
@@ -87,12 +120,12 @@ final class BasePathCheck implements AutoCloseable {
 
     /** Why the puller is not ready, while the last probe was answered 404. */
     Optional<String> problem() {
-        return verdict == Verdict.NOT_SERVED
+        return verdict == Verdict.NOT_SERVED && !servedWithinInterval()
                 ? Optional.of("GET " + probe + " answered 404: "
                         + ConfigKeys.UPSTREAM_BASE_URL.name()
                         + " looks wrong, so a 404 of a pull is not taken to mean an "
                         + "unknown order (or set " + ConfigKeys.UPSTREAM_PROBE_PATH.name()
-                        + " to a path upstream serves)")
+                        + " to a path upstream serves, or to nothing)")
                 : Optional.empty();
     }
 

@@ -37,7 +37,10 @@ final class UpstreamClient {
         }
         long answeredAt = System.nanoTime();
         return switch (response.statusCode()) {
-            case 200 -> read(orderId, response.body());
+            case 200 -> {
+                basePath.served();
+                yield read(orderId, response.body());
+            }
             case 404 -> notFound(answeredAt);
             default -> {
                 if (refusesTheOrder(response.statusCode())) {

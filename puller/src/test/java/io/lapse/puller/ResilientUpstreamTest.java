@@ -224,6 +224,39 @@ class ResilientUpstreamTest {
     }
 
     @Test
+    void a404IsUpstreamsAnswerWhileOtherPullsAreAnswered200EvenWhereTheProbePathIsNotServed() throws Exception {
+        UpstreamRoute route = UpstreamRoute.of(
+                settings(Map.of("upstream.probe-path", "/not-served")),
+                new PullerMetrics(new SimpleMeterRegistry()),
+                () -> true);
+        String known = newOrder();
+        String unknown = newOrder();
+        stub.answer(unknown, Answer.of(404, ""));
+
+        assertThat(route.resilient().pull(known).outcome()).isEqualTo(Outcome.OK);
+        PullOutcome outcome = route.resilient().pull(unknown);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(stub.requests(unknown)).isEqualTo(1);
+        assertThat(route.basePath().problem())
+                .as("ready while pulls are answered")
+                .isEmpty();
+    }
+
+    @Test
+    void withTheProbeOffA404BeforeAnyPullWasAnswered200IsNotTakenForAnUnknownOrder() throws Exception {
+        String id = newOrder();
+        stub.answer(id, Answer.of(404, ""));
+
+        PullOutcome outcome = pull(upstream(Map.of("upstream.probe-path", "", "upstream.max-attempts", "1")), id);
+
+        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.error())
+                .isEqualTo("upstream answered 404, and no pull was answered 200 within upstream.probe-interval to "
+                        + "show the base path served after 1 attempt");
+    }
+
+    @Test
     void a404IsNotFoundOnlyWhileTheProbePathIsServed() throws Exception {
         String id = newOrder();
         stub.answer(id, Answer.of(404, ""));

@@ -77,4 +77,9 @@ public record TimerKeys(String prefix, int shards) {
     public String wakeChannel() {
         return prefix + ":wake";
     }
+
+    /** A key that expires at once, set in ttl mode where Redis refuses CONFIG, to prove notifications arrive. */
+    public String keyspaceCanary() {
+        return prefix + ":keyspace-canary";
+    }
 }

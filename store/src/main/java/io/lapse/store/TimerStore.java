@@ -42,7 +42,7 @@ public interface TimerStore {
      * deadline armed, or Redis announcing an expired key). Messages may be lost: the timer asks every shard
      * periodically anyway. Closing stops listening.
      */
-    AutoCloseable listen(IntConsumer shardMayBeDue);
+    Listening listen(IntConsumer shardMayBeDue);
 
     /** What Redis knows of each order. */
     CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds);

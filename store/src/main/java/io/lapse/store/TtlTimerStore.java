@@ -34,8 +34,8 @@ public final class TtlTimerStore extends LuaTimerStore {
     }
 
     @Override
-    public AutoCloseable listen(IntConsumer shardMayBeDue) {
-        return KeyspaceNotifications.start(connection, key -> announce(key, shardMayBeDue));
+    public Listening listen(IntConsumer shardMayBeDue) {
+        return KeyspaceNotifications.start(connection, keys.keyspaceCanary(), key -> announce(key, shardMayBeDue));
     }
 
     /** Records that Redis announced a trigger key as expired, then wakes the shard's owner. */

@@ -30,7 +30,7 @@ public final class ZsetTimerStore extends LuaTimerStore {
     }
 
     @Override
-    public AutoCloseable listen(IntConsumer shardMayBeDue) {
+    public Listening listen(IntConsumer shardMayBeDue) {
         return new WakeSubscription(connection, keys.wakeChannel(), shardMayBeDue);
     }
 

@@ -5,12 +5,14 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.Listening;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,7 +37,7 @@ public final class TimerService implements Service {
     private final MeterRegistry registry;
     private final Clock clock;
     private ShardOwnership ownership;
-    private AutoCloseable listening;
+    private Listening listening;
     private ServiceLoop loop;
     private boolean closed;
 
@@ -97,7 +99,15 @@ public final class TimerService implements Service {
 
     @Override
     public boolean isReady() {
-        return loop != null && loop.isHealthy() && ownership.isHealthy();
+        return loop != null
+                && loop.isHealthy()
+                && ownership.isHealthy()
+                && unreadyReason().isEmpty();
+    }
+
+    /** Why the timer is not ready though it runs: in ttl mode, Redis announces no expired keys. */
+    public Optional<String> unreadyReason() {
+        return listening == null ? Optional.empty() : listening.problem();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.lapse.timer;
 import io.lapse.store.ApplyResult;
 import io.lapse.store.Claim;
 import io.lapse.store.ClaimBatch;
+import io.lapse.store.Listening;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.Overdue;
@@ -97,7 +98,7 @@ final class FreezableStore implements TimerStore {
     }
 
     @Override
-    public AutoCloseable listen(IntConsumer shardMayBeDue) {
+    public Listening listen(IntConsumer shardMayBeDue) {
         return real.listen(shardMayBeDue);
     }
 

@@ -1,5 +1,6 @@
 package io.lapse.store.internal;
 
+import io.lapse.store.Listening;
 import io.lapse.store.RedisConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * asks every shard at least once a second anyway, so a lost wake costs latency, never an expiry. Lettuce subscribes
  * again by itself after a reconnect.
  */
-public final class WakeSubscription implements AutoCloseable {
+public final class WakeSubscription implements Listening {
 
     private static final Logger log = LoggerFactory.getLogger(WakeSubscription.class);
 

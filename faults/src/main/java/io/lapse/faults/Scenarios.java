@@ -44,6 +44,10 @@ final class Scenarios {
         all.add(new Scenario("broker-down", false, new BrokerDown(BROKER_DOWN)));
         all.add(new Scenario("upstream-5xx", false, UpstreamOutage.errors(UPSTREAM_ERRORS)));
         all.add(new Scenario("upstream-stall", false, UpstreamOutage.stalls(UPSTREAM_STALL)));
+        all.add(new Scenario(
+                "fast-producer-clock",
+                false,
+                new FastClockDuringFreeze(Duration.ofSeconds(9), Duration.ofSeconds(60))));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
         all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
         return all;

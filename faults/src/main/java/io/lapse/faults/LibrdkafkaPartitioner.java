@@ -1,8 +1,8 @@
 package io.lapse.faults;
 
+import io.lapse.kafka.KeyPartitions;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.zip.CRC32;
 import org.apache.kafka.clients.producer.Partitioner;
 import org.apache.kafka.common.Cluster;
 
@@ -22,9 +22,7 @@ public final class LibrdkafkaPartitioner implements Partitioner {
         if (keyBytes == null || keyBytes.length == 0) {
             return ThreadLocalRandom.current().nextInt(partitions);
         }
-        CRC32 crc = new CRC32();
-        crc.update(keyBytes);
-        return (int) (crc.getValue() % partitions);
+        return KeyPartitions.librdkafka(keyBytes, partitions);
     }
 
     @Override

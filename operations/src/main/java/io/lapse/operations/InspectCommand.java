@@ -20,8 +20,10 @@ import picocli.CommandLine.Parameters;
         header = "Everything Lapse knows about one order.",
         description = {
             "Everything Lapse knows about one order: its timer in Redis (state, next deadline, attempt, "
-                    + "the status it counts from, tombstone), what on-call did to it by hand, and its expiries and pull "
-                    + "results on the topics within --lookback.",
+                    + "the status it counts from, tombstone), whether firing is held for it now and why (the watermark "
+                    + "behind its deadline, its shard without an epoch or without a timer, a lease), what on-call did "
+                    + "to it by hand, and its pushes (event ts beside record time), expiries and pull results on the "
+                    + "topics within --lookback, read from the partitions its key lies in only.",
             "Exit code 1 when neither Redis nor the topics know the order."
         },
         footer = {"%nExamples:", "  lapse inspect 123456", "  lapse inspect 123456 --lookback 6h --json"})
@@ -44,7 +46,7 @@ public final class InspectCommand extends OnCallCommand {
             names = "--last",
             defaultValue = "10",
             paramLabel = "N",
-            description = "Show the newest N expiries and pulls (${DEFAULT-VALUE}).")
+            description = "Show the newest N pushes, expiries and pulls (${DEFAULT-VALUE}).")
     int last;
 
     @Option(names = "--json", description = "Print the findings as JSON.")
@@ -67,10 +69,12 @@ public final class InspectCommand extends OnCallCommand {
             OrderHistory history = new OrderHistory(connections, reader, order);
             List<OrderHistory.Entry<TimerExpired>> expiries = history.expiries(since, OffsetRange.OPEN_END);
             List<OrderHistory.Entry<PullResult>> pulls = history.pulls(since, OffsetRange.OPEN_END);
+            List<OrderHistory.Entry<StatusHeader>> pushes = history.pushes(since, OffsetRange.OPEN_END);
             report = new InspectReport(
                     order,
                     connections.keys().shardOf(order),
                     view.phase().name(),
+                    FiringHold.of(connections, view, connections.keys().shardOf(order), now()),
                     view.attempt(),
                     boxed(view.lastSeen()),
                     boxed(view.dueAt()),
@@ -84,6 +88,8 @@ public final class InspectCommand extends OnCallCommand {
                                             .toMillis()
                             : null,
                     lastStatus(history, view, endedAt, pulls),
+                    newest(pushes),
+                    pushes.size(),
                     newest(expiries),
                     expiries.size(),
                     newest(pulls),

@@ -1,6 +1,7 @@
 package io.lapse.operations;
 
 import io.lapse.event.PullResult;
+import io.lapse.event.StatusHeader;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.AuditLog;
 import java.io.PrintWriter;
@@ -11,11 +12,13 @@ import java.util.Locale;
  * What lapse inspect found about one order, for people and (with --json) for scripts. Times are epoch ms.
  *
  * @param phase          the timer's state in Redis (OrderView.Phase)
+ * @param held           whether firing is held for it now, and why
  * @param lastSeen       event time of the status the timer counts from
  * @param dueAt          when Redis next looks at the order: its deadline, next repeat, or the end of a lease
  * @param endedAt        when the order finished or was given up
  * @param tombstoneUntil when its tombstone is pruned, for a finished order
  * @param lastStatus     the status at lastSeen (or the one that finished the order), when found on the topics
+ * @param pushes         the newest of its pushes found, newest first; {@code pushesFound} counts them all
  * @param expiries       the newest of the expiries found, newest first; {@code expiriesFound} counts them all
  * @param since          the start of the look-back over the expired and pulled topics
  */
@@ -23,12 +26,15 @@ record InspectReport(
         String orderId,
         int shard,
         String phase,
+        FiringHold held,
         int attempt,
         Long lastSeen,
         Long dueAt,
         Long endedAt,
         Long tombstoneUntil,
         OrderHistory.Status lastStatus,
+        List<OrderHistory.Entry<StatusHeader>> pushes,
+        int pushesFound,
         List<OrderHistory.Entry<TimerExpired>> expiries,
         int expiriesFound,
         List<OrderHistory.Entry<PullResult>> pulls,
@@ -37,17 +43,31 @@ record InspectReport(
         String since) {
 
     boolean isKnown() {
-        return !phase.equals("UNKNOWN") || expiriesFound > 0 || pullsFound > 0 || lastStatus != null;
+        return !phase.equals("UNKNOWN") || expiriesFound > 0 || pullsFound > 0 || pushesFound > 0 || lastStatus != null;
     }
 
     void print(PrintWriter out, long now) {
         out.printf("order %s (shard %d)%n", orderId, shard);
         out.println("  timer        " + timer(now));
+        out.println("  held         " + held.headline());
+        held.reasons().forEach(reason -> out.println("                 - " + reason));
         out.println("  last status  " + status(now));
         out.println("  tombstone    "
                 + (tombstoneUntil == null
                         ? "none"
                         : "since " + Show.time(endedAt) + ", pruned at " + Show.time(tombstoneUntil)));
+        out.printf("  pushes       %d since %s%n", pushesFound, since);
+        for (OrderHistory.Entry<StatusHeader> entry : pushes) {
+            StatusHeader push = entry.event();
+            out.printf(
+                    "    %s  %s  ts %s  at %s%s%n",
+                    Show.time(entry.timestamp()),
+                    push.status(),
+                    push.ts() == null ? "none" : Show.time(push.ts()) + " (" + skew(push.ts(), entry.timestamp()) + ")",
+                    entry.at(),
+                    copy(entry));
+        }
+        older(out, pushesFound - pushes.size());
         out.printf("  expiries     %d since %s%n", expiriesFound, since);
         for (OrderHistory.Entry<TimerExpired> entry : expiries) {
             TimerExpired e = entry.event();
@@ -85,6 +105,15 @@ record InspectReport(
                     "    %s  %s by %s%s%n",
                     Show.time(a.at()), a.action(), a.user(), a.reason().isEmpty() ? "" : ": " + a.reason()));
         }
+    }
+
+    /** The event time against the record's: a producer whose clock is off, or one that holds records, shows here. */
+    private static String skew(long ts, long recordTime) {
+        long ahead = ts - recordTime;
+        if (ahead == 0) {
+            return "as its record";
+        }
+        return Show.duration(Math.abs(ahead)) + (ahead > 0 ? " after" : " before") + " its record";
     }
 
     private static void older(PrintWriter out, int older) {

@@ -1,6 +1,7 @@
 package io.lapse.operations;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -24,10 +25,18 @@ record OffsetRange(TopicPartition partition, long start, long end) {
      * so far), found by the broker's time index (offsetsForTimes).
      */
     static List<OffsetRange> of(Consumer<?, ?> consumer, String topic, int partitions, long from, long to) {
-        List<TopicPartition> all = new ArrayList<>(partitions);
+        List<Integer> all = new ArrayList<>(partitions);
         for (int p = 0; p < partitions; p++) {
-            all.add(new TopicPartition(topic, p));
+            all.add(p);
         }
+        return of(consumer, topic, all, from, to);
+    }
+
+    /** The same, for some of the topic's partitions only. */
+    static List<OffsetRange> of(
+            Consumer<?, ?> consumer, String topic, Collection<Integer> partitions, long from, long to) {
+        List<TopicPartition> all =
+                partitions.stream().map(p -> new TopicPartition(topic, p)).toList();
         Map<TopicPartition, Long> ends = consumer.endOffsets(all);
         Map<TopicPartition, Long> starts = offsetsAt(consumer, all, from, ends);
         Map<TopicPartition, Long> stops = to == OPEN_END ? ends : offsetsAt(consumer, all, to, ends);

@@ -4,6 +4,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
 import io.lapse.event.TimerExpired;
+import io.lapse.kafka.KeyPartitions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +14,10 @@ import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
-/** What the topics say about one order, read within bounded time ranges. */
+/**
+ * What the topics say about one order, read within bounded time ranges: only the partitions its key lies in (for a
+ * Java or a librdkafka producer), from the offsets the broker finds for the range's start to those of its end.
+ */
 final class OrderHistory {
 
     /**
@@ -54,7 +58,7 @@ final class OrderHistory {
     private <T> List<Entry<T>> decoded(String topic, long from, long to, Function<byte[], T> decode) {
         List<Entry<T>> found = new ArrayList<>();
         int partitions = Topics.partitions(connections, topic);
-        List<OffsetRange> ranges = OffsetRange.of(reader, topic, partitions, from, to);
+        List<OffsetRange> ranges = OffsetRange.of(reader, topic, KeyPartitions.of(key, partitions), from, to);
         TopicScan.read(
                 reader,
                 ranges,

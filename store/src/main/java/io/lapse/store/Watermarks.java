@@ -49,7 +49,7 @@ public final class Watermarks {
         return topic + "/" + partition;
     }
 
-    static String countField(String topic) {
+    public static String countField(String topic) {
         return topic + "/*";
     }
 

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,8 +33,13 @@ final class PushTopicFiller {
 
     private PushTopicFiller() {}
 
-    /** @return how fast the producer wrote them, acknowledged */
+    /** @return how fast the producer wrote them, acknowledged; each record's event time and timestamp is now */
     static Rate fill(KafkaClients clients, String topic, long records, int orders) {
+        return fill(clients, topic, records, orders, i -> System.currentTimeMillis());
+    }
+
+    /** @param timeOf the event time and record timestamp of the i-th record */
+    static Rate fill(KafkaClients clients, String topic, long records, int orders, LongUnaryOperator timeOf) {
         AtomicLong failed = new AtomicLong();
         long started = System.nanoTime();
         Rate rate;
@@ -41,11 +47,14 @@ final class PushTopicFiller {
             for (long i = 0; i < records; i++) {
                 int order = (int) (i % orders);
                 String orderId = OrderIds.of(order);
+                long time = timeOf.applyAsLong(i);
                 producer.send(
                         new ProducerRecord<>(
                                 topic,
+                                null,
+                                time,
                                 orderId.getBytes(StandardCharsets.UTF_8),
-                                PushJson.charging(orderId, order, i / orders, System.currentTimeMillis())),
+                                PushJson.charging(orderId, order, i / orders, time)),
                         (meta, error) -> {
                             if (error != null) {
                                 failed.incrementAndGet();

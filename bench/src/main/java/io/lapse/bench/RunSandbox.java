@@ -27,12 +27,16 @@ final class RunSandbox implements AutoCloseable {
     private static final long TIMEOUT_SECONDS = 30;
 
     final LapseConfig config;
+    /** The settings of this run, as a properties file would hold them */
+    final Map<String, String> settings;
+
     final KafkaClients clients;
     final Admin admin;
     private final RedisProbe probe;
 
-    private RunSandbox(LapseConfig config, RedisProbe probe) {
-        this.config = config;
+    private RunSandbox(Map<String, String> settings, RedisProbe probe) {
+        this.settings = Map.copyOf(settings);
+        this.config = LapseConfig.load(null, Map.of()).with(settings);
         this.clients = new KafkaClients(config.kafka());
         this.admin = clients.admin();
         this.probe = probe;
@@ -55,7 +59,7 @@ final class RunSandbox implements AutoCloseable {
         all.put("management.port", "0");
         all.put("puller.group-id", name + "-puller");
         all.putAll(settings);
-        return new RunSandbox(LapseConfig.load(null, Map.of()).with(all), probe);
+        return new RunSandbox(all, probe);
     }
 
     int partitions() {

@@ -44,13 +44,21 @@ final class RunbookDocument {
                 .isEqualTo(shape(run.text()));
     }
 
-    /** What stays the same from run to run: the commands, the words and the lines, not the figures. */
+    /**
+     * What stays the same from run to run: the commands, the words and the lines, not the figures; nor how many
+     * lines of one shape follow each other (an order may have pushed once or twice before it went silent), nor the
+     * line that counts what --last left out.
+     */
     static List<String> shape(String transcript) {
         List<String> lines = new ArrayList<>();
         for (String line : transcript.strip().split("\n")) {
             String shaped = TIME.matcher(line).replaceAll("<time>");
             shaped = DURATION.matcher(shaped).replaceAll("<duration>");
-            lines.add(NUMBER.matcher(shaped).replaceAll("<n>").stripTrailing());
+            shaped = NUMBER.matcher(shaped).replaceAll("<n>").stripTrailing();
+            boolean repeats = !lines.isEmpty() && lines.get(lines.size() - 1).equals(shaped);
+            if (!repeats && !shaped.startsWith("    … <n> older")) {
+                lines.add(shaped);
+            }
         }
         return lines;
     }

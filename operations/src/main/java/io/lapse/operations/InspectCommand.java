@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
                     + "behind its deadline, its shard without an epoch or without a timer, a lease), what on-call did "
                     + "to it by hand, and its pushes (event ts beside record time), expiries and pull results on the "
                     + "topics within --lookback, read from the partitions its key lies in only.",
-            "Exit code 1 when neither Redis nor the topics know the order."
+            "Exit code 2, with one line on stderr, when neither Redis nor the topics know the order."
         },
         footer = {"%nExamples:", "  lapse inspect 123456", "  lapse inspect 123456 --lookback 6h --json"})
 public final class InspectCommand extends OnCallCommand {
@@ -97,12 +97,16 @@ public final class InspectCommand extends OnCallCommand {
                     audit,
                     Show.time(since));
         }
+        if (!report.isKnown()) {
+            throw new OnCallError("unknown order '" + order + "': neither Redis nor the topics within --lookback "
+                    + lookback + " know it (a longer --lookback looks further back)");
+        }
         if (json) {
             Json.print(out(), report);
         } else {
             report.print(out(), now());
         }
-        return report.isKnown() ? Exit.OK : Exit.PROBLEM;
+        return Exit.OK;
     }
 
     /** The status Redis counts from (or the one that ended the order), found on the push topic or in a pull. */

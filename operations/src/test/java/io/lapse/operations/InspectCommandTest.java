@@ -81,15 +81,13 @@ class InspectCommandTest {
     }
 
     @Test
-    void anUnknownOrderIsAProblemFound() {
+    void anUnknownOrderIsRefusedOnOneLine() {
         Lapse.Outcome outcome = rig.lapse("inspect", "i-never");
 
-        assertThat(outcome.exit()).isEqualTo(1);
-        assertThat(outcome.out())
-                .contains(
-                        "timer        unknown to Redis: not watched",
-                        "last status  unknown",
-                        "expiries     0 since ",
-                        "pulls        0 since ");
+        assertThat(outcome.exit()).isEqualTo(2);
+        assertThat(outcome.out()).isEmpty();
+        assertThat(outcome.err())
+                .isEqualTo("lapse inspect: unknown order 'i-never': neither Redis nor the topics within --lookback 1h "
+                        + "know it (a longer --lookback looks further back)\n");
     }
 }

@@ -22,12 +22,15 @@ final class ServiceMetrics {
     static final String LAST_SCAN = "lapse_compensator_scan_last_seconds";
     /** The periodic scan of every order in the mirror; {@code full} is a rebuild, which only a loss of Redis starts. */
     static final String DRIFT_SCAN = "drift";
+    /** Final pulls upstream has not answered, held by a puller until it does. */
+    static final String HELD_PULLS = "lapse_puller_held";
 
     /**
      * @param unreachable "url: why" for each URL that did not answer
      * @param p50Millis   null when no timer reached has fired anything
      * @param fired       expiries the reached timers have fired
      * @param lastDriftScan epoch ms, null when no service reached exports it
+     * @param heldPulls   final pulls the reached pullers hold for an answer from upstream
      */
     record Reading(
             List<String> reached,
@@ -35,7 +38,8 @@ final class ServiceMetrics {
             Double p50Millis,
             Double p99Millis,
             long fired,
-            Long lastDriftScan) {}
+            Long lastDriftScan,
+            long heldPulls) {}
 
     private ServiceMetrics() {}
 
@@ -45,6 +49,7 @@ final class ServiceMetrics {
         List<String> unreachable = new ArrayList<>();
         Map<Double, Double> buckets = new TreeMap<>();
         Long lastScan = null;
+        double held = 0;
         for (String url : urls) {
             List<PrometheusText.Sample> samples;
             try {
@@ -61,6 +66,8 @@ final class ServiceMetrics {
                             PrometheusText.number(sample.labels().getOrDefault("le", "+Inf")),
                             sample.value(),
                             Double::sum);
+                } else if (sample.name().equals(HELD_PULLS)) {
+                    held += sample.value();
                 } else if (sample.name().equals(LAST_SCAN)
                         && DRIFT_SCAN.equals(sample.labels().get("scan"))
                         && sample.value() > 0) {
@@ -75,7 +82,8 @@ final class ServiceMetrics {
                 quantile(buckets, 0.5, fired),
                 quantile(buckets, 0.99, fired),
                 Math.round(fired),
-                lastScan);
+                lastScan,
+                Math.round(held));
     }
 
     private static List<PrometheusText.Sample> scrape(HttpClient http, String url, Duration timeout)

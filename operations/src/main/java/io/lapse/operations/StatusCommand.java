@@ -99,7 +99,7 @@ public final class StatusCommand extends OnCallCommand {
                 deadLetters,
                 window,
                 shards.stream().map(ShardCensus.ShardCount::epoch).toList(),
-                StatusProblems.of(marks, now, maxAge, shards, deadLetters, window));
+                StatusProblems.of(marks, now, maxAge, shards, deadLetters, window, metrics));
         if (json) {
             Json.print(out(), report);
         } else {

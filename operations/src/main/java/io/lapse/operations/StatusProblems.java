@@ -19,7 +19,8 @@ final class StatusProblems {
             long maxWatermarkAge,
             List<ShardCensus.ShardCount> shards,
             DeadLetterSummary deadLetters,
-            long window) {
+            long window,
+            ServiceMetrics.Reading metrics) {
         List<String> problems = new ArrayList<>();
         marks.lowest(now)
                 .ifPresentOrElse(
@@ -48,6 +49,13 @@ final class StatusProblems {
         if (deadLetters.recent() > 0) {
             problems.add(Show.count(deadLetters.recent(), "dead letter") + " in the last " + Show.duration(window)
                     + ": lapse dlq list --since -" + Durations.format(Duration.ofMillis(window)));
+        }
+        if (metrics.heldPulls() > 0) {
+            problems.add(Show.count(metrics.heldPulls(), "final pull is", "final pulls are")
+                    + " held: upstream does not answer for "
+                    + (metrics.heldPulls() == 1 ? "its order" : "their orders")
+                    + ", and billing waits; the puller's log names them, lapse inspect ORDER shows one, and "
+                    + "lapse cancel ORDER lets one go");
         }
         List<Integer> withoutEpoch = IntStream.range(0, shards.size())
                 .filter(i -> shards.get(i).epoch() == null)

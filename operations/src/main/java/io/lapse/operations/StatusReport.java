@@ -54,6 +54,11 @@ record StatusReport(
                                 + ")"));
         out.println("fire lateness  " + describeLateness());
         out.println("dead letters   " + describeDeadLetters());
+        out.println("held pulls     "
+                + (metrics.heldPulls() == 0
+                        ? "none"
+                        : Show.count(metrics.heldPulls(), "final pull", "final pulls")
+                                + " upstream does not answer, tried again until it does (lapse_puller_held)"));
         out.println("compensator    last drift scan "
                 + (metrics.lastDriftScan() == null
                         ? "unknown (no service " + "reached exports " + ServiceMetrics.LAST_SCAN + "{scan=\""

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** What lapse status reads from a service's /metrics, as a compensator and a timer export them. */
+/** What lapse status reads from a service's /metrics, as a compensator, a timer and a puller export them. */
 class ServiceMetricsTest {
 
     private static final String METRICS = """
@@ -23,6 +23,8 @@ class ServiceMetricsTest {
             lapse_timer_fire_lateness_seconds_bucket{le="0.005"} 10.0
             lapse_timer_fire_lateness_seconds_bucket{le="0.05"} 100.0
             lapse_timer_fire_lateness_seconds_bucket{le="+Inf"} 100.0
+            # TYPE lapse_puller_held gauge
+            lapse_puller_held 3.0
             """;
 
     private HttpServer server;
@@ -51,6 +53,13 @@ class ServiceMetricsTest {
         assertThat(reading.reached()).containsExactly(url());
         assertThat(reading.lastDriftScan()).isEqualTo(1_763_900_000_000L);
         assertThat(reading.fired()).isEqualTo(100);
+    }
+
+    @Test
+    void finalPullsHeldForAnAnswerAreAddedUpOverThePullersReached() {
+        ServiceMetrics.Reading reading = ServiceMetrics.read(List.of(url(), url()), Duration.ofSeconds(2));
+
+        assertThat(reading.heldPulls()).isEqualTo(6);
     }
 
     @Test

@@ -2,23 +2,27 @@ package io.lapse.ops;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import io.lapse.config.ManagementSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,64 +30,56 @@ import org.slf4j.LoggerFactory;
  * Serves the status page ({@code /} and {@code /status.json}), {@code /metrics} (Prometheus), {@code /health/live} and
  * {@code /health/ready} on the management port. Health answers 200 when UP and 503 when DOWN, with a JSON body naming
  * each failing check and its problem.
+ *
+ * <p>An orchestrator restarts a process whose health does not answer, so no client may stall the port: Jetty reads
+ * requests without holding a thread per connection (a client that sends a byte and waits costs nothing but a socket)
+ * and closes a connection idle for {@link #IDLE_TIMEOUT}, so a few slow or stuck clients can neither hang nor starve
+ * the probes.
  */
 public final class ManagementServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ManagementServer.class);
-    /**
-     * Requests are short; a few threads keep one slow scrape from holding up the probes. Connections that are open
-     * but idle hold no thread: the server's selector only hands a connection to a thread once a request arrives.
-     */
-    private static final int THREADS = 4;
+    /** Requests are short: a few threads keep one slow scrape from holding up the probes. */
+    private static final int THREADS = 6;
 
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] STATUS_PAGE = statusPage();
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final Server server;
+    private final ServerConnector connector;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile StatusSource status;
 
-    private ManagementServer(HttpServer server, ExecutorService executor) {
+    private ManagementServer(Server server, ServerConnector connector) {
         this.server = server;
-        this.executor = executor;
+        this.connector = connector;
     }
 
     public static ManagementServer start(ManagementSettings settings, PrometheusMeterRegistry registry, Health health) {
-        HttpServer server;
-        InetSocketAddress address = new InetSocketAddress(settings.address(), settings.port());
+        QueuedThreadPool threads = new QueuedThreadPool(THREADS, 2);
+        threads.setName("lapse-management");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        ServerConnector connector = new ServerConnector(server, 1, 1);
+        connector.setHost(settings.address());
+        connector.setPort(settings.port());
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        server.addConnector(connector);
+        ManagementServer management = new ManagementServer(server, connector);
+        server.setHandler(management.routes(registry, health));
         try {
-            if (address.isUnresolved()) {
+            if (new InetSocketAddress(settings.address(), 0).isUnresolved()) {
                 throw new IOException("cannot resolve " + settings.address());
             }
-            server = HttpServer.create(address, 64);
-        } catch (IOException e) {
+            server.start();
+        } catch (Exception e) {
+            management.close();
             throw new UncheckedIOException(
                     "cannot serve management endpoints on " + settings.address() + ":" + settings.port()
                             + " (management.address, management.port)",
-                    e);
+                    e instanceof IOException io ? io : new IOException(e));
         }
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread thread = new Thread(r, "lapse-management-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        ManagementServer management = new ManagementServer(server, executor);
-        server.createContext(
-                "/", management.exactly("/", ex -> respond(ex, 200, "text/html; charset=utf-8", STATUS_PAGE)));
-        server.createContext("/status.json", ex -> management.serveStatus(ex, health));
-        server.createContext(
-                "/metrics",
-                ex -> respond(
-                        ex,
-                        200,
-                        "text/plain; version=0.0.4; charset=utf-8",
-                        registry.scrape().getBytes(StandardCharsets.UTF_8)));
-        server.createContext("/health/live", ex -> respondHealth(ex, health.liveness()));
-        server.createContext("/health/ready", ex -> respondHealth(ex, health.readiness()));
-        server.setExecutor(executor);
-        server.start();
         log.info(
                 "management endpoints on http://{}:{}/ (status page, status.json, metrics, health/live, health/ready)",
                 settings.address(),
@@ -96,17 +92,45 @@ public final class ManagementServer implements AutoCloseable {
         this.status = source;
     }
 
-    private HttpHandler exactly(String path, HttpHandler handler) {
-        return ex -> {
-            if (ex.getRequestURI().getPath().equals(path)) {
-                handler.handle(ex);
-            } else {
-                respond(ex, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
+    /** A page the management port serves: its status code, content type and body. */
+    private record Page(int status, String contentType, byte[] body) {
+        static Page json(int status, Object value) {
+            return new Page(status, "application/json", ManagementServer.json(value));
+        }
+    }
+
+    private Handler routes(PrometheusMeterRegistry registry, Health health) {
+        Map<String, Supplier<Page>> pages = Map.of(
+                "/",
+                () -> new Page(200, "text/html; charset=utf-8", STATUS_PAGE),
+                "/status.json",
+                () -> statusJson(health),
+                "/metrics",
+                () -> new Page(
+                        200,
+                        "text/plain; version=0.0.4; charset=utf-8",
+                        registry.scrape().getBytes(StandardCharsets.UTF_8)),
+                "/health/live",
+                () -> healthPage(health.liveness()),
+                "/health/ready",
+                () -> healthPage(health.readiness()));
+        return new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                Supplier<Page> page = pages.get(Request.getPathInContext(request));
+                Page answer = page == null
+                        ? new Page(404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8))
+                        : page.get();
+                response.setStatus(answer.status());
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.contentType());
+                response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+                response.write(true, ByteBuffer.wrap(answer.body()), callback);
+                return true;
             }
         };
     }
 
-    private void serveStatus(HttpExchange exchange, Health health) throws IOException {
+    private Page statusJson(Health health) {
         StatusSource source = status;
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("ready", health.readiness());
@@ -121,11 +145,11 @@ public final class ManagementServer implements AutoCloseable {
             body.put("error", e.toString());
             code = 500;
         }
-        respond(exchange, code, "application/json", json(body));
+        return Page.json(code, body);
     }
 
-    private static void respondHealth(HttpExchange exchange, Health.Report report) throws IOException {
-        respond(exchange, report.isUp() ? 200 : 503, "application/json", json(report));
+    private static Page healthPage(Health.Report report) {
+        return Page.json(report.isUp() ? 200 : 503, report);
     }
 
     private static byte[] json(Object value) {
@@ -133,17 +157,6 @@ public final class ManagementServer implements AutoCloseable {
             return JSON.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
-        }
-    }
-
-    private static void respond(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
-        try (exchange) {
-            exchange.getResponseHeaders().set("Content-Type", contentType);
-            exchange.getResponseHeaders().set("Cache-Control", "no-store");
-            exchange.sendResponseHeaders(status, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
         }
     }
 
@@ -159,14 +172,17 @@ public final class ManagementServer implements AutoCloseable {
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            server.stop(0);
-            executor.shutdownNow();
+            try {
+                server.stop();
+            } catch (Exception e) {
+                log.warn("the management port did not stop cleanly: {}", e.toString());
+            }
         }
     }
 }

@@ -127,6 +127,51 @@ class ManagementServerTest {
     }
 
     @Test
+    void healthAnswersWithin100MsWhileMoreClientsThanThreadsSendHalfARequestAndWait() throws Exception {
+        ManagementServer server = start(LOCAL_ANY_PORT);
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < 32; i++) { // a request begun and never finished, as by a stuck or hostile client
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.getOutputStream().write("G".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                stalled.add(socket);
+            }
+            get(server, "/health/live"); // the client's own connection set up
+
+            long started = System.nanoTime();
+            HttpResponse<String> live = get(server, "/health/live");
+            long millis = (System.nanoTime() - started) / 1_000_000;
+
+            assertThat(live.statusCode()).isEqualTo(200);
+            assertThat(millis).as("health answered in %d ms", millis).isLessThan(100);
+            assertThat(get(server, "/metrics").statusCode()).isEqualTo(200);
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void aConnectionThatStallsMidRequestIsClosed() throws Exception {
+        ManagementServer server = start(LOCAL_ANY_PORT);
+        try (Socket stalled = new Socket("127.0.0.1", server.port())) {
+            stalled.getOutputStream().write("GET /health/li".getBytes(StandardCharsets.US_ASCII));
+            stalled.getOutputStream().flush();
+            stalled.setSoTimeout(15_000);
+
+            long started = System.nanoTime();
+            int read = stalled.getInputStream().read();
+
+            assertThat(read)
+                    .as("the server hung up (or answered 408 and hung up)")
+                    .isIn(-1, (int) 'H');
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
     void bindsOnlyTheConfiguredAddress() throws Exception {
         ManagementServer server = start(LOCAL_ANY_PORT);
         Optional<InetAddress> other = nonLoopbackAddress();

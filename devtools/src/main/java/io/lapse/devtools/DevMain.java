@@ -5,8 +5,8 @@ import io.lapse.faults.FaultSuite;
 import picocli.CommandLine;
 
 /**
- * The {@code lapse} launcher of the development jar: every production command, plus the demo, the benchmark and the
- * fault suite.
+ * The {@code lapse} launcher of the development jar: every production command, plus the demo, the simulated upstream
+ * on its own, the benchmark and the fault suite.
  */
 public final class DevMain {
 
@@ -19,6 +19,7 @@ public final class DevMain {
     static CommandLine commandLine() {
         return Main.commandLine()
                 .addSubcommand(new DemoCommand())
+                .addSubcommand(new SimulatorCommand())
                 .addSubcommand(new BenchCommand())
                 .addSubcommand(new FaultSuite());
     }

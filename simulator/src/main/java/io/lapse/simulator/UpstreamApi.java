@@ -24,6 +24,7 @@ public final class UpstreamApi implements AutoCloseable {
     private static final int HANDLER_THREADS = 4;
 
     private final Fleet fleet;
+    private final InetAddress address;
     private final int port;
     private final Outage initialOutage;
     private final OutageWindow outage = new OutageWindow();
@@ -42,7 +43,13 @@ public final class UpstreamApi implements AutoCloseable {
 
     /** @param outage counted from start() */
     public UpstreamApi(Fleet fleet, int port, FaultSettings faults, Outage outage) {
+        this(fleet, InetAddress.getLoopbackAddress(), port, faults, outage);
+    }
+
+    /** @param address where to listen: the loopback for tests, every interface where others must reach it */
+    public UpstreamApi(Fleet fleet, InetAddress address, int port, FaultSettings faults, Outage outage) {
         this.fleet = fleet;
+        this.address = address;
         this.port = port;
         this.faults = faults;
         this.initialOutage = outage;
@@ -57,7 +64,7 @@ public final class UpstreamApi implements AutoCloseable {
             return;
         }
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+            server = HttpServer.create(new InetSocketAddress(address, port), 64);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve the upstream API on port " + port, e);
         }
@@ -70,7 +77,7 @@ public final class UpstreamApi implements AutoCloseable {
         log.info("simulated upstream API on {}", baseUrl());
     }
 
-    /** {@code http://127.0.0.1:port}, once started. */
+    /** {@code http://127.0.0.1:port}, once started: the API always answers on the loopback too. */
     public synchronized String baseUrl() {
         if (server == null) {
             throw new IllegalStateException("the upstream API is not started");

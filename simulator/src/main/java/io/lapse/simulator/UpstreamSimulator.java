@@ -3,6 +3,7 @@ package io.lapse.simulator;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
+import java.net.InetAddress;
 import java.time.Clock;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -21,8 +22,14 @@ public final class UpstreamSimulator implements Service {
     private boolean started;
 
     public UpstreamSimulator(SimulatorSettings settings, KafkaClients clients, String pushTopic, Clock clock) {
+        this(settings, clients, pushTopic, clock, InetAddress.getLoopbackAddress());
+    }
+
+    /** @param apiAddress where the HTTP API listens: every interface when Lapse runs elsewhere (a container) */
+    public UpstreamSimulator(
+            SimulatorSettings settings, KafkaClients clients, String pushTopic, Clock clock, InetAddress apiAddress) {
         this.fleet = new Fleet(clock);
-        this.api = new UpstreamApi(fleet, settings.apiPort(), settings.faults(), settings.outage());
+        this.api = new UpstreamApi(fleet, apiAddress, settings.apiPort(), settings.faults(), settings.outage());
         Runnable eachRound =
                 settings.runsScenario() ? new Scenario(fleet, settings, new SplittableRandom())::step : () -> {};
         this.pushes = new PushGenerator(fleet, clients, pushTopic, settings.pushInterval(), eachRound);

@@ -36,6 +36,10 @@ class ProductionJarIT {
             assertThat(entries)
                     .filteredOn(name -> DEVELOPMENT.matcher(name).matches())
                     .isEmpty();
+            assertThat(entries)
+                    .as("the Kotlin standard library (resilience4j-core before 2.4 pulled it in)")
+                    .filteredOn(name -> name.startsWith("kotlin/"))
+                    .isEmpty();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +42,14 @@ class ProductionJarIT {
                     .filteredOn(name -> name.startsWith("kotlin/"))
                     .isEmpty();
         }
+    }
+
+    @Test
+    void theBuildListsWhatTheJarShipsInACycloneDxBillOfMaterials() throws IOException {
+        String bom = Files.readString(Path.of("target", "lapse-bom.json"));
+
+        assertThat(bom).contains("\"bomFormat\" : \"CycloneDX\"", "\"name\" : \"kafka-clients\"", "lettuce-core");
+        assertThat(bom).doesNotContain("kotlin-stdlib");
     }
 
     @Test

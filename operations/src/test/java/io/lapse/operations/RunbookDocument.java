@@ -24,6 +24,8 @@ final class RunbookDocument {
     private static final Pattern TIME = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z");
     private static final Pattern DURATION = Pattern.compile("\\d[\\d,.]* ?(ms|s|min|h|d)\\b");
     private static final Pattern NUMBER = Pattern.compile("\\d[\\d,.]*");
+    /** A push's event time against its record's: the same instant or a few ms apart, as the producer's send went. */
+    private static final Pattern SKEW = Pattern.compile("\\((as|<duration> before|<duration> after) its record\\)");
 
     private RunbookDocument() {}
 
@@ -47,13 +49,14 @@ final class RunbookDocument {
     /**
      * What stays the same from run to run: the commands, the words and the lines, not the figures; nor how many
      * lines of one shape follow each other (an order may have pushed once or twice before it went silent), nor the
-     * line that counts what --last left out.
+     * line that counts what --last left out, nor how far a push's event time is from its record's.
      */
     static List<String> shape(String transcript) {
         List<String> lines = new ArrayList<>();
         for (String line : transcript.strip().split("\n")) {
             String shaped = TIME.matcher(line).replaceAll("<time>");
             shaped = DURATION.matcher(shaped).replaceAll("<duration>");
+            shaped = SKEW.matcher(shaped).replaceAll("(<skew> its record)");
             shaped = NUMBER.matcher(shaped).replaceAll("<n>").stripTrailing();
             boolean repeats = !lines.isEmpty() && lines.get(lines.size() - 1).equals(shaped);
             if (!repeats && !shaped.startsWith("    … <n> older")) {

@@ -10,10 +10,20 @@ import java.util.List;
  *                      not notice (poison, upstream)
  * @param poison        where Kafka put the poison it acknowledged: exactly these must become dead letters
  * @param poisonRefused poison records Kafka refused, which nobody can be expected to dead-letter
+ * @param failures      what the fault itself saw go wrong while it lasted (each fails the scenario)
  */
-record FaultReport(long recoveredAt, List<RecordRef> poison, int poisonRefused) {
+record FaultReport(long recoveredAt, List<RecordRef> poison, int poisonRefused, List<String> failures) {
+
+    FaultReport {
+        poison = List.copyOf(poison);
+        failures = List.copyOf(failures);
+    }
 
     static FaultReport recoveredAt(long epochMillis) {
-        return new FaultReport(epochMillis, List.of(), 0);
+        return new FaultReport(epochMillis, List.of(), 0, List.of());
+    }
+
+    FaultReport withFailures(List<String> failures) {
+        return new FaultReport(recoveredAt, poison, poisonRefused, failures);
     }
 }

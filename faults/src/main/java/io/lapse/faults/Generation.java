@@ -42,6 +42,7 @@ final class Generation implements AutoCloseable {
     private static final Duration COMPILED_AFTER = Duration.ofSeconds(15);
 
     private final String name;
+    private final Map<ConfigKey, String> settings;
     private final LapseConfig config;
     private final LapseServices services;
     private final Observations observations;
@@ -50,12 +51,14 @@ final class Generation implements AutoCloseable {
 
     private Generation(
             String name,
+            Map<ConfigKey, String> settings,
             LapseConfig config,
             LapseServices services,
             Observations observations,
             PushGenerator pushes,
             KafkaProducer<byte[], byte[]> poisonProducer) {
         this.name = name;
+        this.settings = settings;
         this.config = config;
         this.services = services;
         this.observations = observations;
@@ -63,11 +66,16 @@ final class Generation implements AutoCloseable {
         this.poisonProducer = poisonProducer;
     }
 
-    /** Creates the topics, starts the taps, the pushes and one process per service; returns once all are alive. */
-    static Generation start(Lab lab, int number) {
+    /**
+     * Creates the topics, starts the taps, the pushes and one process per service; returns once all are alive.
+     *
+     * @param extra Lapse settings beyond the suite's
+     */
+    static Generation start(Lab lab, int number, Map<ConfigKey, String> extra) {
         String name = "faults-g" + number;
         SuiteSettings settings = lab.settings();
         Map<ConfigKey, String> lapse = lapseSettings(name, lab);
+        lapse.putAll(extra);
         Map<String, String> harness = lapse.entrySet().stream()
                 .collect(Collectors.toMap(e -> e.getKey().name(), Map.Entry::getValue));
         // the upstream's producers are written against librdkafka; Lapse's own processes keep their defaults
@@ -82,6 +90,7 @@ final class Generation implements AutoCloseable {
                 settings.workDir().resolve(name));
         Generation generation = new Generation(
                 name,
+                Map.copyOf(extra),
                 config,
                 services,
                 new Observations(
@@ -186,6 +195,11 @@ final class Generation implements AutoCloseable {
 
     String name() {
         return name;
+    }
+
+    /** The Lapse settings it runs with beyond the suite's. */
+    Map<ConfigKey, String> settings() {
+        return settings;
     }
 
     TopicNames topics() {

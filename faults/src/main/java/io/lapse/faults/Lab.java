@@ -1,5 +1,6 @@
 package io.lapse.faults;
 
+import io.lapse.config.ConfigKey;
 import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.devstack.RedisServer;
 import io.lapse.simulator.Fleet;
@@ -53,17 +54,21 @@ final class Lab implements AutoCloseable {
         return lab;
     }
 
-    /** Replaces the current generation (if any) by a fresh one, with a process per service, alive. */
-    Generation renew() {
+    /**
+     * Replaces the current generation (if any) by a fresh one, with a process per service, alive.
+     *
+     * @param settings Lapse settings beyond the suite's
+     */
+    Generation renew(Map<ConfigKey, String> settings) {
         if (generation != null) {
             generation.close();
             generation = null;
         }
-        generation = Generation.start(this, ++generations);
+        generation = Generation.start(this, ++generations, settings);
         return generation;
     }
 
-    /** The current generation; null before the first {@link #renew()}. */
+    /** The current generation; null before the first {@link #renew(Map)}. */
     Generation generation() {
         return generation;
     }

@@ -1,6 +1,7 @@
 package io.lapse.faults;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Poison among the pushes for a while ({@code poisonShare} of them, every {@link PoisonKind} in turn) and one bad
@@ -23,6 +24,6 @@ record PoisonRecords(Duration lasting) implements Fault {
         } finally {
             injector.close();
         }
-        return new FaultReport(started, injector.acknowledged(), injector.refused());
+        return new FaultReport(started, injector.acknowledged(), injector.refused(), List.of());
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
  * @param firing      null when the scenario could not run
  * @param deadLetters null when the scenario could not run
  * @param poison      the poison it sent, whose dead letters are its own whenever they come
+ * @param faultFailures what the fault itself saw go wrong while it lasted
  * @param notes       examples and anything that makes the figures less than complete
  */
 record ScenarioResult(
@@ -18,6 +19,7 @@ record ScenarioResult(
         DeadLetterTally.Figures deadLetters,
         Liveness.Verdict consumers,
         List<RecordRef> poison,
+        List<String> faultFailures,
         List<String> notes) {
 
     static ScenarioResult couldNotRun(String scenario, String why) {
@@ -26,6 +28,7 @@ record ScenarioResult(
                 null,
                 null,
                 new Liveness.Verdict(false, "not measured"),
+                List.of(),
                 List.of(),
                 List.of("could not run: " + why));
     }
@@ -57,6 +60,7 @@ record ScenarioResult(
         if (!consumers.alive()) {
             failures.add("consumers " + consumers.detail());
         }
+        failures.addAll(faultFailures);
         if (!deadLetters.matches()) {
             failures.add(deadLetters.deadLetters() + " dead letters for " + deadLetters.poisonSent()
                     + " poison records (" + deadLetters.withoutDeadLetter() + " without one, "

@@ -77,6 +77,7 @@ final class ScenarioRun {
         notes.addAll(firing.examples());
         DeadLetterTally.Figures deadLetters =
                 DeadLetterTally.of(fault.poison(), seen.deadLetters(), timeline, otherPoison);
-        return new ScenarioResult(scenario.name(), firing, deadLetters, consumers, fault.poison(), notes);
+        return new ScenarioResult(
+                scenario.name(), firing, deadLetters, consumers, fault.poison(), fault.failures(), notes);
     }
 }

@@ -1,5 +1,6 @@
 package io.lapse.faults;
 
+import io.lapse.config.ConfigKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -44,6 +45,11 @@ final class Scenarios {
         all.add(new Scenario("broker-down", false, new BrokerDown(BROKER_DOWN)));
         all.add(new Scenario("upstream-5xx", false, UpstreamOutage.errors(UPSTREAM_ERRORS)));
         all.add(new Scenario("upstream-stall", false, UpstreamOutage.stalls(UPSTREAM_STALL)));
+        all.add(new Scenario(
+                "refused-orders",
+                false,
+                Map.of(ConfigKeys.TIMER_MAX_ATTEMPTS, "2"),
+                new RefusedOrders(20, 10, Duration.ofSeconds(10), Duration.ofSeconds(30))));
         all.add(new Scenario(
                 "fast-producer-clock",
                 false,

@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs scenarios one after another on a lab. They share a generation of Lapse processes while they pass; after a
- * scenario fails (or could not run) the next one starts on a fresh generation, so that its verdict is its own.
+ * scenario fails (or could not run) the next one starts on a fresh generation, so that its verdict is its own; so does
+ * a scenario whose settings are not the current generation's.
  */
 final class Suite {
 
@@ -27,8 +28,8 @@ final class Suite {
     ScenarioResult run(Scenario scenario) {
         ScenarioResult result;
         try {
-            if (renew) {
-                lab.renew();
+            if (renew || !lab.generation().settings().equals(scenario.settings())) {
+                lab.renew(scenario.settings());
             }
             log.info("{}: starting", scenario.name());
             result = ScenarioRun.run(scenario, lab, Set.copyOf(poisonSent));

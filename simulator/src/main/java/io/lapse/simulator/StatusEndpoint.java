@@ -33,11 +33,13 @@ final class StatusEndpoint implements HttpHandler {
     private final Supplier<FaultSettings> faults;
     private final OutageWindow outage;
     private final Map<String, String> requiredHeaders;
+    private final Map<String, Integer> refusals;
     private final RequestLog requests;
     private final ScheduledExecutorService delayer;
 
     /**
      * @param requiredHeaders headers every status request must carry, else it is answered 401
+     * @param refusals       orders whose every status request is answered this status, outage or not
      * @param delayer        holds delayed answers, so that latency does not tie up the server's few handler threads
      */
     StatusEndpoint(
@@ -45,12 +47,14 @@ final class StatusEndpoint implements HttpHandler {
             Supplier<FaultSettings> faults,
             OutageWindow outage,
             Map<String, String> requiredHeaders,
+            Map<String, Integer> refusals,
             RequestLog requests,
             ScheduledExecutorService delayer) {
         this.fleet = fleet;
         this.faults = faults;
         this.outage = outage;
         this.requiredHeaders = requiredHeaders;
+        this.refusals = refusals;
         this.requests = requests;
         this.delayer = delayer;
     }
@@ -82,6 +86,11 @@ final class StatusEndpoint implements HttpHandler {
         }
         String orderId = path.group(1);
         requests.record(orderId, now);
+        Integer refused = refusals.get(orderId);
+        if (refused != null) {
+            send(exchange, new Reply(refused, "{\"error\":\"refused for this order\"}"));
+            return;
+        }
         Outage.Kind down = outage.at(now);
         if (down == Outage.Kind.STALL) {
             later(exchange, () -> answer(orderId, Fault.NONE), outage.remainingNanos(now));

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,6 +32,7 @@ public final class UpstreamApi implements AutoCloseable {
     private final RequestLog requests = new RequestLog();
     private volatile FaultSettings faults;
     private final Map<String, String> requiredHeaders = new ConcurrentHashMap<>();
+    private final Map<String, Integer> refusals = new ConcurrentHashMap<>();
     private HttpServer server;
     private ExecutorService handlers;
     private ScheduledExecutorService delayer;
@@ -71,7 +73,8 @@ public final class UpstreamApi implements AutoCloseable {
         handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("lapse-upstream-http"));
         delayer = Executors.newSingleThreadScheduledExecutor(Threads.named("lapse-upstream-delay"));
         outage.schedule(initialOutage, System.nanoTime());
-        server.createContext("/", new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, requests, delayer));
+        server.createContext(
+                "/", new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, refusals, requests, delayer));
         server.setExecutor(handlers);
         server.start();
         log.info("simulated upstream API on {}", baseUrl());
@@ -107,6 +110,15 @@ public final class UpstreamApi implements AutoCloseable {
     /** From now on a status request without this header value is answered 401. */
     public void requireHeader(String name, String value) {
         requiredHeaders.put(name, value);
+    }
+
+    /**
+     * From now on every status request for these orders is answered {@code status}, as by an upstream that fails on
+     * their data while it answers every other order; replaces any orders refused before, and an empty set ends it.
+     */
+    public void refuse(Set<String> orderIds, int status) {
+        refusals.clear();
+        orderIds.forEach(orderId -> refusals.put(orderId, status));
     }
 
     /** Status requests for this order, whatever they were answered. */

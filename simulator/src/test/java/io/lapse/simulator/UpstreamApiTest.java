@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -86,6 +87,21 @@ class UpstreamApiTest {
 
         api.errorRate(0);
         assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(200);
+        assertThat(fleet.pullsServed("o-1")).isEqualTo(1);
+    }
+
+    @Test
+    void refusedOrdersAreAnsweredTheirStatusWhileEveryOtherOrderIsAnsweredUntilTheRefusalEnds() throws Exception {
+        fleet.start("o-1");
+        fleet.start("o-2");
+        api.refuse(Set.of("o-1"), 500);
+
+        assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(500);
+        assertThat(get("/orders/o-2/status").statusCode()).isEqualTo(200);
+
+        api.refuse(Set.of(), 500);
+        assertThat(get("/orders/o-1/status").statusCode()).isEqualTo(200);
+        assertThat(api.requests("o-1")).isEqualTo(2);
         assertThat(fleet.pullsServed("o-1")).isEqualTo(1);
     }
 

@@ -13,6 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** What the compensator tells Prometheus: how much it mirrors, what it rebuilt, and when it last looked at Redis. */
 final class CompensatorMetrics {
 
+    /** Records a postponed rebuild waits for the mirror to read: catching up is under way while it is above 0. */
+    static final String REBUILD_BEHIND = "lapse.compensator.rebuild.behind";
+
     /** The two ways the compensator compares its mirror with Redis. */
     enum Scan {
         /** The whole mirror, after Redis lost its data or on demand. */
@@ -23,6 +26,7 @@ final class CompensatorMetrics {
 
     private final Clock clock;
     private final AtomicLong orders = new AtomicLong(-1);
+    private final AtomicLong rebuildBehind = new AtomicLong();
     private final Counter watched;
     private final Counter givenUp;
     private final Counter ended;
@@ -36,6 +40,11 @@ final class CompensatorMetrics {
         this.clock = clock;
         Gauge.builder("lapse.compensator.orders", orders, n -> n.get() < 0 ? Double.NaN : n.get())
                 .description("Orders in this instance's mirror at its last drift scan")
+                .register(registry);
+        Gauge.builder(REBUILD_BEHIND, rebuildBehind, AtomicLong::get)
+                .baseUnit("records")
+                .description("Records the mirror had still to read when the last rebuild was postponed for them; 0 "
+                        + "when none is")
                 .register(registry);
         watched = rebuilt(registry, "watched");
         givenUp = rebuilt(registry, "given-up");
@@ -73,6 +82,11 @@ final class CompensatorMetrics {
 
     private static double orNaN(AtomicLong seconds) {
         return seconds.get() < 0 ? Double.NaN : seconds.get();
+    }
+
+    /** @param behind records a postponed rebuild waits for the mirror to read; 0 once none waits */
+    void rebuildBehind(long behind) {
+        rebuildBehind.set(behind);
     }
 
     void written(RebuildCount count) {

@@ -82,7 +82,8 @@ public final class CompensatorService implements Service {
                 Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"),
                 clock);
         streams = started;
-        rebuild = new RebuildOnLoss(config, clients, admin, epochs, writers, metrics, () -> closed, clock);
+        rebuild = new RebuildOnLoss(
+                config, clients, admin, epochs, writers, metrics, () -> closed, RebuildOnLoss.CATCH_UP_ROUND, clock);
         loss = new RedisLossWatch(epochs, rebuild, metrics);
         watch = new ServiceLoop(
                 "lapse-compensator-watch",

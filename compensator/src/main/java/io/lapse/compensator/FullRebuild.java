@@ -17,6 +17,12 @@ import org.slf4j.LoggerFactory;
  * timer fires again. The epoch is claimed before waiting for the compensator to catch up: whatever Redis loses after
  * that, the mirror will know, and whatever it loses after the claim takes the claim with it, so that shard is not
  * declared and is rebuilt again.
+ *
+ * <p>A mirror still behind its input topics once the catch-up time is over cannot vouch for the orders whose records
+ * it has not read: those that finished meanwhile would be armed again, and expiries already published would fire
+ * again. The automatic rebuild therefore {@link WhenBehind#POSTPONE postpones} (it writes nothing and declares nothing,
+ * and the next look tries again), while on-call's {@code lapse rebuild} may {@link WhenBehind#GO_AHEAD go ahead}, told
+ * how far behind the mirror was.
  */
 final class FullRebuild {
 
@@ -33,6 +39,14 @@ final class FullRebuild {
         this.caughtUp = caughtUp;
         this.mirror = mirror;
         this.clock = clock;
+    }
+
+    /** What a rebuild does when the mirror has not caught up with its input topics within the catch-up time. */
+    enum WhenBehind {
+        /** Write nothing and declare nothing: the rebuild is {@link RebuildResult#postponed() postponed}. */
+        POSTPONE,
+        /** Rebuild from what the mirror has read, and say how far behind it was. */
+        GO_AHEAD
     }
 
     /** Told how far a rebuild got, e.g. to draw a progress bar. */
@@ -53,13 +67,17 @@ final class FullRebuild {
      * @param writer  writes the mirror into Redis; a dry run's writer writes nothing, and no epoch is touched
      * @param catchUp how long to wait for the compensator to process what was published before the rebuild
      */
-    RebuildResult run(MirrorWriter writer, Duration catchUp, Listener listener) throws InterruptedException {
+    RebuildResult run(MirrorWriter writer, Duration catchUp, WhenBehind whenBehind, Listener listener)
+            throws InterruptedException {
         boolean dryRun = writer.dryRun();
         long started = clock.millis();
         Map<Integer, String> generations =
                 dryRun ? Map.of() : Blocking.await(epochs.begin(candidate(started)), "begin the rebuild's epoch");
         long behind = caughtUp.await(catchUp);
         log.debug("caught up {} ms after the rebuild began, {} records behind", clock.millis() - started, behind);
+        if (behind > 0 && whenBehind == WhenBehind.POSTPONE && !dryRun) {
+            return RebuildResult.postponed(behind, Duration.ofMillis(clock.millis() - started));
+        }
         if (behind > 0) {
             log.warn(
                     "the compensator is still {} records behind its input topics after {} s: rebuilding from what it "
@@ -75,7 +93,8 @@ final class FullRebuild {
                 dryRun ? Set.of() : Blocking.await(epochs.finish(generations), "declare the shards rebuilt");
         Set<Integer> lost = new TreeSet<>(generations.keySet());
         lost.removeAll(declared);
-        return new RebuildResult(count, behind, declared, lost, Duration.ofMillis(clock.millis() - started), dryRun);
+        return new RebuildResult(
+                count, behind, declared, lost, Duration.ofMillis(clock.millis() - started), dryRun, false);
     }
 
     /** An epoch name that says when it began, unique enough among the rebuilds of one Redis. */

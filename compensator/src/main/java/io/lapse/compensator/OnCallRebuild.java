@@ -87,6 +87,7 @@ public final class OnCallRebuild {
                         new MirrorWriter(
                                 new TimerRebuild(redis, keys, config.timer()), config.timer(), dryRun, count -> {}),
                         catchUp,
+                        FullRebuild.WhenBehind.GO_AHEAD,
                         terminal ? progress : FullRebuild.Listener.NONE);
                 progress.finish();
                 out.println("lapse rebuild: " + RebuildSummary.of(result));

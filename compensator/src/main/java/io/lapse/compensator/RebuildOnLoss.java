@@ -14,19 +14,30 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The compensator's reaction to a loss of Redis's data: a full rebuild from the changelog, counted and logged. */
+/**
+ * The compensator's reaction to a loss of Redis's data: a full rebuild from the changelog, counted and logged. While
+ * its mirror is behind its input topics (the compensator itself was down or lagging), the rebuild is postponed round
+ * after round, each logging how far behind it still is and when, at the rate it caught up, it will be done.
+ */
 final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RebuildOnLoss.class);
-    /** How long a rebuild waits for the mirror to catch up with its input topics before it goes ahead anyway. */
-    private static final Duration CATCH_UP = Duration.ofSeconds(60);
+    /** How long one round of a rebuild waits for the mirror to catch up with its input topics. */
+    static final Duration CATCH_UP_ROUND = Duration.ofSeconds(10);
 
     private final FullRebuild rebuild;
     private final Supplier<MirrorWriter> writers;
     private final CompensatorMetrics metrics;
     private final Consumer<byte[], byte[]> changelog;
     private final BooleanSupplier closing;
+    private final Duration catchUpRound;
+    private final Clock clock;
+    /** The previous postponed round's figures, for the rate of catching up; -1 while no round was postponed. */
+    private long behindBefore = -1;
 
+    private long behindBeforeAt;
+
+    /** @param catchUpRound how long one round waits for the mirror to catch up before it is postponed */
     RebuildOnLoss(
             LapseConfig config,
             KafkaClients clients,
@@ -35,6 +46,7 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
             Supplier<MirrorWriter> writers,
             CompensatorMetrics metrics,
             BooleanSupplier closing,
+            Duration catchUpRound,
             Clock clock) {
         String applicationId = config.compensator().applicationId();
         this.changelog = ChangelogMirror.consumer(clients, "lapse-compensator-rebuild");
@@ -54,28 +66,56 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
         this.writers = writers;
         this.metrics = metrics;
         this.closing = closing;
+        this.catchUpRound = catchUpRound;
+        this.clock = clock;
     }
 
     @Override
     public RebuildResult run(String reason) throws InterruptedException {
-        log.warn(
-                "{}: rebuilding every timer from the compensator's mirror; nothing fires from those shards until "
-                        + "it is done",
-                reason);
-        RebuildResult result = rebuild.run(writers.get(), CATCH_UP, new FullRebuild.Listener() {
-            @Override
-            public void opened(long size) {}
+        if (behindBefore < 0) {
+            log.warn(
+                    "{}: rebuilding every timer from the compensator's mirror; nothing fires from those shards until "
+                            + "it is done",
+                    reason);
+        }
+        RebuildResult result =
+                rebuild.run(writers.get(), catchUpRound, FullRebuild.WhenBehind.POSTPONE, new FullRebuild.Listener() {
+                    @Override
+                    public void opened(long size) {}
 
-            @Override
-            public void advanced(long done) {
-                if (closing.getAsBoolean()) {
-                    throw new CancellationException("the compensator is closing");
-                }
-            }
-        });
+                    @Override
+                    public void advanced(long done) {
+                        if (closing.getAsBoolean()) {
+                            throw new CancellationException("the compensator is closing");
+                        }
+                    }
+                });
+        metrics.rebuildBehind(result.postponed() ? result.behind() : 0);
+        if (result.postponed()) {
+            log.warn("rebuild {}{}", RebuildSummary.of(result), eta(result.behind()));
+            behindBefore = result.behind();
+            behindBeforeAt = clock.millis();
+            return result;
+        }
+        behindBefore = -1;
         metrics.scanned(CompensatorMetrics.Scan.FULL, result.took());
         log.info("rebuilt in {} ms: {}", result.took().toMillis(), RebuildSummary.of(result));
         return result;
+    }
+
+    /** When the mirror will have caught up at the rate it did since the previous round, for the log. */
+    private String eta(long behind) {
+        long now = clock.millis();
+        if (behindBefore < 0 || now <= behindBeforeAt) {
+            return "; trying again";
+        }
+        double perSecond = (behindBefore - behind) * 1000.0 / (now - behindBeforeAt);
+        if (perSecond <= 0) {
+            return String.format(
+                    "; it did not catch up in the last %.0f s, trying again", (now - behindBeforeAt) / 1000.0);
+        }
+        return String.format(
+                "; catching up %,.0f records/s, done in about %.0f s at that rate", perSecond, behind / perSecond);
     }
 
     @Override

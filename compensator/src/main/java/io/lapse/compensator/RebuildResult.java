@@ -11,11 +11,23 @@ import java.util.Set;
  *                 expiries among them may fire again or be skipped)
  * @param declared shards whose epoch the rebuild wrote (none in a dry run)
  * @param lost     shards that lost data again during the rebuild: they must be rebuilt again
+ * @param postponed the mirror was {@code behind} its input topics, so nothing was written and no shard declared: the
+ *                  rebuild must run again
  */
 record RebuildResult(
-        RebuildCount count, long behind, Set<Integer> declared, Set<Integer> lost, Duration took, boolean dryRun) {
+        RebuildCount count,
+        long behind,
+        Set<Integer> declared,
+        Set<Integer> lost,
+        Duration took,
+        boolean dryRun,
+        boolean postponed) {
+
+    static RebuildResult postponed(long behind, Duration took) {
+        return new RebuildResult(RebuildCount.NONE, behind, Set.of(), Set.of(), took, false, true);
+    }
 
     boolean complete() {
-        return lost.isEmpty() && behind == 0;
+        return !postponed && lost.isEmpty() && behind == 0;
     }
 }

@@ -10,6 +10,12 @@ final class RebuildSummary {
     private RebuildSummary() {}
 
     static String of(RebuildResult result) {
+        if (result.postponed()) {
+            return String.format(
+                    "postponed: the mirror is still %,d records behind its input topics, so it cannot vouch for their "
+                            + "orders; nothing written, no shard declared (%.1f s)",
+                    result.behind(), result.took().toMillis() / 1000.0);
+        }
         RebuildCount count = result.count();
         String verb = result.dryRun() ? "would write" : "wrote";
         List<String> parts = new ArrayList<>();

@@ -56,7 +56,7 @@ final class RedisLossWatch {
                 ? (missing.size() == current.size() ? "no shard" : "shards " + missing) + " of Redis has an epoch"
                 : "a Redis server restarted or failed over (run ids " + runIds + " → " + ids + ")";
         RebuildResult result = rebuild.run(reason);
-        if (result.lost().isEmpty()) {
+        if (result.lost().isEmpty() && !result.postponed()) {
             runIds = ids;
             whole = true;
         }

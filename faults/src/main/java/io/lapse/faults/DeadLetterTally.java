@@ -14,7 +14,8 @@ final class DeadLetterTally {
     static final String DEFINITION = """
             - **dead letters / poison sent**: dead letters of the scenario against poison records Kafka acknowledged \
             (a dead letter is the scenario's when it names one of its poison records, or was written during the \
-            scenario and names no poison record); they must be equal, with one dead letter per poison record.
+            scenario and names no poison record); they must be equal, with one dead letter per poison record. Dead \
+            letters of orders whose pulls the fault made upstream fail are expected and not counted here.
             """;
 
     /**
@@ -30,13 +31,22 @@ final class DeadLetterTally {
 
     private DeadLetterTally() {}
 
-    /** @param otherPoison poison of the suite's other scenarios, whose dead letters are theirs whenever they come */
+    /**
+     * @param otherPoison   poison of the suite's other scenarios, whose dead letters are theirs whenever they come
+     * @param failingOrders orders whose pulls the fault made upstream fail, whose dead letters it expects
+     */
     static Figures of(
-            Collection<RecordRef> poison, List<Seen.DeadLetter> all, Timeline timeline, Set<RecordRef> otherPoison) {
+            Collection<RecordRef> poison,
+            List<Seen.DeadLetter> all,
+            Timeline timeline,
+            Set<RecordRef> otherPoison,
+            Set<String> failingOrders) {
         Set<RecordRef> own = Set.copyOf(poison);
         List<Seen.DeadLetter> ours = all.stream()
                 .filter(letter -> own.contains(letter.source())
-                        || (timeline.observed(letter.writtenAt()) && !otherPoison.contains(letter.source())))
+                        || (timeline.observed(letter.writtenAt())
+                                && !otherPoison.contains(letter.source())
+                                && !failingOrders.contains(letter.key())))
                 .toList();
         Set<RecordRef> named = ours.stream().map(Seen.DeadLetter::source).collect(Collectors.toSet());
         int without = (int) own.stream().filter(ref -> !named.contains(ref)).count();

@@ -1,6 +1,7 @@
 package io.lapse.faults;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a fault did.
@@ -10,20 +11,24 @@ import java.util.List;
  *                      not notice (poison, upstream)
  * @param poison        where Kafka put the poison it acknowledged: exactly these must become dead letters
  * @param poisonRefused poison records Kafka refused, which nobody can be expected to dead-letter
+ * @param failingOrders orders whose pulls the fault made upstream fail: their dead letters are expected, and checked
+ *                      by the fault itself
  * @param failures      what the fault itself saw go wrong while it lasted (each fails the scenario)
  */
-record FaultReport(long recoveredAt, List<RecordRef> poison, int poisonRefused, List<String> failures) {
+record FaultReport(
+        long recoveredAt, List<RecordRef> poison, int poisonRefused, Set<String> failingOrders, List<String> failures) {
 
     FaultReport {
         poison = List.copyOf(poison);
+        failingOrders = Set.copyOf(failingOrders);
         failures = List.copyOf(failures);
     }
 
     static FaultReport recoveredAt(long epochMillis) {
-        return new FaultReport(epochMillis, List.of(), 0, List.of());
+        return new FaultReport(epochMillis, List.of(), 0, Set.of(), List.of());
     }
 
-    FaultReport withFailures(List<String> failures) {
-        return new FaultReport(recoveredAt, poison, poisonRefused, failures);
+    FaultReport withFailingOrders(Set<String> orders, List<String> failures) {
+        return new FaultReport(recoveredAt, poison, poisonRefused, orders, failures);
     }
 }

@@ -77,7 +77,9 @@ final class Observations implements AutoCloseable {
     private static Seen.DeadLetter deadLetter(ConsumerRecord<byte[], byte[]> record) {
         DeadLetter letter = JsonCodec.DEAD_LETTER.decode(record.value());
         return new Seen.DeadLetter(
-                new RecordRef(letter.sourceTopic(), letter.partition(), letter.offset()), record.timestamp());
+                new RecordRef(letter.sourceTopic(), letter.partition(), letter.offset()),
+                letter.key(),
+                record.timestamp());
     }
 
     /** Whether every one of these orders has a push in Kafka. */

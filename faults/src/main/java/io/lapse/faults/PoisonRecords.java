@@ -2,6 +2,7 @@ package io.lapse.faults;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Poison among the pushes for a while ({@code poisonShare} of them, every {@link PoisonKind} in turn) and one bad
@@ -24,6 +25,6 @@ record PoisonRecords(Duration lasting) implements Fault {
         } finally {
             injector.close();
         }
-        return new FaultReport(started, injector.acknowledged(), injector.refused(), List.of());
+        return new FaultReport(started, injector.acknowledged(), injector.refused(), Set.of(), List.of());
     }
 }

@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * serve) while it answers every other order, and more orders go silent meanwhile. The scenario runs with
  * {@code timer.max-attempts=2}, so that their final pulls meet the refusal: those must be held off the pull threads
  * ({@code lapse_puller_held}) while every other silent order, the later ones too, is pulled from upstream as usual.
- * Once upstream answers the refused orders again, their held pulls are answered, which the tally's "pull results
- * lost" checks. Firing never depends on upstream, so it is expected on time throughout.
+ * Their first pulls are FAILED and dead-lettered (expected, so not counted against poison); once upstream answers
+ * them again, their held pulls are answered, which the tally's "pull results lost" checks. Firing never depends on upstream, so it is expected on time throughout.
  */
 record RefusedOrders(int refused, int silentLater, Duration later, Duration pulledWithin) implements Fault {
 
@@ -52,6 +52,13 @@ record RefusedOrders(int refused, int silentLater, Duration later, Duration pull
                         + " silent orders upstream answers were not pulled from it within "
                         + pulledWithin.toSeconds() + " s of the later silence, while it refused " + refused);
             }
+            Predicate<String> deadLettered =
+                    id -> seen.deadLetters().stream().anyMatch(letter -> id.equals(letter.key()));
+            if (!Waiting.until(() -> refusedOrders.stream().allMatch(deadLettered), pulledWithin)) {
+                failures.add(
+                        refusedOrders.stream().filter(deadLettered.negate()).count() + " of " + refused
+                                + " refused orders have no dead letter for their failed first pull");
+            }
             LapseProcess puller = lab.generation().services().first(Service.PULLER);
             if (!Waiting.until(() -> held(puller) == refused, pulledWithin)) {
                 failures.add("the puller reported " + held(puller) + " held pulls, not the " + refused
@@ -60,7 +67,7 @@ record RefusedOrders(int refused, int silentLater, Duration later, Duration pull
         } finally {
             lab.upstream().refuse(Set.of(), REFUSAL);
         }
-        return FaultReport.recoveredAt(started).withFailures(failures);
+        return FaultReport.recoveredAt(started).withFailingOrders(refusedOrders, failures);
     }
 
     /** The puller's held final pulls; -1 while it does not answer with them. */

@@ -76,7 +76,7 @@ final class ScenarioRun {
                 workload, seen, timeline, lab.settings().ttl(), lab.settings().grace());
         notes.addAll(firing.examples());
         DeadLetterTally.Figures deadLetters =
-                DeadLetterTally.of(fault.poison(), seen.deadLetters(), timeline, otherPoison);
+                DeadLetterTally.of(fault.poison(), seen.deadLetters(), timeline, otherPoison, fault.failingOrders());
         return new ScenarioResult(
                 scenario.name(), firing, deadLetters, consumers, fault.poison(), fault.failures(), notes);
     }

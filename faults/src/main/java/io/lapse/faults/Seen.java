@@ -34,7 +34,7 @@ final class Seen {
     }
 
     /** A DeadLetter, by the record it stands for. */
-    record DeadLetter(RecordRef source, long writtenAt) {}
+    record DeadLetter(RecordRef source, String key, long writtenAt) {}
 
     /** (orderId, deadline, attempt): what identifies an expiry, and what its pull result refers to. */
     record Key(String orderId, long deadline, int attempt) {}

@@ -62,7 +62,12 @@ final class BasePathCheck implements AutoCloseable {
     }
 
     private boolean servedWithinInterval() {
-        return everServed && System.nanoTime() - servedAt < TimeUnit.MILLISECONDS.toNanos(intervalMillis);
+        return servedWithin(intervalMillis);
+    }
+
+    /** Whether a pull was answered 200 within the last {@code millis}: upstream is up, whatever else fails. */
+    boolean servedWithin(long millis) {
+        return everServed && System.nanoTime() - servedAt < TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
     private static Thread probeThread(Runnable task) {

@@ -14,8 +14,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * Pulls through Retry( CircuitBreaker( permit, request )): retries wait a jittered, growing backoff, only upstream's
- * failures count against the circuit, and every request waits for a rate permit. A pull the open circuit refuses is
+ * Pulls through Retry( CircuitBreaker( permit, request )): retries wait a jittered, growing backoff, and every request
+ * waits for a rate permit. Only an outage counts against the circuit: a request upstream did not answer while it
+ * answered another pull 200 within the last {@code upstream.circuit-open} is about that order (its data breaks
+ * upstream, or it alone is slow), retried all the same; counted, a few such orders would keep the circuit open for
+ * every other order. A pull the open circuit refuses is
  * not failed: it waits for the breaker to let it probe or pass. A pull upstream did not answer {@code max-attempts}
  * times is FAILED and {@link PullOutcome#unanswered() unanswered}: a final expiry's is tried again later by
  * {@link FinalAttemptHold}, off the pull threads. Always answers with an outcome; only interruption and cancellation
@@ -37,6 +40,7 @@ final class ResilientUpstream {
     ResilientUpstream(UpstreamSettings settings, UpstreamClient client, Permits permits, BooleanSupplier running) {
         this.client = client;
         this.permits = permits;
+        Duration circuitOpen = settings.circuitOpen();
         this.running = running;
         Duration backoff = firstBackoff(settings);
         this.retry = Retry.of(
@@ -56,7 +60,9 @@ final class ResilientUpstream {
                         .permittedNumberOfCallsInHalfOpenState(3)
                         .automaticTransitionFromOpenToHalfOpenEnabled(true)
                         .recordException(e -> e instanceof UpstreamUnavailable)
-                        .ignoreException(e -> e instanceof InterruptedException || e instanceof CancellationException)
+                        .ignoreException(e -> e instanceof InterruptedException
+                                || e instanceof CancellationException
+                                || (e instanceof UpstreamUnavailable && client.answeredWithin(circuitOpen)))
                         .build());
         this.breakerWait = new BreakerWait(breaker);
     }

@@ -6,6 +6,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.micrometer.core.instrument.Timer;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 
 /**
  * One request for an order's status, {@code GET {base-url}/orders/{orderId}/status}, and what its answer means:
@@ -50,6 +51,11 @@ final class UpstreamClient {
                 throw new UpstreamUnavailable("upstream answered " + response.statusCode());
             }
         };
+    }
+
+    /** Whether upstream answered some pull 200 within the last {@code window}. */
+    boolean answeredWithin(Duration window) {
+        return basePath.servedWithin(window.toMillis());
     }
 
     /**

@@ -207,6 +207,24 @@ class ResilientUpstreamTest {
     }
 
     @Test
+    void ordersUpstreamKeepsFailingWhileItAnswersOthersAreRetriedButNeverOpenTheCircuitForTheOthers() throws Exception {
+        ResilientUpstream upstream = upstream(Map.of("upstream.max-attempts", "2"));
+        String answered = newOrder();
+        String failing = newOrder();
+        stub.answer(answered, Answer.status(answered, "CHARGING"));
+        stub.answer(failing, Answer.of(500, "{\"error\":\"cannot serve this order\"}"));
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(pull(upstream, answered).outcome()).isEqualTo(Outcome.OK);
+            assertThat(pull(upstream, failing).unanswered()).isTrue();
+        }
+
+        assertThat(stub.requests(failing)).as("each pull retried").isEqualTo(40);
+        assertThat(upstream.breaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+        assertThat(upstream.breaker().getMetrics().getNumberOfFailedCalls()).isZero();
+    }
+
+    @Test
     void aBodyOverTheCapFailsThePullWithoutRetry() throws Exception {
         String id = newOrder();
         stub.answer(

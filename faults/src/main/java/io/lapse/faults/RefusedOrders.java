@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * {@code timer.max-attempts=2}, so that their final pulls meet the refusal: those must be held off the pull threads
  * ({@code lapse_puller_held}) while every other silent order, the later ones too, is pulled from upstream as usual.
  * Their first pulls are FAILED and dead-lettered (expected, so not counted against poison); once upstream answers
- * them again, their held pulls are answered, which the tally's "pull results lost" checks. Firing never depends on upstream, so it is expected on time throughout.
+ * them again, their held pulls are answered, which the tally's "pull results lost" checks. Firing never depends on
+ * upstream, so it is expected on time throughout.
  */
 record RefusedOrders(int refused, int silentLater, Duration later, Duration pulledWithin) implements Fault {
 

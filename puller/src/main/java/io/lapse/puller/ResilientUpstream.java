@@ -18,11 +18,10 @@ import java.util.function.BooleanSupplier;
  * waits for a rate permit. Only an outage counts against the circuit: a request upstream did not answer while it
  * answered another pull 200 within the last {@code upstream.circuit-open} is about that order (its data breaks
  * upstream, or it alone is slow), retried all the same; counted, a few such orders would keep the circuit open for
- * every other order. A pull the open circuit refuses is
- * not failed: it waits for the breaker to let it probe or pass. A pull upstream did not answer {@code max-attempts}
- * times is FAILED and {@link PullOutcome#unanswered() unanswered}: a final expiry's is tried again later by
- * {@link FinalAttemptHold}, off the pull threads. Always answers with an outcome; only interruption and cancellation
- * (the puller closing) escape.
+ * every other order. A pull the open circuit refuses is not failed: it waits for the breaker to let it probe or pass.
+ * A pull upstream did not answer {@code max-attempts} times is FAILED and {@link PullOutcome#unanswered()
+ * unanswered}: a final expiry's is tried again later by {@link FinalAttemptHold}, off the pull threads. Always answers
+ * with an outcome; only interruption and cancellation (the puller closing) escape.
  */
 final class ResilientUpstream {
 
@@ -40,8 +39,8 @@ final class ResilientUpstream {
     ResilientUpstream(UpstreamSettings settings, UpstreamClient client, Permits permits, BooleanSupplier running) {
         this.client = client;
         this.permits = permits;
-        Duration circuitOpen = settings.circuitOpen();
         this.running = running;
+        Duration circuitOpen = settings.circuitOpen();
         Duration backoff = firstBackoff(settings);
         this.retry = Retry.of(
                 "upstream",

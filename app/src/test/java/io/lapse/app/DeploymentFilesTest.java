@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -68,6 +69,31 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void hostToolsReachKafkaAndRedisOnLocalhostAndServicesHaveTimeToCloseCleanly() throws IOException {
+        Map<String, Map<String, Object>> services = composeServices();
+        Map<String, Object> kafka = map(services.get("kafka").get("environment"));
+
+        assertThat((String) kafka.get("KAFKA_ADVERTISED_LISTENERS")).contains("EXTERNAL://localhost:29092");
+        assertThat((String) kafka.get("KAFKA_LISTENERS")).contains("EXTERNAL://:29092");
+        assertThat((String) kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP")).contains("EXTERNAL:PLAINTEXT");
+        assertThat(list(services.get("kafka").get("ports"))).containsExactly("127.0.0.1:29092:29092");
+        assertThat(list(services.get("redis").get("ports"))).containsExactly("127.0.0.1:6379:6379");
+        for (String name : SERVICES) {
+            assertThat(seconds((String) services.get(name).get("stop_grace_period")))
+                    .as("%s's stop_grace_period covers the timer's 30 s wait for acknowledgements", name)
+                    .isGreaterThan(30);
+        }
+        assertThat(seconds((String) services.get("compensator").get("stop_grace_period")))
+                .as("the compensator closes its streams in up to 30 s, then the rest")
+                .isGreaterThanOrEqualTo(60);
+    }
+
+    private static long seconds(String composeDuration) {
+        assertThat(composeDuration).matches("\\d+s");
+        return Long.parseLong(composeDuration.substring(0, composeDuration.length() - 1));
+    }
+
+    @Test
     void everyLapseVariableInComposeIsAConfigurationKey() throws IOException {
         Set<String> known = ConfigKeys.all().stream().map(ConfigKey::envName).collect(Collectors.toSet());
         List<String> variables = new ArrayList<>();
@@ -111,15 +137,17 @@ class DeploymentFilesTest {
     @Test
     void prometheusScrapesEveryServiceAndGrafanaIsProvisioned() throws IOException {
         Map<String, Object> prometheus = yaml(DOCKER.resolve("prometheus/prometheus.yml"));
-        List<String> targets = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (Object job : list(prometheus.get("scrape_configs"))) {
-            for (Object config : list(map(job).get("static_configs"))) {
-                list(map(config).get("targets")).forEach(t -> targets.add((String) t));
+            assertThat(map(job)).as("every replica, not one picked by DNS").doesNotContainKey("static_configs");
+            for (Object config : list(map(job).get("dns_sd_configs"))) {
+                assertThat(map(config)).containsEntry("type", "A").containsEntry("port", 8080);
+                list(map(config).get("names")).forEach(n -> names.add((String) n));
             }
+            assertThat(list(map(job).get("relabel_configs")))
+                    .contains(Map.of("source_labels", List.of("__meta_dns_name"), "target_label", "service"));
         }
-        assertThat(targets)
-                .containsExactlyInAnyOrderElementsOf(
-                        SERVICES.stream().map(s -> s + ":8080").toList());
+        assertThat(names).containsExactlyInAnyOrderElementsOf(SERVICES);
         assertThat(list(prometheus.get("rule_files"))).containsExactly("/etc/prometheus/alerts.yml");
 
         Map<String, Object> datasources = yaml(DOCKER.resolve("grafana/provisioning/datasources/prometheus.yml"));
@@ -130,20 +158,56 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void promtoolAcceptsTheAlertRules() throws Exception {
+    void promtoolAcceptsTheAlertRulesAndTheirUnitTestsPass() throws Exception {
         Assumptions.assumeTrue(ToolInstall.ensure("promtool"), ToolInstall.skipMessage("promtool"));
-        Process check = new ProcessBuilder(
-                        "promtool",
-                        "check",
-                        "rules",
-                        DOCKER.resolve("prometheus/alerts.yml").toString())
+
+        assertThat(promtool("check", "rules", "alerts.yml")).contains("SUCCESS");
+        assertThat(promtool("test", "rules", "alerts.test.yml")).contains("SUCCESS");
+    }
+
+    @Test
+    void everyAlertHasAUnitTestThatFiresItAndARunbookSectionThatExists() throws IOException {
+        Map<String, Map<String, Object>> rules = alertRules();
+        Set<String> firedInTests = new TreeSet<>();
+        for (Object test :
+                list(yaml(DOCKER.resolve("prometheus/alerts.test.yml")).get("tests"))) {
+            for (Object check : list(map(test).get("alert_rule_test"))) {
+                if (!list(map(check).get("exp_alerts")).isEmpty()) {
+                    firedInTests.add((String) map(check).get("alertname"));
+                }
+            }
+        }
+        Set<String> anchors = RunbookAnchors.of(Files.readString(ROOT.resolve("docs/runbook.md")));
+
+        assertThat(firedInTests).containsExactlyInAnyOrderElementsOf(rules.keySet());
+        rules.forEach((name, rule) -> {
+            String url = (String) map(rule.get("annotations")).get("runbook_url");
+            assertThat(url).as("%s's runbook_url", name).startsWith("docs/runbook.md#");
+            assertThat(anchors).as("%s's runbook_url %s", name, url).contains(url.substring(url.indexOf('#') + 1));
+        });
+    }
+
+    private static String promtool(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("promtool"));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command)
+                .directory(DOCKER.resolve("prometheus").toFile())
                 .redirectErrorStream(true)
                 .start();
-        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        return output;
+    }
 
-        assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(check.exitValue()).as(output).isZero();
-        assertThat(output).contains("SUCCESS");
+    private static Map<String, Map<String, Object>> alertRules() throws IOException {
+        Map<String, Map<String, Object>> rules = new LinkedHashMap<>();
+        for (Object group : list(yaml(DOCKER.resolve("prometheus/alerts.yml")).get("groups"))) {
+            for (Object rule : list(map(group).get("rules"))) {
+                rules.put((String) map(rule).get("alert"), map(rule));
+            }
+        }
+        return rules;
     }
 
     static Map<String, Map<String, Object>> composeServices() throws IOException {

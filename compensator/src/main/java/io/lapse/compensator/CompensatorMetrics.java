@@ -25,6 +25,7 @@ final class CompensatorMetrics {
     }
 
     private final Clock clock;
+    private final long startedAt;
     private final AtomicLong orders = new AtomicLong(-1);
     private final AtomicLong rebuildBehind = new AtomicLong();
     private final Counter watched;
@@ -38,6 +39,7 @@ final class CompensatorMetrics {
 
     CompensatorMetrics(MeterRegistry registry, Clock clock) {
         this.clock = clock;
+        this.startedAt = clock.millis();
         Gauge.builder("lapse.compensator.orders", orders, n -> n.get() < 0 ? Double.NaN : n.get())
                 .description("Orders in this instance's mirror at its last drift scan")
                 .register(registry);
@@ -62,6 +64,12 @@ final class CompensatorMetrics {
                     .baseUnit("seconds")
                     .description("When the last scan of the mirror against Redis completed (epoch seconds)")
                     .register(registry);
+            // a number from the start, unlike the time of the last scan: an alert on it fires when none completes
+            Gauge.builder("lapse.compensator.scan.age", lastScan[scan.ordinal()], this::secondsSince)
+                    .tag("scan", name)
+                    .baseUnit("seconds")
+                    .description("How long ago the last scan completed, or the compensator started when none has")
+                    .register(registry);
             Gauge.builder(
                             "lapse.compensator.scan.duration",
                             lastDurationMillis[scan.ordinal()],
@@ -78,6 +86,11 @@ final class CompensatorMetrics {
                 .tag("phase", phase)
                 .description("Timer states the compensator wrote because Redis held less than its mirror")
                 .register(registry);
+    }
+
+    private double secondsSince(AtomicLong lastScanSeconds) {
+        long since = lastScanSeconds.get() < 0 ? startedAt : lastScanSeconds.get() * 1000;
+        return Math.max(0, clock.millis() - since) / 1000.0;
     }
 
     private static double orNaN(AtomicLong seconds) {

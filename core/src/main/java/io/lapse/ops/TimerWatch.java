@@ -16,7 +16,9 @@ import java.util.function.ToDoubleFunction;
 /**
  * Reads the timer store's counts and watermarks every {@link #INTERVAL} on its own thread, so that neither a metrics
  * scrape nor a status page waits for Redis, and exports them: {@code lapse.timers.watched},
- * {@code lapse.timers.overdue} and {@code lapse.timers.overdue.oldest} (seconds past the oldest overdue deadline).
+ * {@code lapse.timers.overdue}, {@code lapse.timers.overdue.oldest} (seconds past the oldest overdue deadline),
+ * {@code lapse.timers.shards.without.epoch} and {@code lapse.redis.unanswered}. Every process runs one, so that each
+ * state in which nothing fires shows as a number on any of them, whichever service is down.
  */
 public final class TimerWatch implements AutoCloseable {
 
@@ -30,11 +32,13 @@ public final class TimerWatch implements AutoCloseable {
     private final Clock clock;
     private final ServiceLoop loop;
     private final CountDownLatch closing = new CountDownLatch(1);
+    private final long startedAt;
     private volatile Look latest = new Look(null, Map.of(), 0, Optional.of("not read yet"));
 
     public TimerWatch(TimerView view, MeterRegistry registry, Clock clock) {
         this.view = view;
         this.clock = clock;
+        this.startedAt = clock.millis();
         this.loop = new ServiceLoop("lapse-timer-watch", this::readThenPause, closing::countDown, () -> {});
         Gauge.builder("lapse.timers.watched", this, w -> w.figure(c -> (double) c.watched()))
                 .description("Orders whose timer Redis holds")
@@ -45,6 +49,15 @@ public final class TimerWatch implements AutoCloseable {
         Gauge.builder("lapse.timers.overdue.oldest", this, TimerWatch::oldestOverdueSeconds)
                 .baseUnit("seconds")
                 .description("How far past its deadline the oldest overdue order is; 0 when none is")
+                .register(registry);
+        Gauge.builder("lapse.timers.shards.without.epoch", this, w -> w.figure(c -> c.shardsWithoutEpoch()))
+                .description("Timer shards without an epoch: the timer fires nothing from them until the compensator "
+                        + "rebuilds them")
+                .register(registry);
+        Gauge.builder("lapse.redis.unanswered", this, w -> w.unansweredMillis() / 1000.0)
+                .baseUnit("seconds")
+                .description("How long Redis has not answered this process's census (read every 2 s): since the "
+                        + "last answer, or since the process started")
                 .register(registry);
     }
 
@@ -74,6 +87,11 @@ public final class TimerWatch implements AutoCloseable {
 
     Look latest() {
         return latest;
+    }
+
+    private long unansweredMillis() {
+        Look look = latest;
+        return Math.max(0, clock.millis() - (look.counts() == null ? startedAt : look.at()));
     }
 
     private double figure(ToDoubleFunction<TimerCounts> of) {

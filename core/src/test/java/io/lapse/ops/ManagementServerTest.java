@@ -203,7 +203,7 @@ class ManagementServerTest {
 
         server.showStatus(() -> new StatusReport(
                 1,
-                new TimerCounts(7, 1L, 0L),
+                new TimerCounts(7, 1L, 0L, 0),
                 1L,
                 List.of(),
                 new StatusReport.Lateness(0, null, null, List.of()),

@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
                     + "p50/p99 from the services' /metrics, the dead-letter topic, the compensator's last drift scan and "
                     + "the Redis epoch.",
             "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
-                    + "without one, overdue timers, dead letters within --dlq-window, or shards that lost their "
-                    + "epoch marker. The problems are listed last."
+                    + "without one, overdue timers, dead letters within --dlq-window, shards without an epoch "
+                    + "marker or without a timer serving them, or final pulls held. The problems are listed last."
         },
         footer = {
             "%nExamples:",
@@ -78,6 +78,11 @@ public final class StatusCommand extends OnCallCommand {
                 ConsumerLag.of(connections, "compensator", config.compensator().applicationId()));
         DeadLetterSummary deadLetters = DeadLetterSummary.of(connections, now() - window);
         ServiceMetrics.Reading metrics = ServiceMetrics.read(metricsUrls(config), connections.timeout());
+        TimerOwners owners = TimerOwners.of(
+                connections,
+                config.timer().groupId(),
+                config.topics().timerShards(),
+                config.timer().shards());
         ShardCensus.Overdue oldest = shards.stream()
                 .map(ShardCensus.ShardCount::oldest)
                 .filter(Objects::nonNull)
@@ -99,7 +104,8 @@ public final class StatusCommand extends OnCallCommand {
                 deadLetters,
                 window,
                 shards.stream().map(ShardCensus.ShardCount::epoch).toList(),
-                StatusProblems.of(marks, now, maxAge, shards, deadLetters, window, metrics));
+                owners,
+                StatusProblems.of(marks, now, maxAge, shards, owners, deadLetters, window, metrics));
         if (json) {
             Json.print(out(), report);
         } else {

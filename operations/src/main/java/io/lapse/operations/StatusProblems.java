@@ -5,7 +5,6 @@ import io.lapse.store.ShardCensus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.stream.IntStream;
 
 /** What lapse status counts as wrong, each with what to look at next. */
@@ -18,6 +17,7 @@ final class StatusProblems {
             long now,
             long maxWatermarkAge,
             List<ShardCensus.ShardCount> shards,
+            TimerOwners owners,
             DeadLetterSummary deadLetters,
             long window,
             ServiceMetrics.Reading metrics) {
@@ -61,10 +61,18 @@ final class StatusProblems {
                 .filter(i -> shards.get(i).epoch() == null)
                 .boxed()
                 .toList();
-        if (!withoutEpoch.isEmpty()
-                && shards.stream().map(ShardCensus.ShardCount::epoch).anyMatch(Objects::nonNull)) {
+        if (!withoutEpoch.isEmpty() && withoutEpoch.size() == shards.size()) {
+            problems.add("no shard has an epoch marker: nothing fires until the compensator declares its rebuild "
+                    + "(is it running and caught up? its log says); lapse rebuild starts one");
+        } else if (!withoutEpoch.isEmpty()) {
             problems.add("shards " + withoutEpoch + " have lost their epoch marker: Redis lost data? lapse rebuild "
                     + "restores it");
+        }
+        if (owners.timers() == 0) {
+            problems.add("no timer runs (the timers' group has no member): nothing fires");
+        } else if (!owners.unserved().isEmpty()) {
+            problems.add("no timer serves shards " + owners.unserved() + ": nothing fires from them; a timer that "
+                    + "stopped leaves them until its group rebalances");
         }
         return problems;
     }

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
  * Everything lapse status shows, for people and (with --json) for scripts. Times are epoch ms.
  *
  * @param epochs the compensator's epoch marker per shard; null entries where a shard has none
+ * @param timerOwners which shards a running timer serves
  * @param problems what is wrong, one sentence each; empty when all is well
  */
 record StatusReport(
@@ -26,6 +27,7 @@ record StatusReport(
         DeadLetterSummary deadLetters,
         long deadLetterWindowMillis,
         List<String> epochs,
+        TimerOwners timerOwners,
         List<String> problems) {
 
     private static final int SHARDS_PER_LINE = 8;
@@ -65,6 +67,7 @@ record StatusReport(
                                 + ServiceMetrics.DRIFT_SCAN + "\"})"
                         : Show.time(metrics.lastDriftScan()) + " (" + Show.ago(metrics.lastDriftScan(), at) + ")"));
         out.println("redis epoch    " + describeEpochs());
+        out.println("timer shards   " + timerOwners.describe(shards.size()));
         out.println(problems.isEmpty() ? "problems       none" : "problems       " + problems.size());
         problems.forEach(p -> out.println("  - " + p));
     }

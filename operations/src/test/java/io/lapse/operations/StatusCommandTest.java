@@ -4,21 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.ingest.IngestService;
+import io.lapse.lifecycle.Service;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** lapse status after a run: the right counts while all is well, and exit code 1 once ingest stops. */
+/** lapse status after a run: the right counts while all is well, and exit code 1 once ingest, then the timer, stops. */
 @ExtendWith(RigPerClass.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the last one stops the timer
 class StatusCommandTest {
 
     private static OnCallRig rig;
     private static IngestService ingest;
+    private static Service timer;
     private static List<String> orders;
 
     @BeforeAll
@@ -26,7 +33,7 @@ class StatusCommandTest {
         rig = given;
         UpstreamSimulator upstream = rig.startUpstream(Duration.ofMillis(400));
         ingest = rig.startIngest();
-        rig.startTimer();
+        timer = rig.startTimer();
         rig.startPuller(upstream);
         Fleet fleet = upstream.fleet();
         orders = fleet.startMany(20, "s-");
@@ -38,6 +45,7 @@ class StatusCommandTest {
     }
 
     @Test
+    @Order(1)
     void aHealthyRunShowsItsCountsAndExitsZeroThenOneOnceIngestStops() {
         String metrics = rig.metricsUrl();
         Lapse.Outcome healthy = rig.lapse("status", "--metrics", metrics, "--json");
@@ -62,7 +70,8 @@ class StatusCommandTest {
                         "overdue        none",
                         "fire lateness  p50 ",
                         "problems       none",
-                        "redis epoch    on-call-test");
+                        "redis epoch    on-call-test",
+                        "timer shards   all 4 served by 1 timer");
 
         ingest.close();
 
@@ -78,6 +87,28 @@ class StatusCommandTest {
     }
 
     @Test
+    @Order(3)
+    void saysNothingFiresWhenNoShardHasAnEpochOrNoTimerRuns() {
+        rig.redis
+                .async()
+                .del(IntStream.range(0, 4).mapToObj(rig.keys::epoch).toArray(String[]::new))
+                .toCompletableFuture()
+                .join();
+        timer.close();
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            Lapse.Outcome outcome = rig.lapse("status", "--max-watermark-age", "1h", "--overdue-after", "1h");
+            assertThat(outcome.exit()).isEqualTo(1);
+            assertThat(outcome.out())
+                    .contains(
+                            "timer shards   none served: no timer runs",
+                            "no shard has an epoch marker: nothing fires",
+                            "no timer runs (the timers' group has no member): nothing fires");
+        });
+    }
+
+    @Test
+    @Order(2)
     void withoutMetricsLatenessIsUnknownNotAFailure() {
         Lapse.Outcome outcome = rig.lapse(
                 "status",

@@ -14,11 +14,13 @@ import io.lapse.ops.ProcessStatus;
 import io.lapse.ops.TimerWatch;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerCensus;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -65,6 +67,9 @@ public final class LapseRuntime implements AutoCloseable {
         this.clock = clock;
         this.management = ManagementServer.start(config.management(), registry, health);
         health.registerReadiness("startup", startup::problem);
+        Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
+                .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
+                .register(registry);
     }
 
     /** Connects to Redis and Kafka, waiting for them as long as they do not answer, and starts the named services. */
@@ -89,7 +94,8 @@ public final class LapseRuntime implements AutoCloseable {
             health.registerLiveness(service.name(), service::isAlive);
             service.start();
         }
-        timerWatch = new TimerWatch(new TimerCensus(store, watermarks), registry, clock).start();
+        timerWatch = new TimerWatch(new TimerCensus(store, watermarks, new RedisEpochs(redis, keys)), registry, clock)
+                .start();
         consumerLag = new ConsumerLag(
                         clients,
                         ConsumerLag.groupsOf(

@@ -3,6 +3,7 @@ package io.lapse.store;
 import io.lapse.ops.TimerCounts;
 import io.lapse.ops.TimerView;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -10,30 +11,37 @@ import java.util.stream.Collectors;
 /**
  * Counts what the timer store holds, for the status page and the timer gauges: orders watched, and those whose
  * deadline is more than the grace past, with the oldest such deadline, where the mode can tell (see
- * {@link TimerStore#overdue}).
+ * {@link TimerStore#overdue}), and the shards without an epoch.
  */
 public final class TimerCensus implements TimerView {
 
     private final TimerStore store;
     private final Watermarks watermarks;
+    private final RedisEpochs epochs;
 
-    public TimerCensus(TimerStore store, Watermarks watermarks) {
+    public TimerCensus(TimerStore store, Watermarks watermarks, RedisEpochs epochs) {
         this.store = store;
         this.watermarks = watermarks;
+        this.epochs = epochs;
     }
 
     @Override
     public CompletableFuture<TimerCounts> counts(long now) {
-        return store.watchedCount()
-                .thenCombine(
-                        store.overdue(now - TimerCounts.OVERDUE_GRACE_MS),
-                        (watched, overdue) -> new TimerCounts(
-                                watched,
-                                overdue.map(Overdue::count).orElse(null),
-                                overdue.flatMap(o -> o.oldestDeadline().isPresent()
-                                                ? Optional.of(o.oldestDeadline().getAsLong())
-                                                : Optional.empty())
-                                        .orElse(null)));
+        var watched = store.watchedCount();
+        var overdue = store.overdue(now - TimerCounts.OVERDUE_GRACE_MS);
+        var current = epochs.current();
+        return CompletableFuture.allOf(watched, overdue, current)
+                .thenApply(v -> new TimerCounts(
+                        watched.join(),
+                        overdue.join().map(Overdue::count).orElse(null),
+                        overdue.join()
+                                .flatMap(o -> o.oldestDeadline().isPresent()
+                                        ? Optional.of(o.oldestDeadline().getAsLong())
+                                        : Optional.empty())
+                                .orElse(null),
+                        (int) current.join().values().stream()
+                                .filter(Objects::isNull)
+                                .count()));
     }
 
     @Override

@@ -25,8 +25,7 @@ class TimerCensusTest {
                 TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.ttl", TTL + "ms", "timer.shards", "4")));
         TimerKeys keys = new TimerKeys("census", settings.shards());
         ZsetTimerStore store = new ZsetTimerStore(redis.connection(), keys, settings);
-        TimerCensus census =
-                new TimerCensus(store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of())));
+        TimerCensus census = census(store, keys);
         store.apply(List.of(
                         OrderUpdate.active("late-a", NOW - TTL - 60_000),
                         OrderUpdate.active("late-b", NOW - TTL - 5_000),
@@ -49,11 +48,32 @@ class TimerCensusTest {
         ZsetTimerStore store = new ZsetTimerStore(redis.connection(), keys, settings);
         store.apply(List.of(OrderUpdate.active("on-time", NOW))).join();
 
-        TimerCounts counts = new TimerCensus(
-                        store, Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of())))
-                .counts(NOW)
+        TimerCounts counts = census(store, keys).counts(NOW).join();
+
+        assertThat(counts).isEqualTo(new TimerCounts(1, 0L, null, settings.shards()));
+    }
+
+    @Test
+    void countsTheShardsWithoutAnEpoch() {
+        TimerSettings settings = TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.shards", "4")));
+        TimerKeys keys = new TimerKeys("census-epochs", settings.shards());
+        ZsetTimerStore store = new ZsetTimerStore(redis.connection(), keys, settings);
+        new RedisEpochs(redis.connection(), keys).stamp("rebuilt").join();
+        redis.connection()
+                .async()
+                .del(keys.epoch(1), keys.epoch(3))
+                .toCompletableFuture()
                 .join();
 
-        assertThat(counts).isEqualTo(new TimerCounts(1, 0L, null));
+        TimerCounts counts = census(store, keys).counts(NOW).join();
+
+        assertThat(counts.shardsWithoutEpoch()).isEqualTo(2);
+    }
+
+    private TimerCensus census(TimerStore store, TimerKeys keys) {
+        return new TimerCensus(
+                store,
+                Watermarks.of(redis.connection(), keys, LapseConfig.load(null, Map.of())),
+                new RedisEpochs(redis.connection(), keys));
     }
 }

@@ -10,7 +10,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +42,7 @@ final class TimerRounds {
     private final RedisClockEstimate redisClock = new RedisClockEstimate();
     private final Wakeup wakeup = new Wakeup();
     private final int batchSize;
-    private final AtomicLong watermarkAge = new AtomicLong(-1);
+    private final WatermarkAge watermarkAge = new WatermarkAge(redisClock.now());
     private volatile ShardOwnership ownership;
     private Set<Integer> lastOwned = Set.of();
     private long lastFullRound;
@@ -76,14 +75,16 @@ final class TimerRounds {
         firing.close();
     }
 
-    /** How far the watermark trailed Redis's clock at the last read; negative before ingest reported one. */
+    /** How far the watermark trails Redis's clock, in ms. */
     long watermarkAge() {
-        return watermarkAge.get();
+        return watermarkAge.millis(redisClock.now());
     }
 
     void next() throws Exception {
         Set<Integer> owned = ownership == null ? Set.<Integer>of() : ownership.owned();
         if (owned.isEmpty()) {
+            // a spare timer still tells how old the watermark is, so that its gauge never reads as a stale one
+            readWatermark();
             wakeup.sleep(LONGEST_SLEEP_MS);
             return;
         }
@@ -93,14 +94,20 @@ final class TimerRounds {
         }
         // read right before the claim, so that it is as fresh as can be; an older one would only fire less, since
         // every mark ingest reports stays true
-        long mark = watermarks.low().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).orElse(Long.MIN_VALUE);
-        watermarkAge.set(mark == Long.MIN_VALUE ? -1 : Math.max(0, redisClock.now() - mark));
+        long mark = readWatermark();
         Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
         if (!due.isEmpty()) {
             firing.fire(
                     claim(due, mark).stream().flatMap(b -> b.claims().stream()).toList());
         }
         wakeup.sleep(sleepMillis(owned, mark));
+    }
+
+    /** The watermark, or Long.MIN_VALUE when ingest has reported none. */
+    private long readWatermark() throws Exception {
+        OptionalLong mark = watermarks.low().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        watermarkAge.read(mark, redisClock.now());
+        return mark.orElse(Long.MIN_VALUE);
     }
 
     private void refreshPeriodically(Set<Integer> owned) throws Exception {

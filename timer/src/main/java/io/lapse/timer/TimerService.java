@@ -87,6 +87,10 @@ public final class TimerService implements Service {
         Gauge.builder("lapse.timer.shards.owned", ownership, o -> o.owned().size())
                 .description("Timer shards this instance serves")
                 .register(registry);
+        // beside the owned ones, so that an alert can tell shards no timer serves: sum(owned) < shards
+        Gauge.builder("lapse.timer.shards", config.timer(), t -> t.shards())
+                .description("Timer shards in all (timer.shards)")
+                .register(registry);
         loop = new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close);
         ownership.start();
         loop.start();

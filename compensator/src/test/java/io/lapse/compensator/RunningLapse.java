@@ -91,7 +91,8 @@ final class RunningLapse implements AutoCloseable {
     RunningLapse startPipeline() {
         started(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()))
                 .start();
-        started(new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()))
+        started(new TimerService(
+                        config, clients, store, watermarks, epochs, new SimpleMeterRegistry(), Clock.systemUTC()))
                 .start();
         started(new PullerService(config, clients, store, new SimpleMeterRegistry(), Clock.systemUTC()))
                 .start();

@@ -24,6 +24,8 @@ final class ServiceMetrics {
     static final String DRIFT_SCAN = "drift";
     /** Final pulls upstream has not answered, held by a puller until it does. */
     static final String HELD_PULLS = "lapse_puller_held";
+    /** Records a compensator's mirror must read before its postponed rebuild may declare the epochs. */
+    static final String REBUILD_BEHIND = "lapse_compensator_rebuild_behind_records";
 
     /**
      * @param unreachable "url: why" for each URL that did not answer
@@ -31,6 +33,7 @@ final class ServiceMetrics {
      * @param fired       expiries the reached timers have fired
      * @param lastDriftScan epoch ms, null when no service reached exports it
      * @param heldPulls   final pulls the reached pullers hold for an answer from upstream
+     * @param rebuildBehind records the reached compensators must read before their postponed rebuild; 0 when none waits
      */
     record Reading(
             List<String> reached,
@@ -39,7 +42,8 @@ final class ServiceMetrics {
             Double p99Millis,
             long fired,
             Long lastDriftScan,
-            long heldPulls) {}
+            long heldPulls,
+            long rebuildBehind) {}
 
     private ServiceMetrics() {}
 
@@ -50,6 +54,7 @@ final class ServiceMetrics {
         Map<Double, Double> buckets = new TreeMap<>();
         Long lastScan = null;
         double held = 0;
+        double behind = 0;
         for (String url : urls) {
             List<PrometheusText.Sample> samples;
             try {
@@ -68,6 +73,8 @@ final class ServiceMetrics {
                             Double::sum);
                 } else if (sample.name().equals(HELD_PULLS)) {
                     held += sample.value();
+                } else if (sample.name().equals(REBUILD_BEHIND)) {
+                    behind += sample.value();
                 } else if (sample.name().equals(LAST_SCAN)
                         && DRIFT_SCAN.equals(sample.labels().get("scan"))
                         && sample.value() > 0) {
@@ -83,7 +90,8 @@ final class ServiceMetrics {
                 quantile(buckets, 0.99, fired),
                 Math.round(fired),
                 lastScan,
-                Math.round(held));
+                Math.round(held),
+                Math.round(behind));
     }
 
     private static List<PrometheusText.Sample> scrape(HttpClient http, String url, Duration timeout)

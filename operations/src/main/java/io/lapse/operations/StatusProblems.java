@@ -61,6 +61,11 @@ final class StatusProblems {
                 .filter(i -> shards.get(i).epoch() == null)
                 .boxed()
                 .toList();
+        if (metrics.rebuildBehind() > 0) {
+            problems.add("the compensator postpones its rebuild until its mirror has read "
+                    + Show.count(metrics.rebuildBehind()) + " more records of its input topics: nothing fires from "
+                    + "shards without an epoch until then (its log gives the time left)");
+        }
         if (!withoutEpoch.isEmpty() && withoutEpoch.size() == shards.size()) {
             problems.add("no shard has an epoch marker: nothing fires until the compensator declares its rebuild "
                     + "(is it running and caught up? its log says); lapse rebuild starts one");

@@ -65,7 +65,11 @@ record StatusReport(
                 + (metrics.lastDriftScan() == null
                         ? "unknown (no service " + "reached exports " + ServiceMetrics.LAST_SCAN + "{scan=\""
                                 + ServiceMetrics.DRIFT_SCAN + "\"})"
-                        : Show.time(metrics.lastDriftScan()) + " (" + Show.ago(metrics.lastDriftScan(), at) + ")"));
+                        : Show.time(metrics.lastDriftScan()) + " (" + Show.ago(metrics.lastDriftScan(), at) + ")")
+                + (metrics.rebuildBehind() == 0
+                        ? ""
+                        : "; rebuild postponed until its mirror has read " + Show.count(metrics.rebuildBehind())
+                                + " more records"));
         out.println("redis epoch    " + describeEpochs());
         out.println("timer shards   " + timerOwners.describe(shards.size()));
         out.println(problems.isEmpty() ? "problems       none" : "problems       " + problems.size());

@@ -143,7 +143,8 @@ final class OnCallRig implements AutoCloseable {
     }
 
     Service startTimer() {
-        return started(new TimerService(config, clients, store, watermarks, registry, Clock.systemUTC()));
+        return started(new TimerService(
+                config, clients, store, watermarks, new RedisEpochs(redis, keys), registry, Clock.systemUTC()));
     }
 
     /** The simulated platform: pushes for the orders its fleet starts, and answers pulls. */

@@ -25,6 +25,8 @@ class ServiceMetricsTest {
             lapse_timer_fire_lateness_seconds_bucket{le="+Inf"} 100.0
             # TYPE lapse_puller_held gauge
             lapse_puller_held 3.0
+            # TYPE lapse_compensator_rebuild_behind_records gauge
+            lapse_compensator_rebuild_behind_records 1200.0
             """;
 
     private HttpServer server;
@@ -60,6 +62,13 @@ class ServiceMetricsTest {
         ServiceMetrics.Reading reading = ServiceMetrics.read(List.of(url(), url()), Duration.ofSeconds(2));
 
         assertThat(reading.heldPulls()).isEqualTo(6);
+    }
+
+    @Test
+    void aPostponedRebuildTellsHowManyRecordsItsMirrorMustReadFirst() {
+        ServiceMetrics.Reading reading = ServiceMetrics.read(List.of(url()), Duration.ofSeconds(2));
+
+        assertThat(reading.rebuildBehind()).isEqualTo(1200);
     }
 
     @Test

@@ -109,8 +109,14 @@ final class Pipeline implements AutoCloseable {
                     config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()));
         }
         if (with == With.INGEST_AND_TIMER) {
-            others.add(
-                    new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()));
+            others.add(new TimerService(
+                    config,
+                    clients,
+                    store,
+                    watermarks,
+                    new RedisEpochs(redis, store.keys()),
+                    new SimpleMeterRegistry(),
+                    Clock.systemUTC()));
         }
         others.forEach(Service::start);
         if (with != With.NO_PULLER) {

@@ -59,6 +59,7 @@ public final class LapseRuntime implements AutoCloseable {
     private Watermarks watermarks;
     private KafkaClients clients;
     private JvmGcMetrics gcMetrics;
+    private RedisEpochs epochs;
     private TimerWatch timerWatch;
     private ConsumerLag consumerLag;
 
@@ -85,6 +86,7 @@ public final class LapseRuntime implements AutoCloseable {
                 new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
         store = TimerStore.of(redis, keys, config.timer());
         watermarks = Watermarks.of(redis, keys, config);
+        epochs = new RedisEpochs(redis, keys);
         clients = new KafkaClients(config.kafka(), startup);
         health.register("redis", redis::isOpen);
         for (ServiceName name : names) {
@@ -94,8 +96,7 @@ public final class LapseRuntime implements AutoCloseable {
             health.registerLiveness(service.name(), service::isAlive);
             service.start();
         }
-        timerWatch = new TimerWatch(new TimerCensus(store, watermarks, new RedisEpochs(redis, keys)), registry, clock)
-                .start();
+        timerWatch = new TimerWatch(new TimerCensus(store, watermarks, epochs), registry, clock).start();
         consumerLag = new ConsumerLag(
                         clients,
                         ConsumerLag.groupsOf(
@@ -113,7 +114,7 @@ public final class LapseRuntime implements AutoCloseable {
     private Service create(ServiceName name) {
         return switch (name) {
             case INGEST -> new IngestService(config, clients, store, watermarks, registry, clock);
-            case TIMER -> new TimerService(config, clients, store, watermarks, registry, clock);
+            case TIMER -> new TimerService(config, clients, store, watermarks, epochs, registry, clock);
             case PULLER -> new PullerService(config, clients, store, registry, clock);
             case COMPENSATOR -> new CompensatorService(config, clients, redis, watermarks, registry, clock);
         };

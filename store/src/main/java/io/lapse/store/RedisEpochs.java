@@ -5,30 +5,34 @@ import io.lapse.store.internal.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The epoch marker of each timer shard: a key that only a completed rebuild writes and that goes with everything else
- * when Redis loses its data. The timer fires nothing from a shard without one (claim.lua, ttl-fire.lua).
+ * when Redis loses its data. The timer fires nothing from a shard without one (claim.lua, ttl-fire.lua). Each epoch
+ * records the server it was declared on, and {@link #fence} takes it away once another server serves the shard's data.
  */
 public final class RedisEpochs {
 
     private static final LuaScript BEGIN = LuaScript.named("epoch-begin");
     private static final LuaScript FINISH = LuaScript.named("epoch-finish");
+    private static final LuaScript STAMP = LuaScript.named("epoch-stamp");
+    private static final LuaScript FENCE = LuaScript.named("epoch-fence");
 
-    private final RedisConnection connection;
     private final RedisClusterAsyncCommands<String, String> redis;
     private final TimerKeys keys;
 
     public RedisEpochs(RedisConnection connection, TimerKeys keys) {
-        this.connection = connection;
         this.redis = connection.async();
         this.keys = keys;
     }
@@ -58,7 +62,7 @@ public final class RedisEpochs {
         generations.forEach((shard, generation) -> declared.add(FINISH.<Long>run(
                         redis,
                         ScriptOutputType.INTEGER,
-                        new String[] {keys.epoch(shard), next(shard)},
+                        new String[] {keys.epoch(shard), next(shard), keys.epochServer(shard)},
                         generation,
                         keys.wakeChannel(),
                         Integer.toString(shard))
@@ -73,24 +77,39 @@ public final class RedisEpochs {
      * or a benchmark filled by itself.
      */
     public CompletableFuture<Void> stamp(String epoch) {
-        return perShard(shard -> redis.set(keys.epoch(shard), epoch).toCompletableFuture())
+        return perShard(shard -> STAMP.<Long>run(
+                        redis,
+                        ScriptOutputType.INTEGER,
+                        new String[] {keys.epoch(shard), keys.epochServer(shard)},
+                        epoch))
                 .thenApply(v -> null);
     }
 
-    /** The run id of each Redis master: a new one means a restart or a failover, which may have lost writes. */
-    public CompletableFuture<Set<String>> serverRunIds() {
-        List<CompletableFuture<String>> ids = connection.eachMaster().stream()
-                .map(master -> master.info("server").toCompletableFuture().thenApply(RedisEpochs::runId))
-                .toList();
-        return Futures.allOf(ids).thenApply(Set::copyOf);
+    /**
+     * Takes away the epoch of each of these shards that was declared on another Redis server than the one serving it
+     * now: a restart, a failover to a replica or a restored snapshot, any of which may have lost acknowledged writes.
+     *
+     * @return the shards fenced, each with the epoch it had
+     */
+    public CompletableFuture<Map<Integer, String>> fence(Collection<Integer> shards) {
+        Map<Integer, CompletableFuture<String>> calls = new TreeMap<>();
+        shards.forEach(shard -> calls.put(
+                shard,
+                FENCE.run(redis, ScriptOutputType.VALUE, new String[] {keys.epoch(shard), keys.epochServer(shard)})));
+        return Futures.allDone(calls.values()).thenApply(v -> {
+            Map<Integer, String> fenced = new TreeMap<>();
+            calls.forEach((shard, taken) -> {
+                if (taken.join() != null) {
+                    fenced.put(shard, taken.join());
+                }
+            });
+            return fenced;
+        });
     }
 
-    private static String runId(String info) {
-        return info.lines()
-                .filter(line -> line.startsWith("run_id:"))
-                .map(line -> line.substring(7).trim())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("INFO server names no run_id"));
+    /** Every shard, for {@link #fence}. */
+    public Set<Integer> allShards() {
+        return IntStream.range(0, keys.shards()).boxed().collect(Collectors.toCollection(TreeSet::new));
     }
 
     private String next(int shard) {

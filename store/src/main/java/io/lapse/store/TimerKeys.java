@@ -65,6 +65,11 @@ public record TimerKeys(String prefix, int shards) {
         return tag(shard) + ":epoch";
     }
 
+    /** The run id of the Redis server the shard's epoch was declared on (see epoch-fence.lua). */
+    public String epochServer(int shard) {
+        return epoch(shard) + ":server";
+    }
+
     /** A capped stream of what on-call did by hand (lapse fire, lapse cancel). */
     public String audit() {
         return prefix + ":audit";

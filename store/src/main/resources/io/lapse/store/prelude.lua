@@ -8,6 +8,12 @@ local function now_ms()
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
+-- The run id of the server running the script. A restarted server, a promoted replica and another cluster node each
+-- have another one, so an epoch records the server it was declared on (see epoch-fence.lua).
+local function server_id()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+end
+
 -- Scores and times as integers; tostring would write 1763780090000 as 1.76378009e+12.
 local function fmt(x)
   return string.format('%.0f', x)

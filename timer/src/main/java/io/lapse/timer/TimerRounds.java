@@ -1,11 +1,13 @@
 package io.lapse.timer;
 
 import io.lapse.store.ClaimBatch;
+import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -37,6 +39,7 @@ final class TimerRounds {
 
     private final TimerStore store;
     private final Watermarks watermarks;
+    private final RedisEpochs epochs;
     private final ExpiryFiring firing;
     private final ShardSchedule schedule = new ShardSchedule();
     private final RedisClockEstimate redisClock = new RedisClockEstimate();
@@ -48,9 +51,10 @@ final class TimerRounds {
     private long lastFullRound;
     private long lastPrune;
 
-    TimerRounds(TimerStore store, Watermarks watermarks, ExpiryPublisher publisher, int batchSize) {
+    TimerRounds(TimerStore store, Watermarks watermarks, RedisEpochs epochs, ExpiryPublisher publisher, int batchSize) {
         this.store = store;
         this.watermarks = watermarks;
+        this.epochs = epochs;
         this.firing = new ExpiryFiring(publisher, store.keys(), store::acknowledge);
         this.batchSize = batchSize;
     }
@@ -103,6 +107,21 @@ final class TimerRounds {
         wakeup.sleep(sleepMillis(owned, mark));
     }
 
+    /**
+     * The compensator fences too, but the timer is the one that fires: it stops firing from a Redis that is not the
+     * one its shards' epochs were declared on within a second, also while no compensator runs.
+     */
+    private void fenceStale(Set<Integer> owned) throws Exception {
+        Map<Integer, String> fenced = epochs.fence(owned).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (!fenced.isEmpty()) {
+            log.warn(
+                    "shards {} were declared on another Redis server than the one serving them now (a restart, a "
+                            + "promoted replica or a restored snapshot, which may lack the last writes): their epochs "
+                            + "are taken away, and nothing fires from them until the compensator has rebuilt them",
+                    fenced.keySet());
+        }
+    }
+
     /** The watermark, or Long.MIN_VALUE when ingest has reported none. */
     private long readWatermark() throws Exception {
         OptionalLong mark = watermarks.low().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -116,6 +135,7 @@ final class TimerRounds {
             schedule.forgetAll();
             lastOwned = owned;
             lastFullRound = now;
+            fenceStale(owned);
         }
         if (now - lastPrune >= PRUNE_EVERY_MS) {
             lastPrune = now;

@@ -6,6 +6,7 @@ import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
 import io.lapse.store.Listening;
+import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.Gauge;
@@ -34,6 +35,7 @@ public final class TimerService implements Service {
     private final KafkaClients clients;
     private final TimerStore store;
     private final Watermarks watermarks;
+    private final RedisEpochs epochs;
     private final MeterRegistry registry;
     private final Clock clock;
     private ShardOwnership ownership;
@@ -46,12 +48,14 @@ public final class TimerService implements Service {
             KafkaClients clients,
             TimerStore store,
             Watermarks watermarks,
+            RedisEpochs epochs,
             MeterRegistry registry,
             Clock clock) {
         this.config = config;
         this.clients = clients;
         this.store = store;
         this.watermarks = watermarks;
+        this.epochs = epochs;
         this.registry = registry;
         this.clock = clock;
     }
@@ -70,6 +74,7 @@ public final class TimerService implements Service {
         TimerRounds rounds = new TimerRounds(
                 store,
                 watermarks,
+                epochs,
                 new ExpiryPublisher(producer, config.topics().expired(), clock, registry),
                 config.timer().batchSize());
         listening = store.listen(rounds::wake);

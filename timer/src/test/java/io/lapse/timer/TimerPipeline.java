@@ -134,8 +134,14 @@ final class TimerPipeline implements AutoCloseable {
     }
 
     TimerService startTimer() {
-        return started(
-                new TimerService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()));
+        return started(new TimerService(
+                config,
+                clients,
+                store,
+                watermarks,
+                new RedisEpochs(redis, store.keys()),
+                new SimpleMeterRegistry(),
+                Clock.systemUTC()));
     }
 
     private <S extends Service> S started(S service) {

@@ -2,6 +2,7 @@ package io.lapse.app;
 
 import io.lapse.compensator.OnCallRebuild;
 import io.lapse.config.Durations;
+import io.lapse.internal.Terminals;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -42,7 +43,7 @@ final class RebuildCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return new OnCallRebuild(config.load(), System.out, System.err, Clock.systemUTC())
-                .run(dryRun, wait, System.console() != null);
+                .run(dryRun, wait, Terminals.stderrIsTerminal());
     }
 
     static final class DurationConverter implements ITypeConverter<Duration> {

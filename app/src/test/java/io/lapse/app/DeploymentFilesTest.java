@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
+import io.lapse.config.ConfigSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,8 +31,6 @@ class DeploymentFilesTest {
     private static final Path ROOT = Path.of("..");
     private static final Path DOCKER = ROOT.resolve("docker");
     private static final List<String> SERVICES = List.of("ingest", "timer", "puller", "compensator");
-    /** Read by logback, not by Lapse's configuration: see docs/user-guide.md. */
-    private static final Set<String> LOGGING_VARIABLES = Set.of("LAPSE_LOG_FORMAT", "LAPSE_LOG_LEVEL");
 
     @Test
     void composeRunsEachServiceAsItsOwnContainerOfTheProductionImageWithAHealthCheck() throws IOException {
@@ -107,8 +106,10 @@ class DeploymentFilesTest {
                 .isNotEmpty()
                 .allSatisfy(name -> assertThat(known.contains(name)
                                 || name.startsWith("LAPSE_KAFKA_")
-                                || LOGGING_VARIABLES.contains(name))
-                        .as("%s is a configuration key, a kafka.* property or a logging variable", name)
+                                || ConfigSource.OTHER_VARIABLES.contains(name))
+                        .as(
+                                "%s is a configuration key, a kafka.* property or a variable of the launcher or logging",
+                                name)
                         .isTrue());
     }
 

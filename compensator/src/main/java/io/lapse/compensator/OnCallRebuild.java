@@ -48,7 +48,7 @@ public final class OnCallRebuild {
     /**
      * @param dryRun   count what would be written, and write nothing
      * @param catchUp  how long to wait for a running compensator to process what was published before now
-     * @param terminal whether {@code out} is a terminal, on which a progress bar is drawn
+     * @param terminal whether {@code err} is a terminal, on which a progress bar is drawn
      * @return the exit code
      */
     public int run(boolean dryRun, Duration catchUp, boolean terminal) {
@@ -82,7 +82,7 @@ public final class OnCallRebuild {
                                 clock),
                         () -> mirror,
                         clock);
-                RebuildProgress progress = new RebuildProgress(out, clock);
+                RebuildProgress progress = new RebuildProgress(err, clock);
                 RebuildResult result = rebuild.run(
                         new MirrorWriter(
                                 new TimerRebuild(redis, keys, config.timer()), config.timer(), dryRun, count -> {}),

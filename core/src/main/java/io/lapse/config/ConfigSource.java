@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -25,6 +26,13 @@ public final class ConfigSource {
     private static final String KAFKA_PREFIX = "kafka.";
     /** Key families whose members are not listed one by one: Kafka client properties and upstream headers. */
     private static final List<String> OPEN_PREFIXES = List.of(KAFKA_PREFIX, ConfigKeys.UPSTREAM_HEADERS_PREFIX);
+
+    /**
+     * LAPSE_* variables that are not settings: the launcher's JVM options, logback's format and level (see
+     * logback.xml), and the redis-server the development stack starts.
+     */
+    public static final Set<String> OTHER_VARIABLES =
+            Set.of("LAPSE_JAVA_OPTS", "LAPSE_LOG_FORMAT", "LAPSE_LOG_LEVEL", "LAPSE_REDIS_SERVER");
 
     private final Map<String, Value> values;
 
@@ -77,6 +85,25 @@ public final class ConfigSource {
         }
     }
 
+    /** An unknown LAPSE_* variable is most likely a typo of a setting, which would otherwise be silently ignored. */
+    private static void requireKnown(String variable) {
+        String kafka = ConfigKey.envNameOf(KAFKA_PREFIX);
+        String headers = ConfigKey.envNameOf(ConfigKeys.UPSTREAM_HEADERS_PREFIX);
+        boolean known = OTHER_VARIABLES.contains(variable)
+                || (variable.startsWith(kafka) && variable.length() > kafka.length())
+                || (variable.startsWith(headers) && variable.length() > headers.length())
+                || ConfigKeys.all().stream().anyMatch(k -> k.envName().equals(variable));
+        if (!known) {
+            String group = variable.split("_")[0] + "_" + variable.split("_", 3)[1] + "_";
+            String near = ConfigKeys.all().stream()
+                    .map(ConfigKey::envName)
+                    .filter(name -> name.startsWith(group))
+                    .collect(Collectors.joining(", "));
+            throw new ConfigException("unknown environment variable " + variable
+                    + (near.isEmpty() ? "" : " (variables of that group: " + near + ")"));
+        }
+    }
+
     private static Map<String, String> readProperties(Path file) {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -94,6 +121,7 @@ public final class ConfigSource {
      * {@code LAPSE_UPSTREAM_HEADERS_X_API_KEY} becomes header {@code x-api-key} (header names ignore case).
      */
     private static Map<String, String> fromEnvironment(Map<String, String> env) {
+        env.keySet().stream().filter(name -> name.startsWith("LAPSE_")).sorted().forEach(ConfigSource::requireKnown);
         Map<String, String> map = new LinkedHashMap<>();
         for (ConfigKey key : ConfigKeys.all()) {
             String text = env.get(key.envName());

@@ -75,6 +75,28 @@ class LapseConfigTest {
     }
 
     @Test
+    void aMistypedVariableIsRejectedNamingTheVariablesOfItsGroup() {
+        assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_REDIS_URL", "redis://elsewhere:6379")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown environment variable LAPSE_REDIS_URL")
+                .hasMessageContaining("LAPSE_REDIS_URI");
+    }
+
+    @Test
+    void variablesThatAreNotSettingsKafkaPropertiesAndHeadersAreAccepted() {
+        LapseConfig config = LapseConfig.load(
+                null,
+                Map.of(
+                        "LAPSE_JAVA_OPTS", "-Xmx1g",
+                        "LAPSE_LOG_FORMAT", "json",
+                        "LAPSE_KAFKA_CLIENT_DNS_LOOKUP", "use_all_dns_ips",
+                        "LAPSE_UPSTREAM_HEADERS_X_API_KEY", "secret",
+                        "PATH", "/usr/bin"));
+
+        assertThat(config.kafka().clientProperties()).containsEntry("client.dns.lookup", "use_all_dns_ips");
+    }
+
+    @Test
     void badValuesAreRejectedAtOnceNamingKeyAndOrigin() {
         assertRejected(
                 Map.of("LAPSE_TIMER_TTL", "soon"), "timer.ttl (environment LAPSE_TIMER_TTL): 'soon' is not a duration");

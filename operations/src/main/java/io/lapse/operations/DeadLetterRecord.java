@@ -2,6 +2,7 @@ package io.lapse.operations;
 
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
+import io.lapse.internal.ControlCharacters;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -54,11 +55,8 @@ record DeadLetterRecord(Coordinate at, long timestamp, byte[] key, DeadLetter le
             return "(no value)";
         }
         String text = new String(value, StandardCharsets.UTF_8);
-        StringBuilder shown = new StringBuilder();
-        text.codePoints()
-                .limit(PREFIX)
-                .forEach(c -> shown.append(
-                        Character.isISOControl(c) ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
+        String shown = ControlCharacters.escape(text.substring(
+                0, text.offsetByCodePoints(0, Math.min(PREFIX, text.codePointCount(0, text.length())))));
         return shown + (text.codePointCount(0, text.length()) > PREFIX ? "…" : "") + "  (" + value.length + " bytes)";
     }
 

@@ -1,5 +1,6 @@
 package io.lapse.operations;
 
+import io.lapse.internal.ControlCharacters;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -50,9 +51,9 @@ public final class DlqListCommand extends OnCallCommand {
                             "%s  written %s%n    reason  %s%n    source  %s  key %s%n    value   %s%n",
                             l.at(),
                             Show.time(l.written()),
-                            l.reason(),
+                            ControlCharacters.escape(l.reason()),
                             l.source() == null ? "unknown" : l.source(),
-                            l.key() == null ? "(none)" : l.key(),
+                            l.key() == null ? "(none)" : ControlCharacters.escape(l.key()),
                             l.value());
         }
         out().println(Show.count(listed.size(), "dead letter") + filter.describe(now));

@@ -75,8 +75,11 @@ abstract class OnCallCommand implements Callable<Integer> {
         return environment.clock().millis();
     }
 
-    /** A progress bar on stdout while a person watches it; nothing when stdout goes to a file or a pipe. */
+    /**
+     * A progress bar on stderr while it is a terminal; nothing when it goes to a file or a pipe, so that stdout carries
+     * only the command's output.
+     */
     Progress progress(String label, long total) {
-        return environment.interactive() ? Progress.drawn(out(), environment.clock(), label, total) : Progress.NONE;
+        return environment.interactive() ? Progress.drawn(err(), environment.clock(), label, total) : Progress.NONE;
     }
 }

@@ -1,5 +1,6 @@
 package io.lapse.operations;
 
+import io.lapse.internal.Terminals;
 import java.time.Clock;
 import java.util.Map;
 
@@ -7,7 +8,7 @@ import java.util.Map;
  * What an on-call command takes from the process it runs in, so that tests can supply their own.
  *
  * @param env         where LAPSE_* settings come from
- * @param interactive whether a person watches stdout: progress bars are drawn only then
+ * @param interactive whether a person watches stderr: progress bars are drawn there only then
  */
 record OnCallEnvironment(Map<String, String> env, Clock clock, boolean interactive) {
 
@@ -16,6 +17,6 @@ record OnCallEnvironment(Map<String, String> env, Clock clock, boolean interacti
     }
 
     static OnCallEnvironment system() {
-        return new OnCallEnvironment(System.getenv(), Clock.systemUTC(), System.console() != null);
+        return new OnCallEnvironment(System.getenv(), Clock.systemUTC(), Terminals.stderrIsTerminal());
     }
 }

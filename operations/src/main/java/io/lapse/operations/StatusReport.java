@@ -1,5 +1,6 @@
 package io.lapse.operations;
 
+import io.lapse.internal.ControlCharacters;
 import io.lapse.store.ShardCensus;
 import java.io.PrintWriter;
 import java.util.List;
@@ -118,7 +119,7 @@ record StatusReport(
         return deadLetters.newestAt() == null
                 ? text
                 : text + "; newest " + Show.time(deadLetters.newestAt()) + " (" + Show.ago(deadLetters.newestAt(), at)
-                        + "): " + deadLetters.newestReason();
+                        + "): " + ControlCharacters.escape(deadLetters.newestReason());
     }
 
     private String describeEpochs() {

@@ -3,6 +3,9 @@ package io.lapse.operations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
@@ -146,17 +149,32 @@ class ReplayCommandTest {
     }
 
     @Test
-    void progressIsDrawnOnlyWhenAPersonWatches() {
+    void progressIsDrawnOnStandardErrorOnlyWhenAPersonWatches() {
         String expired = rig.config.topics().expired();
 
         Lapse.Outcome piped = rig.lapse("replay", "--topic", expired, "--from", "-1h", "--dry-run");
         Lapse.Outcome terminal = rig.lapseOnTerminal("replay", "--topic", expired, "--from", "-1h", "--dry-run");
 
-        assertThat(piped.out()).doesNotContain("\r");
-        assertThat(terminal.out()).contains("\rreplaying " + expired + " [", "%", "/s");
-        assertThat(terminal.out().substring(terminal.out().lastIndexOf('\r') + 1))
-                .as("the output follows on a clean line")
-                .startsWith("would publish")
-                .doesNotContain("ETA", "/s ");
+        assertThat(piped.out() + piped.err()).doesNotContain("\r");
+        assertThat(terminal.err()).contains("\rreplaying " + expired + " [", "%", "/s");
+        assertThat(terminal.err().substring(terminal.err().lastIndexOf('\r') + 1))
+                .as("the progress line is erased")
+                .isBlank();
+        assertThat(terminal.out())
+                .as("stdout carries the output alone, as piped")
+                .doesNotContain("\r")
+                .contains("dry run: replay");
+    }
+
+    @Test
+    void withJsonStandardOutputIsOneJsonDocumentAndNothingElseEvenOnATerminal() throws Exception {
+        Lapse.Outcome json = rig.lapseOnTerminal(
+                "replay", "--topic", rig.config.topics().expired(), "--from", "-1h", "--dry-run", "--json");
+
+        JsonNode document = new ObjectMapper()
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .readTree(json.out());
+        assertThat(document.isObject()).isTrue();
+        assertThat(json.err()).as("the progress went to stderr").contains("\r");
     }
 }

@@ -134,7 +134,10 @@ public final class LapseRuntime implements AutoCloseable {
                 config.timer().shards());
         String overrides = config.source().describeOverrides();
         if (!overrides.isBlank()) {
-            log.info("settings that differ from the defaults:\n{}", overrides);
+            // one line: text logs escape newlines (a message may carry data from Kafka)
+            log.info(
+                    "settings that differ from the defaults: {}",
+                    String.join("; ", overrides.strip().split("\n\\s*")));
         }
     }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -61,6 +62,19 @@ final class IngestMetrics {
         Gauge.builder("lapse.ingest.watermark.held.back", () -> millis.getAsLong() / 1000.0)
                 .baseUnit("seconds")
                 .description("How far ingest holds its watermarks back because records arrived late lately")
+                .register(registry);
+    }
+
+    /** Beside the slack, so that an alert compares the two: abs(skew) > slack. */
+    void watchRedisClockSkew(LongSupplier millis, Duration slack) {
+        Gauge.builder("lapse.ingest.redis.clock.skew", () -> millis.getAsLong() / 1000.0)
+                .baseUnit("seconds")
+                .description("How far ingest's clock runs ahead of Redis's (negative: behind); beyond "
+                        + "timer.watermark-slack ahead, the timer may fire orders whose pushes are unread")
+                .register(registry);
+        Gauge.builder("lapse.ingest.watermark.slack", slack, s -> s.toMillis() / 1000.0)
+                .baseUnit("seconds")
+                .description("timer.watermark-slack: the clock skew between hosts that the watermark allows")
                 .register(registry);
     }
 

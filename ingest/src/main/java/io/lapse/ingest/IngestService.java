@@ -85,16 +85,26 @@ public final class IngestService implements Service {
                 new PartitionProgress(
                         config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
-        loop = new ServiceLoop("lapse-ingest", batches::next, consumer::wakeup, () -> {
-            try {
-                batches.finish();
-            } finally {
-                // a consumer left open keeps its partitions from the next ingest until its session times out
-                consumer.close();
-                producer.close();
-                endOffsets.close();
-            }
-        });
+        RedisClockSkew skew = new RedisClockSkew(
+                watermarks::redisNow, clock, config.timer().watermarkSlack().toMillis());
+        metrics.watchRedisClockSkew(skew::millis, config.timer().watermarkSlack());
+        loop = new ServiceLoop(
+                "lapse-ingest",
+                () -> {
+                    skew.askIfDue();
+                    batches.next();
+                },
+                consumer::wakeup,
+                () -> {
+                    try {
+                        batches.finish();
+                    } finally {
+                        // a consumer left open keeps its partitions from the next ingest until its session times out
+                        consumer.close();
+                        producer.close();
+                        endOffsets.close();
+                    }
+                });
         loop.start();
     }
 

@@ -44,9 +44,7 @@ public final class ShardCensus {
 
     /** Redis's clock in ms, the clock deadlines are compared with. */
     public CompletableFuture<Long> redisNow() {
-        return redis.time()
-                .toCompletableFuture()
-                .thenApply(t -> Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000);
+        return RedisTime.now(redis);
     }
 
     public CompletableFuture<List<ShardCount>> count(long now, Duration grace) {

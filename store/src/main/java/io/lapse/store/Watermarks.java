@@ -53,6 +53,14 @@ public final class Watermarks {
         return topic + "/*";
     }
 
+    /**
+     * Redis's clock in ms: the timer compares marks with it, while ingest makes them with its own, so ingest measures
+     * how far the two differ.
+     */
+    public CompletableFuture<Long> redisNow() {
+        return RedisTime.now(redis);
+    }
+
     public CompletableFuture<Void> report(WatermarkReport report) {
         if (report.isEmpty()) {
             return CompletableFuture.completedFuture(null);

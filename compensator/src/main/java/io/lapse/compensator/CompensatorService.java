@@ -14,6 +14,7 @@ import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
@@ -115,9 +116,12 @@ public final class CompensatorService implements Service {
 
     /** Dead once Kafka Streams has stopped for good (an error, or shutting down): a restart is what helps then. */
     @Override
-    public boolean isAlive() {
+    public Optional<String> livenessProblem() {
         CompensatorStreams streams = this.streams;
-        return streams == null || closed || !streams.hasStopped();
+        if (streams != null && !closed && streams.hasStopped()) {
+            return Optional.of("the compensator's Kafka Streams have stopped");
+        }
+        return ServiceLoop.livenessProblemOf(watch, scan);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.lapse.lifecycle;
 
+import java.util.Optional;
+
 /** A part of Lapse with an explicit life: started once, closed once (closing again does nothing). */
 public interface Service extends AutoCloseable {
 
@@ -11,13 +13,10 @@ public interface Service extends AutoCloseable {
     boolean isReady();
 
     /**
-     * False when the service cannot recover by itself (a thread it needs has died or is stuck) and the process should
-     * be restarted. Its {@link ServiceLoop}s answer for themselves; a service with other threads (Kafka Streams)
-     * says here whether they live.
+     * Why the service cannot recover by itself (a thread it needs has died or is stuck), so that the process should be
+     * restarted; empty while it lives. {@link ServiceLoop#livenessProblemOf(ServiceLoop...)} says it for its loops.
      */
-    default boolean isAlive() {
-        return true;
-    }
+    Optional<String> livenessProblem();
 
     @Override
     void close();

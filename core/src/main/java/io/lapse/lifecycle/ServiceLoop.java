@@ -2,10 +2,10 @@ package io.lapse.lifecycle;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +28,6 @@ public final class ServiceLoop implements AutoCloseable {
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final long BETWEEN_ITERATIONS = -1;
-    /** Loops started and not closed in this JVM: a process is alive only while all of them are. */
-    private static final Set<ServiceLoop> STARTED = ConcurrentHashMap.newKeySet();
 
     /** One round of a service's work; it should return within about a second so that close() is prompt. */
     @FunctionalInterface
@@ -83,7 +81,6 @@ public final class ServiceLoop implements AutoCloseable {
             throw new IllegalStateException(threadName + " was started already");
         }
         thread = new Thread(this::loop, threadName);
-        STARTED.add(this);
         thread.start();
     }
 
@@ -184,13 +181,17 @@ public final class ServiceLoop implements AutoCloseable {
         return running.compareTo(stuckAfter) > 0 ? Optional.of(running) : Optional.empty();
     }
 
-    /** What is dead or stuck among the loops of this JVM that were started and not closed; empty when none. */
-    public static List<String> livenessProblems() {
-        return STARTED.stream()
+    /**
+     * What is dead or stuck among these loops, one sentence each joined; empty while all live. A service answers for
+     * its own loops with it ({@link Service#livenessProblem}), so that no registry of loops spans the JVM.
+     */
+    public static Optional<String> livenessProblemOf(ServiceLoop... loops) {
+        List<String> problems = Arrays.stream(loops)
+                .filter(Objects::nonNull)
                 .map(ServiceLoop::livenessProblem)
                 .flatMap(Optional::stream)
-                .sorted()
                 .toList();
+        return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
     }
 
     @Override
@@ -198,7 +199,6 @@ public final class ServiceLoop implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        STARTED.remove(this);
         Thread t;
         synchronized (this) {
             running.set(false);

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -112,6 +113,11 @@ public final class ConsumerLag implements AutoCloseable {
                     .register(registry);
             return lag;
         });
+    }
+
+    /** Why its thread is dead or stuck; empty while it lives. */
+    public Optional<String> livenessProblem() {
+        return ServiceLoop.livenessProblemOf(loop);
     }
 
     @Override

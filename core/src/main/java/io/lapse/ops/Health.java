@@ -1,8 +1,6 @@
 package io.lapse.ops;
 
-import io.lapse.lifecycle.ServiceLoop;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -11,7 +9,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Readiness and liveness of a process. Ready when every readiness check passes (and at least one is registered);
- * alive when every liveness check passes, among them that no {@link ServiceLoop} of the process is dead or stuck.
+ * alive when every liveness check passes: each service and each loop of the process registers its own.
  */
 public final class Health {
 
@@ -31,10 +29,6 @@ public final class Health {
 
     private final Map<String, Probe> readiness = new ConcurrentSkipListMap<>();
     private final Map<String, Probe> liveness = new ConcurrentSkipListMap<>();
-
-    public Health() {
-        registerLiveness("loops", () -> joined(ServiceLoop.livenessProblems()));
-    }
 
     public void register(String name, BooleanSupplier ready) {
         registerReadiness(name, () -> ready.getAsBoolean() ? Optional.empty() : Optional.of("not ready"));
@@ -85,9 +79,5 @@ public final class Health {
         } catch (RuntimeException e) {
             return Optional.of("the check failed: " + e);
         }
-    }
-
-    private static Optional<String> joined(List<String> problems) {
-        return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
     }
 }

@@ -117,6 +117,11 @@ public final class TimerWatch implements AutoCloseable {
         return ms == null ? 0 : ms / 1000.0;
     }
 
+    /** Why its thread is dead or stuck; empty while it lives. */
+    public Optional<String> livenessProblem() {
+        return ServiceLoop.livenessProblemOf(loop);
+    }
+
     @Override
     public void close() {
         loop.close();

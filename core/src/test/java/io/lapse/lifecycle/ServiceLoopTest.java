@@ -57,11 +57,13 @@ class ServiceLoopTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> !loop.isAlive());
             assertThat(loop.livenessProblem())
                     .hasValueSatisfying(p -> assertThat(p).contains("test-dead has stopped"));
-            assertThat(ServiceLoop.livenessProblems())
-                    .anySatisfy(p -> assertThat(p).contains("test-dead"));
+            assertThat(ServiceLoop.livenessProblemOf(loop, null))
+                    .hasValueSatisfying(p -> assertThat(p).contains("test-dead"));
+            loop.close();
+            assertThat(ServiceLoop.livenessProblemOf(loop))
+                    .as("a closed loop is no problem")
+                    .isEmpty();
         }
-        assertThat(ServiceLoop.livenessProblems())
-                .noneSatisfy(p -> assertThat(p).contains("test-dead"));
     }
 
     @Test

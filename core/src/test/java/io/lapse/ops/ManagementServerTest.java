@@ -64,7 +64,7 @@ class ManagementServerTest {
     }
 
     @Test
-    void livenessIsDownWhileALoopOfTheProcessIsDeadAndUpAgainOnceItIsClosed() throws Exception {
+    void livenessIsDownWhileALoopOfAServiceIsDeadAndUpAgainOnceItIsClosed() throws Exception {
         ManagementServer server = start(LOCAL_ANY_PORT);
         ServiceLoop dying = new ServiceLoop(
                 "test-management-dying",
@@ -73,13 +73,14 @@ class ManagementServerTest {
                 },
                 () -> {},
                 () -> {});
+        health.registerLiveness("ingest", () -> ServiceLoop.livenessProblemOf(dying));
         dying.start();
 
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> get(server, "/health/live").statusCode() == 503);
         assertThat(JSON.readTree(get(server, "/health/live").body())
                         .get("failing")
-                        .get("loops")
+                        .get("ingest")
                         .asText())
                 .contains("test-management-dying has stopped");
 

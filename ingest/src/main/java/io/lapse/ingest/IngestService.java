@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -114,6 +115,11 @@ public final class IngestService implements Service {
         return "read_committed".equalsIgnoreCase(configured)
                 ? IsolationLevel.READ_COMMITTED
                 : IsolationLevel.READ_UNCOMMITTED;
+    }
+
+    @Override
+    public Optional<String> livenessProblem() {
+        return ServiceLoop.livenessProblemOf(loop);
     }
 
     @Override

@@ -8,9 +8,6 @@ import io.lapse.store.Watermarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * Whether the timer would fire an order now and, if not, why: each thing a claim waits for, read where the timer reads
@@ -96,26 +93,15 @@ record FiringHold(String headline, List<String> reasons) {
 
     private static void noOwner(Connections connections, int shard, List<String> reasons) {
         String group = connections.config().timer().groupId();
-        TopicPartition owned = new TopicPartition(connections.config().topics().timerShards(), shard);
-        ConsumerGroupDescription timers;
-        try {
-            timers = connections
-                    .kafka(connections
-                            .admin()
-                            .describeConsumerGroups(List.of(group))
-                            .all())
-                    .get(group);
-        } catch (GroupIdNotFoundException e) {
-            timers = null; // no timer instance has ever joined
-        }
-        boolean owner = timers != null
-                && timers.members().stream()
-                        .anyMatch(
-                                member -> member.assignment().topicPartitions().contains(owned));
-        if (!owner) {
+        TimerOwners owners = TimerOwners.of(
+                connections,
+                group,
+                connections.config().topics().timerShards(),
+                connections.config().timer().shards());
+        if (owners.unserved().contains(shard)) {
             reasons.add(String.format(
-                    "no timer instance owns shard s%02d (consumer group %s has %d members, none assigned %s)",
-                    shard, group, timers == null ? 0 : timers.members().size(), owned));
+                    "no timer instance owns shard s%02d (consumer group %s has %d members, none assigned %s/%d)",
+                    shard, group, owners.timers(), connections.config().topics().timerShards(), shard));
         }
     }
 }

@@ -159,6 +159,11 @@ public final class PullerService implements Service {
     }
 
     @Override
+    public Optional<String> livenessProblem() {
+        return ServiceLoop.livenessProblemOf(loop);
+    }
+
+    @Override
     public boolean isReady() {
         return loop != null && loop.isHealthy() && unreadyReason().isEmpty();
     }

@@ -93,7 +93,7 @@ public final class LapseRuntime implements AutoCloseable {
             Service service = create(name);
             services.add(service);
             health.register(service.name(), service::isReady);
-            health.registerLiveness(service.name(), service::isAlive);
+            health.registerLiveness(service.name(), service::livenessProblem);
             service.start();
         }
         timerWatch = new TimerWatch(new TimerCensus(store, watermarks, epochs), registry, clock).start();
@@ -106,6 +106,8 @@ public final class LapseRuntime implements AutoCloseable {
                                         .toList()),
                         registry)
                 .start();
+        health.registerLiveness("timer-watch", timerWatch::livenessProblem);
+        health.registerLiveness("consumer-lag", consumerLag::livenessProblem);
         management.showStatus(new ProcessStatus(timerWatch, registry, clock));
         startup.finished();
         return this;

@@ -7,6 +7,7 @@ import io.lapse.lifecycle.ServiceLoop;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -84,6 +85,11 @@ public final class PushGenerator implements AutoCloseable {
 
     public synchronized boolean isHealthy() {
         return loop != null && loop.isHealthy();
+    }
+
+    /** Why the generator's thread is dead or stuck; empty while it lives. */
+    public synchronized Optional<String> livenessProblem() {
+        return ServiceLoop.livenessProblemOf(loop);
     }
 
     private void sendDue(PushRounds rounds, KafkaProducer<byte[], byte[]> producer) {

@@ -5,6 +5,7 @@ import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import java.net.InetAddress;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -52,6 +53,11 @@ public final class UpstreamSimulator implements Service {
         new TopicProvisioner(clients).ensure(Set.of(pushTopic));
         api.start();
         pushes.start();
+    }
+
+    @Override
+    public Optional<String> livenessProblem() {
+        return pushes.livenessProblem();
     }
 
     @Override

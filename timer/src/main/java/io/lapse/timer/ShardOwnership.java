@@ -69,6 +69,10 @@ final class ShardOwnership implements AutoCloseable {
         loop.start();
     }
 
+    ServiceLoop loop() {
+        return loop;
+    }
+
     Set<Integer> owned() {
         return owned;
     }

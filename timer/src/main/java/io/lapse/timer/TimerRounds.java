@@ -12,6 +12,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,27 +44,36 @@ final class TimerRounds {
     private final ExpiryFiring firing;
     private final ShardSchedule schedule = new ShardSchedule();
     private final RedisClockEstimate redisClock = new RedisClockEstimate();
-    private final Wakeup wakeup = new Wakeup();
+    private final Wakeup wakeup;
+    private final Supplier<Set<Integer>> owned;
     private final int batchSize;
     private final WatermarkAge watermarkAge = new WatermarkAge(redisClock.now());
-    private volatile ShardOwnership ownership;
     private Set<Integer> lastOwned = Set.of();
     private long lastFullRound;
     private long lastPrune;
 
-    TimerRounds(TimerStore store, Watermarks watermarks, RedisEpochs epochs, ExpiryPublisher publisher, int batchSize) {
+    /**
+     * @param owned  the shards this instance serves now
+     * @param wakeup what the rounds sleep on; whoever changes {@code owned} signals it
+     */
+    TimerRounds(
+            TimerStore store,
+            Watermarks watermarks,
+            RedisEpochs epochs,
+            ExpiryPublisher publisher,
+            int batchSize,
+            Supplier<Set<Integer>> owned,
+            Wakeup wakeup) {
         this.store = store;
+        this.owned = owned;
+        this.wakeup = wakeup;
         this.watermarks = watermarks;
         this.epochs = epochs;
         this.firing = new ExpiryFiring(publisher, store.keys(), store::acknowledge);
         this.batchSize = batchSize;
     }
 
-    void servedBy(ShardOwnership ownership) {
-        this.ownership = ownership;
-    }
-
-    /** Called when a shard's earliest deadline may have moved earlier, or ownership changed. */
+    /** Called when a shard's earliest deadline may have moved earlier. */
     void wake(int shard) {
         schedule.mayHaveMoved(shard);
         wakeup.signal();
@@ -85,7 +95,7 @@ final class TimerRounds {
     }
 
     void next() throws Exception {
-        Set<Integer> owned = ownership == null ? Set.<Integer>of() : ownership.owned();
+        Set<Integer> owned = this.owned.get();
         if (owned.isEmpty()) {
             // a spare timer still tells how old the watermark is, so that its gauge never reads as a stale one
             readWatermark();

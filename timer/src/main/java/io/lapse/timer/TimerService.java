@@ -71,13 +71,8 @@ public final class TimerService implements Service {
         topics.ensure(Set.of(config.topics().expired()));
         topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
-        TimerRounds rounds = new TimerRounds(
-                store,
-                watermarks,
-                epochs,
-                new ExpiryPublisher(producer, config.topics().expired(), clock, registry),
-                config.timer().batchSize());
-        listening = store.listen(rounds::wake);
+        // the rounds sleep on it; an ownership change ends their sleep, and the round that follows sees the change
+        Wakeup wakeup = new Wakeup();
         ownership = new ShardOwnership(
                 clients.member(
                         config.timer().groupId(),
@@ -86,8 +81,16 @@ public final class TimerService implements Service {
                                 ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                                 CooperativeStickyAssignor.class.getName())),
                 config.topics().timerShards(),
-                rounds::wakeAll);
-        rounds.servedBy(ownership);
+                wakeup::signal);
+        TimerRounds rounds = new TimerRounds(
+                store,
+                watermarks,
+                epochs,
+                new ExpiryPublisher(producer, config.topics().expired(), clock, registry),
+                config.timer().batchSize(),
+                ownership::owned,
+                wakeup);
+        listening = store.listen(rounds::wake);
         WatermarkGauge.register(registry, rounds::watermarkAge);
         Gauge.builder("lapse.timer.shards.owned", ownership, o -> o.owned().size())
                 .description("Timer shards this instance serves")
@@ -104,6 +107,11 @@ public final class TimerService implements Service {
     /** The shards this instance serves now. */
     public Set<Integer> ownedShards() {
         return ownership == null ? Set.of() : ownership.owned();
+    }
+
+    @Override
+    public Optional<String> livenessProblem() {
+        return ServiceLoop.livenessProblemOf(loop, ownership == null ? null : ownership.loop());
     }
 
     @Override

@@ -75,7 +75,7 @@ public final class CompensatorService implements Service {
             throw new IllegalStateException("the compensator starts once, and not after close()");
         }
         TopicNames topics = config.topics();
-        new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.expired(), topics.dlq()));
+        new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.expired()));
         admin = clients.admin();
         CompensatorStreams started = CompensatorStreams.start(
                 config,

@@ -37,10 +37,6 @@ public record RedisTls(
         Require.given(key, file).ifPresent(path -> Require.that(key, Files.isReadable(path), "cannot read " + path));
     }
 
-    public boolean isJvmDefault() {
-        return truststore.isEmpty() && keystore.isEmpty();
-    }
-
     /** Without the passwords, which a record would otherwise print. */
     @Override
     public String toString() {

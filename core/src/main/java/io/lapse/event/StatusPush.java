@@ -42,8 +42,4 @@ public record StatusPush(
     public StatusHeader header() {
         return new StatusHeader(orderId, status, ts);
     }
-
-    public StatusPush withTs(long eventTime) {
-        return new StatusPush(orderId, status, eventTime, payload);
-    }
 }

@@ -19,7 +19,7 @@ import java.util.stream.IntStream;
 
 /**
  * The epoch marker of each timer shard: a key that only a completed rebuild writes and that goes with everything else
- * when Redis loses its data. The timer fires nothing from a shard without one (claim.lua, ttl-fire.lua). Each epoch
+ * when Redis loses its data. The timer fires nothing from a shard without one (claim.lua, ttl-claim.lua). Each epoch
  * records the server it was declared on, and {@link #fence} takes it away once another server serves the shard's data.
  */
 public final class RedisEpochs {

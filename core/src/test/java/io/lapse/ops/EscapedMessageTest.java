@@ -10,6 +10,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.joran.spi.JoranException;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.status.StatusUtil;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -26,6 +28,9 @@ class EscapedMessageTest {
         JoranConfigurator configurator = new JoranConfigurator();
         configurator.setContext(context);
         configurator.doConfigure(new ByteArrayInputStream(CONFIGURATION.getBytes(StandardCharsets.UTF_8)));
+        assertThat(new StatusUtil(context).getHighestLevel(0))
+                .as("logback found nothing to warn about")
+                .isLessThan(Status.WARN);
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         OutputStreamAppender<ILoggingEvent> console = (OutputStreamAppender<ILoggingEvent>) root.getAppender("console");
         LoggingEvent event = new LoggingEvent(

@@ -41,9 +41,9 @@ class StartOrderTest {
                             "management.port",
                             "0"));
             try (LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC())) {
-                ManagementClient management = new ManagementClient(lapse.managementPort());
                 CompletableFuture<LapseRuntime> starting =
                         CompletableFuture.supplyAsync(() -> lapse.start(EnumSet.of(ServiceName.INGEST)));
+                ManagementClient management = new ManagementClient(lapse.managementPort());
 
                 await().atMost(Duration.ofSeconds(20))
                         .until(() -> management
@@ -97,9 +97,9 @@ class StartOrderTest {
                             "management.port",
                             "0"));
             try (LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC())) {
-                ManagementClient management = new ManagementClient(lapse.managementPort());
                 CompletableFuture<LapseRuntime> starting =
                         CompletableFuture.supplyAsync(() -> lapse.start(EnumSet.of(ServiceName.INGEST)));
+                ManagementClient management = new ManagementClient(lapse.managementPort());
 
                 await().atMost(Duration.ofSeconds(60))
                         .until(() -> management

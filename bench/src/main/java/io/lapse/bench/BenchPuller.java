@@ -1,6 +1,7 @@
 package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.ops.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import java.util.EnumSet;
@@ -21,12 +22,12 @@ final class BenchPuller implements AutoCloseable {
 
     /** Mean time of one upstream request, as the puller saw it. */
     double requestMillis() {
-        return lapse.registry().get("lapse.puller.request").timer().mean(TimeUnit.MILLISECONDS);
+        return lapse.registry().get(MetricNames.PULLER_REQUEST).timer().mean(TimeUnit.MILLISECONDS);
     }
 
     /** Mean wait of a request for its rate permit. */
     double permitWaitMillis() {
-        return lapse.registry().get("lapse.puller.rate.limit.wait").timer().mean(TimeUnit.MILLISECONDS);
+        return lapse.registry().get(MetricNames.PULLER_RATE_LIMIT_WAIT).timer().mean(TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.ops.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.store.RedisConnection;
@@ -53,7 +54,7 @@ final class BenchServices {
     }
 
     private static boolean servesEveryShard(LapseRuntime lapse, LapseConfig config) {
-        Gauge owned = lapse.registry().find("lapse.timer.shards.owned").gauge();
+        Gauge owned = lapse.registry().find(MetricNames.TIMER_SHARDS_OWNED).gauge();
         return owned != null && owned.value() == config.timer().shards();
     }
 }

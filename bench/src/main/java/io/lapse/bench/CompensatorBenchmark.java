@@ -4,8 +4,7 @@ import io.lapse.compensator.CompensatorService;
 import io.lapse.compensator.OnCallRebuild;
 import io.lapse.devstack.DevStack;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerKeys;
-import io.lapse.store.Watermarks;
+import io.lapse.store.ServiceContext;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -144,18 +143,8 @@ public final class CompensatorBenchmark {
     /** Runs the compensator until it has mirrored every push, then stops it. */
     private static void mirror(RunSandbox sandbox, int orders) throws Exception {
         try (RedisConnection redis = RedisConnection.open(sandbox.config.redis());
-                CompensatorService compensator = new CompensatorService(
-                        sandbox.config,
-                        sandbox.clients,
-                        redis,
-                        Watermarks.of(
-                                redis,
-                                new TimerKeys(
-                                        sandbox.config.redis().keyPrefix(),
-                                        sandbox.config.timer().shards()),
-                                sandbox.config),
-                        new SimpleMeterRegistry(),
-                        Clock.systemUTC())) {
+                CompensatorService compensator = CompensatorService.build(ServiceContext.of(
+                        sandbox.config, sandbox.clients, redis, new SimpleMeterRegistry(), Clock.systemUTC()))) {
             compensator.start();
             long deadline = System.nanoTime() + MIRROR_TIMEOUT.toNanos();
             String group = sandbox.config.compensator().applicationId();

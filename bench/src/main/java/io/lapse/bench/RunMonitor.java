@@ -1,5 +1,6 @@
 package io.lapse.bench;
 
+import io.lapse.ops.MetricNames;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.management.GarbageCollectorMXBean;
@@ -47,7 +48,7 @@ final class RunMonitor implements AutoCloseable {
             } catch (Exception e) {
                 log.debug("ingest lag not known this time: {}", e.toString());
             }
-            Gauge age = registry.find("lapse.timer.watermark.age").gauge();
+            Gauge age = registry.find(MetricNames.TIMER_WATERMARK_AGE).gauge();
             if (age != null && !Double.isNaN(age.value())) {
                 watermarkAgeMaxMillis = Math.max(watermarkAgeMaxMillis, (long) (age.value() * 1000));
             }

@@ -2,6 +2,7 @@ package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
+import io.lapse.ops.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.micrometer.core.instrument.Counter;
@@ -72,7 +73,7 @@ final class ThroughputBenchmark {
             while (System.nanoTime() < deadline) {
                 // the counter moves as records are read; only the committed offsets prove they were applied
                 Counter read = lapse.registry()
-                        .find("lapse.ingest.records")
+                        .find(MetricNames.INGEST_RECORDS)
                         .tag("topic", config.topics().push())
                         .counter();
                 if (read != null && read.count() >= records && sandbox.ingestLag() == 0) {

@@ -6,17 +6,14 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisEpochs;
-import io.lapse.store.TimerKeys;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerRebuild;
-import io.lapse.store.Watermarks;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -29,68 +26,67 @@ public final class CompensatorService implements Service {
 
     private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
 
-    private final LapseConfig config;
-    private final KafkaClients clients;
-    private final RedisEpochs epochs;
-    private final Watermarks watermarks;
-    private final CompensatorMetrics metrics;
-    private final Supplier<MirrorWriter> writers;
-    private final Clock clock;
-    // written under this; volatile so that health checks and metric scrapes never wait for a starting service
-    private volatile CompensatorStreams streams;
-    private volatile RedisLossWatch loss;
-    private volatile boolean closed;
-    private Admin admin;
-    private RebuildOnLoss rebuild;
-    private ServiceLoop watch;
-    private ServiceLoop scan;
+    private final CompensatorStreams streams;
+    private final Admin admin;
+    private final RebuildOnLoss rebuild;
+    private final RedisLossWatch loss;
+    private final ServiceLoop watch;
+    private final ServiceLoop scan;
+    private final AtomicBoolean closed;
 
-    public CompensatorService(
-            LapseConfig config,
-            KafkaClients clients,
-            RedisConnection redis,
-            Watermarks watermarks,
-            MeterRegistry registry,
-            Clock clock) {
-        this.config = config;
-        this.clients = clients;
-        TimerKeys keys =
-                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
-        this.epochs = new RedisEpochs(redis, keys);
-        this.watermarks = watermarks;
-        this.metrics = new CompensatorMetrics(registry, clock);
-        TimerRebuild timers = new TimerRebuild(redis, keys, config.timer());
-        this.writers = () -> new MirrorWriter(timers, config.timer(), false, metrics::written);
-        this.clock = clock;
+    private CompensatorService(
+            CompensatorStreams streams,
+            Admin admin,
+            RebuildOnLoss rebuild,
+            RedisLossWatch loss,
+            ServiceLoop watch,
+            ServiceLoop scan,
+            AtomicBoolean closed) {
+        this.streams = streams;
+        this.admin = admin;
+        this.rebuild = rebuild;
+        this.loss = loss;
+        this.watch = watch;
+        this.scan = scan;
+        this.closed = closed;
     }
 
-    @Override
-    public String name() {
-        return "compensator";
-    }
-
-    @Override
-    public synchronized void start() {
-        if (closed || streams != null) {
-            throw new IllegalStateException("the compensator starts once, and not after close()");
-        }
+    /**
+     * Creates the topics the compensator reads when missing, learns the cluster's id (its state directory is the
+     * cluster's own) and assembles the streams, the loss watch and the drift scan; {@link #start} runs them.
+     */
+    public static CompensatorService build(ServiceContext context) {
+        LapseConfig config = context.config();
+        KafkaClients clients = context.clients();
+        Clock clock = context.clock();
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.expired()));
-        admin = clients.admin();
-        CompensatorStreams started = CompensatorStreams.start(
+        Admin admin = clients.admin();
+        CompensatorStreams streams = CompensatorStreams.build(
                 config,
                 clients,
                 Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"),
                 clock);
-        streams = started;
-        rebuild = new RebuildOnLoss(
-                config, clients, admin, epochs, writers, metrics, () -> closed, RebuildOnLoss.CATCH_UP_ROUND, clock);
-        loss = new RedisLossWatch(epochs, rebuild, metrics);
-        watch = new ServiceLoop(
+        CompensatorMetrics metrics = new CompensatorMetrics(context.registry(), clock);
+        TimerRebuild timers = new TimerRebuild(context.redis(), context.keys(), config.timer());
+        Supplier<MirrorWriter> writers = () -> new MirrorWriter(timers, config.timer(), false, metrics::written);
+        AtomicBoolean closed = new AtomicBoolean();
+        RebuildOnLoss rebuild = new RebuildOnLoss(
+                config,
+                clients,
+                admin,
+                context.epochs(),
+                writers,
+                metrics,
+                closed::get,
+                RebuildOnLoss.CATCH_UP_ROUND,
+                clock);
+        RedisLossWatch loss = new RedisLossWatch(context.epochs(), rebuild, metrics);
+        ServiceLoop watch = new ServiceLoop(
                 "lapse-compensator-watch",
                 () -> {
                     // a rebuild reads the changelog, which exists once the streams ran
-                    if (started.ranOnce() && !closed) {
+                    if (streams.ranOnce() && !closed.get()) {
                         try {
                             loss.check();
                         } catch (CancellationException closing) {
@@ -102,23 +98,40 @@ public final class CompensatorService implements Service {
                 () -> {},
                 () -> {});
         DriftScan drift = new DriftScan(
-                started, watermarks, writers, metrics, config.compensator().scanInterval(), clock);
-        scan = new ServiceLoop("lapse-compensator-scan", drift::runWhenDue, () -> {}, () -> {});
+                streams,
+                context.watermarks(),
+                writers,
+                metrics,
+                config.compensator().scanInterval(),
+                clock);
+        ServiceLoop scan = new ServiceLoop("lapse-compensator-scan", drift::runWhenDue, () -> {}, () -> {});
+        return new CompensatorService(streams, admin, rebuild, loss, watch, scan, closed);
+    }
+
+    @Override
+    public String name() {
+        return "compensator";
+    }
+
+    @Override
+    public synchronized void start() {
+        if (closed.get()) {
+            throw new IllegalStateException("the compensator does not start after close()");
+        }
+        streams.start();
         watch.start();
         scan.start();
     }
 
-    /** This instance's part of the mirror, as its stream threads hold it now; null before start. */
+    /** This instance's part of the mirror, as its stream threads hold it now. */
     LocalMirror localMirror() {
-        CompensatorStreams streams = this.streams;
-        return streams == null ? null : streams.local();
+        return streams.local();
     }
 
     /** Dead once Kafka Streams has stopped for good (an error, or shutting down): a restart is what helps then. */
     @Override
     public Optional<String> livenessProblem() {
-        CompensatorStreams streams = this.streams;
-        if (streams != null && !closed && streams.hasStopped()) {
+        if (!closed.get() && streams.hasStopped()) {
             return Optional.of("the compensator's Kafka Streams have stopped");
         }
         return ServiceLoop.livenessProblemOf(watch, scan);
@@ -130,19 +143,12 @@ public final class CompensatorService implements Service {
      */
     @Override
     public boolean isReady() {
-        CompensatorStreams streams = this.streams;
-        return streams != null && !closed && streams.isHealthy() && watch.isHealthy() && loss.redisWhole();
+        return !closed.get() && streams.isHealthy() && watch.isHealthy() && loss.redisWhole();
     }
 
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        if (streams == null) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
         scan.close();

@@ -35,7 +35,8 @@ final class CompensatorStreams implements AutoCloseable {
         this.local = new LocalMirror(streams, repartitionTopic);
     }
 
-    static CompensatorStreams start(LapseConfig config, KafkaClients clients, String clusterId, Clock clock) {
+    /** Assembles the streams on the cluster's own state directory; {@link #start} runs them. */
+    static CompensatorStreams build(LapseConfig config, KafkaClients clients, String clusterId, Clock clock) {
         Path stateDir = StateDirectory.forCluster(config.compensator().stateDir(), clusterId);
         InstanceSlot slot = clients.claimSlot(config.compensator().applicationId());
         KafkaStreams streams = new KafkaStreams(
@@ -57,8 +58,11 @@ final class CompensatorStreams implements AutoCloseable {
             started.threads.failed();
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        streams.start();
         return started;
+    }
+
+    void start() {
+        streams.start();
     }
 
     /** Whether the streams have run: their internal topics, the changelog among them, exist from then on. */
@@ -70,12 +74,12 @@ final class CompensatorStreams implements AutoCloseable {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
 
-    /** Running or rebalancing, with every stream thread alive and settled. */
     /** Whether Kafka Streams has stopped for good: an error, or shutting down. */
     boolean hasStopped() {
         return streams.state().hasStartedOrFinishedShuttingDown();
     }
 
+    /** Running or rebalancing, with every stream thread alive and settled. */
     boolean isHealthy() {
         KafkaStreams.State state = streams.state();
         if (state != KafkaStreams.State.RUNNING && state != KafkaStreams.State.REBALANCING) {

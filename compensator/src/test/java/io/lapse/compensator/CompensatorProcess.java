@@ -3,8 +3,7 @@ package io.lapse.compensator;
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerKeys;
-import io.lapse.store.Watermarks;
+import io.lapse.store.ServiceContext;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,15 +29,8 @@ final class CompensatorProcess {
         }
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         RedisConnection redis = RedisConnection.open(config.redis());
-        Watermarks watermarks = Watermarks.of(
-                redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config);
-        new CompensatorService(
-                        config,
-                        new KafkaClients(config.kafka()),
-                        redis,
-                        watermarks,
-                        new SimpleMeterRegistry(),
-                        Clock.systemUTC())
+        CompensatorService.build(ServiceContext.of(
+                        config, new KafkaClients(config.kafka()), redis, new SimpleMeterRegistry(), Clock.systemUTC()))
                 .start();
         Thread.currentThread().join(); // until killed
     }

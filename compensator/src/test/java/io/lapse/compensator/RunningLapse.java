@@ -11,10 +11,12 @@ import io.lapse.kafka.TopicProvisioner;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -83,31 +85,27 @@ final class RunningLapse implements AutoCloseable {
                         config.topics().expired()));
     }
 
+    private ServiceContext context(LapseConfig config, MeterRegistry registry) {
+        return new ServiceContext(config, clients, redis, store, watermarks, epochs, registry, Clock.systemUTC());
+    }
+
     KafkaProducer<byte[], byte[]> producer() {
         return started(clients.producer("test-producer", Map.of()));
     }
 
     /** Ingest, timer and puller. */
     RunningLapse startPipeline() {
-        started(new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()))
-                .start();
-        started(new TimerService(
-                        config, clients, store, watermarks, epochs, new SimpleMeterRegistry(), Clock.systemUTC()))
-                .start();
-        started(new PullerService(config, clients, store, new SimpleMeterRegistry(), Clock.systemUTC()))
-                .start();
+        ServiceContext context = context(config, new SimpleMeterRegistry());
+        started(IngestService.build(context)).start();
+        started(TimerService.build(context)).start();
+        started(PullerService.build(context)).start();
         return this;
     }
 
     /** Starts a compensator keeping its state under {@code stateDir}. */
     CompensatorService startCompensator(Path stateDir) {
-        compensator = started(new CompensatorService(
-                config.with(Map.of("compensator.state-dir", stateDir.toString())),
-                clients,
-                redis,
-                watermarks,
-                compensatorMetrics,
-                Clock.systemUTC()));
+        compensator = started(CompensatorService.build(
+                context(config.with(Map.of("compensator.state-dir", stateDir.toString())), compensatorMetrics)));
         compensator.start();
         return compensator;
     }

@@ -3,6 +3,7 @@ package io.lapse.kafka;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.lapse.internal.Exceptions;
+import io.lapse.ops.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ public final class DeadLetterSink {
         this.producer = producer;
         this.topic = topic;
         this.clock = clock;
-        this.written = Counter.builder("lapse.dlq.records")
+        this.written = Counter.builder(MetricNames.DLQ_RECORDS)
                 .tag("service", service)
                 .description("Records written to the dead-letter topic")
                 .register(registry);

@@ -33,11 +33,11 @@ public final class ProcessStatus implements StatusSource {
                 look.counts(),
                 timers.oldestOverdueMs(),
                 marks,
-                meters.lateness("lapse.timer.fire.lateness"),
-                meters.countsBy("lapse.ingest.records", "topic"),
-                meters.countsBy("lapse.timer.expiries", "source"),
-                meters.countsBy("lapse.puller.pulls", "outcome"),
-                meters.total("lapse.dlq.records"),
+                meters.lateness(MetricNames.TIMER_FIRE_LATENESS),
+                meters.countsBy(MetricNames.INGEST_RECORDS, "topic"),
+                meters.countsBy(MetricNames.TIMER_EXPIRIES, "source"),
+                meters.countsBy(MetricNames.PULLER_PULLS, "outcome"),
+                meters.total(MetricNames.DLQ_RECORDS),
                 look.problem().stream().toList());
     }
 }

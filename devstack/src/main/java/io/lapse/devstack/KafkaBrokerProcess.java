@@ -126,20 +126,15 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 
     /** SIGTERM and wait: the broker's controlled shutdown, as an operator's restart does it. */
     public synchronized void stop() {
-        if (isRunning()) {
-            process.destroy();
-            if (!awaitExit()) {
-                log.warn("Kafka broker at {} ignored SIGTERM for {}, killing it", bootstrapServers, STOP_TIMEOUT);
-                kill();
-            }
+        if (isRunning() && !ChildProcesses.stop(process, STOP_TIMEOUT)) {
+            log.warn("Kafka broker at {} ignored SIGTERM for {}, so it was killed", bootstrapServers, STOP_TIMEOUT);
         }
     }
 
     /** SIGKILL, like a crash or a lost machine: no controlled shutdown. */
     public synchronized void kill() {
         if (process != null) {
-            process.destroyForcibly();
-            awaitExit();
+            ChildProcesses.kill(process, STOP_TIMEOUT);
         }
     }
 
@@ -196,15 +191,6 @@ public final class KafkaBrokerProcess implements AutoCloseable {
                     Sleep.briefly(Duration.ofMillis(100));
                 }
             }
-        }
-    }
-
-    private boolean awaitExit() {
-        try {
-            return process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for the Kafka broker to exit", e);
         }
     }
 }

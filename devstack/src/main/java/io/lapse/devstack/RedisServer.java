@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,20 +111,14 @@ public final class RedisServer implements AutoCloseable {
     /** SIGKILL, like a crash: no shutdown save, no AOF flush beyond what the fsync policy did. */
     public synchronized void kill() {
         if (process != null) {
-            process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly); // AOF rewrite child
-            process.destroyForcibly();
-            awaitExit(process);
+            ChildProcesses.kill(process, STOP_TIMEOUT);
         }
     }
 
     /** SIGTERM and wait: a clean shutdown that keeps the directory for restart(). */
     public synchronized void stop() {
-        if (process != null && process.isAlive()) {
-            process.destroy();
-            if (!awaitExit(process)) {
-                log.warn("redis-server on port {} ignored SIGTERM for {}, killing it", port, STOP_TIMEOUT);
-                kill();
-            }
+        if (process != null && !ChildProcesses.stop(process, STOP_TIMEOUT)) {
+            log.warn("redis-server on port {} ignored SIGTERM for {}, so it was killed", port, STOP_TIMEOUT);
         }
     }
 
@@ -181,15 +174,6 @@ public final class RedisServer implements AutoCloseable {
                         + READY_TIMEOUT + "; log tail:\n" + logFile.tail());
             }
             Sleep.briefly(Duration.ofMillis(10));
-        }
-    }
-
-    private static boolean awaitExit(Process process) {
-        try {
-            return process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for redis-server to exit", e);
         }
     }
 }

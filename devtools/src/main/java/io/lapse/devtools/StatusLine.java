@@ -1,5 +1,6 @@
 package io.lapse.devtools;
 
+import io.lapse.ops.MetricNames;
 import io.lapse.simulator.Fleet;
 import io.lapse.store.TimerStore;
 import java.time.Clock;
@@ -33,7 +34,7 @@ final class StatusLine {
 
     String next() throws Exception {
         long now = clock.millis();
-        double pushes = metrics.count("lapse.ingest.records", "topic", pushTopic);
+        double pushes = metrics.count(MetricNames.INGEST_RECORDS, "topic", pushTopic);
         double perSecond = now > lastAt ? (pushes - lastPushes) * 1000.0 / (now - lastAt) : 0;
         lastPushes = pushes;
         lastAt = now;
@@ -48,19 +49,19 @@ final class StatusLine {
                 fleet.count(Fleet.Mode.SILENT),
                 fleet.count(Fleet.Mode.FINISHED),
                 perSecond,
-                metrics.count("lapse.timer.expiries"),
+                metrics.count(MetricNames.TIMER_EXPIRIES),
                 pulls("ok"),
                 pulls("not_found"),
                 pulls("failed"),
                 pulls("skipped"),
-                millis(metrics.percentileMillis("lapse.timer.fire.lateness", 0.5)),
-                millis(metrics.percentileMillis("lapse.timer.fire.lateness", 0.99)),
-                seconds(metrics.gauge("lapse.timer.watermark.age")),
-                metrics.count("lapse.dlq.records"));
+                millis(metrics.percentileMillis(MetricNames.TIMER_FIRE_LATENESS, 0.5)),
+                millis(metrics.percentileMillis(MetricNames.TIMER_FIRE_LATENESS, 0.99)),
+                seconds(metrics.gauge(MetricNames.TIMER_WATERMARK_AGE)),
+                metrics.count(MetricNames.DLQ_RECORDS));
     }
 
     private double pulls(String outcome) {
-        return metrics.count("lapse.puller.pulls", "outcome", outcome);
+        return metrics.count(MetricNames.PULLER_PULLS, "outcome", outcome);
     }
 
     private static String millis(OptionalDouble value) {

@@ -1,5 +1,6 @@
 package io.lapse.faults;
 
+import io.lapse.devstack.ChildProcesses;
 import io.lapse.devstack.JvmExitCleanup;
 import io.lapse.devstack.LogFile;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,8 +99,7 @@ final class LapseProcess implements AutoCloseable {
 
     /** SIGKILL, and wait until it is gone. */
     synchronized void kill() {
-        process.destroyForcibly();
-        awaitExit();
+        ChildProcesses.kill(process, STOP_TIMEOUT);
         log.info("{} (process {}) killed", name, process.pid());
     }
 
@@ -167,11 +166,8 @@ final class LapseProcess implements AutoCloseable {
     public synchronized void close() {
         if (process != null && process.isAlive()) {
             thaw();
-            process.destroy();
-            if (!awaitExit()) {
-                log.warn("{} ignored SIGTERM for {} s, killing it", name, STOP_TIMEOUT.toSeconds());
-                process.destroyForcibly();
-                awaitExit();
+            if (!ChildProcesses.stop(process, STOP_TIMEOUT)) {
+                log.warn("{} ignored SIGTERM for {} s, so it was killed", name, STOP_TIMEOUT.toSeconds());
             }
         }
         JvmExitCleanup.unregister(this);
@@ -180,14 +176,5 @@ final class LapseProcess implements AutoCloseable {
     @Override
     public String toString() {
         return name;
-    }
-
-    private boolean awaitExit() {
-        try {
-            return process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

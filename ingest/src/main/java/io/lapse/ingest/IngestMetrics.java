@@ -1,5 +1,6 @@
 package io.lapse.ingest;
 
+import io.lapse.ops.MetricNames;
 import io.lapse.store.ApplyResult;
 import io.lapse.store.StatusReader;
 import io.micrometer.core.instrument.Counter;
@@ -119,7 +120,7 @@ final class IngestMetrics {
         recordsByTopic
                 .computeIfAbsent(
                         topic,
-                        t -> Counter.builder("lapse.ingest.records")
+                        t -> Counter.builder(MetricNames.INGEST_RECORDS)
                                 .tag("topic", t)
                                 .description("Records ingest consumed")
                                 .register(registry))

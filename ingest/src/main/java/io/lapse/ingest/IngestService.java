@@ -7,10 +7,7 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.TimerStore;
-import io.lapse.store.Watermarks;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
+import io.lapse.store.ServiceContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,37 +25,16 @@ public final class IngestService implements Service {
 
     private static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 5_000;
 
-    private final LapseConfig config;
-    private final KafkaClients clients;
-    private final TimerStore store;
-    private final Watermarks watermarks;
-    private final MeterRegistry registry;
-    private final Clock clock;
-    private KafkaProducer<byte[], byte[]> producer;
-    private ServiceLoop loop;
+    private final ServiceLoop loop;
 
-    public IngestService(
-            LapseConfig config,
-            KafkaClients clients,
-            TimerStore store,
-            Watermarks watermarks,
-            MeterRegistry registry,
-            Clock clock) {
-        this.config = config;
-        this.clients = clients;
-        this.store = store;
-        this.watermarks = watermarks;
-        this.registry = registry;
-        this.clock = clock;
+    private IngestService(ServiceLoop loop) {
+        this.loop = loop;
     }
 
-    @Override
-    public String name() {
-        return "ingest";
-    }
-
-    @Override
-    public synchronized void start() {
+    /** Creates the topics ingest reads and writes when missing, and everything it needs; {@link #start} runs it. */
+    public static IngestService build(ServiceContext context) {
+        LapseConfig config = context.config();
+        KafkaClients clients = context.clients();
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.dlq()));
         KafkaConsumer<byte[], byte[]> consumer = clients.member(
@@ -70,26 +46,28 @@ public final class IngestService implements Service {
                         // a partition added to a topic holds the watermark back until ingest reads it
                         ConsumerConfig.METADATA_MAX_AGE_CONFIG,
                         NEW_PARTITIONS_SEEN_WITHIN_MS));
-        producer = clients.producer("lapse-ingest-dlq", Map.of());
+        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-ingest-dlq", Map.of());
         BrokerEndOffsets endOffsets =
-                new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation());
-        IngestMetrics metrics = new IngestMetrics(registry);
+                new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation(clients));
+        IngestMetrics metrics = new IngestMetrics(context.registry());
         IngestBatches batches = new IngestBatches(
                 consumer,
                 new RecordReader(topics, config.timer(), metrics),
-                store,
-                watermarks,
-                new DeadLetterSink(producer, topics.dlq(), clock, registry, name()),
+                context.store(),
+                context.watermarks(),
+                new DeadLetterSink(producer, topics.dlq(), context.clock(), context.registry(), "ingest"),
                 metrics,
-                clock,
-                new EndOffsetProbe(endOffsets, clock),
+                context.clock(),
+                new EndOffsetProbe(endOffsets, context.clock()),
                 new PartitionProgress(
                         config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
         RedisClockSkew skew = new RedisClockSkew(
-                watermarks::redisNow, clock, config.timer().watermarkSlack().toMillis());
+                context.watermarks()::redisNow,
+                context.clock(),
+                config.timer().watermarkSlack().toMillis());
         metrics.watchRedisClockSkew(skew::millis, config.timer().watermarkSlack());
-        loop = new ServiceLoop(
+        return new IngestService(new ServiceLoop(
                 "lapse-ingest",
                 () -> {
                     skew.askIfDue();
@@ -105,12 +83,11 @@ public final class IngestService implements Service {
                         producer.close();
                         endOffsets.close();
                     }
-                });
-        loop.start();
+                }));
     }
 
     /** The consumer's isolation level, which decides which end offset its position can reach. */
-    private IsolationLevel isolation() {
+    private static IsolationLevel isolation(KafkaClients clients) {
         String configured = clients.settings().clientProperties().get(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
         return "read_committed".equalsIgnoreCase(configured)
                 ? IsolationLevel.READ_COMMITTED
@@ -118,19 +95,27 @@ public final class IngestService implements Service {
     }
 
     @Override
+    public String name() {
+        return "ingest";
+    }
+
+    @Override
+    public void start() {
+        loop.start();
+    }
+
+    @Override
     public Optional<String> livenessProblem() {
-        return ServiceLoop.livenessProblemOf(loop);
+        return loop.livenessProblem();
     }
 
     @Override
     public boolean isReady() {
-        return loop != null && loop.isHealthy();
+        return loop.isHealthy();
     }
 
     @Override
-    public synchronized void close() {
-        if (loop != null) {
-            loop.close();
-        }
+    public void close() {
+        loop.close();
     }
 }

@@ -11,6 +11,8 @@ import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisEpochs;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
@@ -76,8 +78,20 @@ class IngestServiceTest {
         watermarks = Watermarks.of(redis, keys, config);
         KafkaClients clients = new KafkaClients(config.kafka());
         producer = clients.producer("test-producer", Map.of());
-        ingest = new IngestService(config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC());
+        ingest = IngestService.build(context(clients));
         ingest.start();
+    }
+
+    private ServiceContext context(KafkaClients clients) {
+        return new ServiceContext(
+                config,
+                clients,
+                redis,
+                store,
+                watermarks,
+                new RedisEpochs(redis, store.keys()),
+                new SimpleMeterRegistry(),
+                Clock.systemUTC());
     }
 
     @AfterEach
@@ -188,8 +202,7 @@ class IngestServiceTest {
     @Test
     void twoInstancesOnOneHostShareThePartitionsAndTheSurvivorTakesThemAllWhenOneStops() throws Exception {
         KafkaClients clients = new KafkaClients(config.kafka());
-        try (IngestService second = new IngestService(
-                        config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC());
+        try (IngestService second = IngestService.build(context(clients));
                 Admin admin = clients.admin()) {
             second.start();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {

@@ -18,6 +18,7 @@ import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
@@ -139,12 +140,16 @@ final class OnCallRig implements AutoCloseable {
     }
 
     IngestService startIngest() {
-        return started(new IngestService(config, clients, store, watermarks, registry, Clock.systemUTC()));
+        return started(IngestService.build(context(config)));
     }
 
     Service startTimer() {
-        return started(new TimerService(
-                config, clients, store, watermarks, new RedisEpochs(redis, keys), registry, Clock.systemUTC()));
+        return started(TimerService.build(context(config)));
+    }
+
+    private ServiceContext context(LapseConfig config) {
+        return new ServiceContext(
+                config, clients, redis, store, watermarks, new RedisEpochs(redis, keys), registry, Clock.systemUTC());
     }
 
     /** The simulated platform: pushes for the orders its fleet starts, and answers pulls. */
@@ -155,7 +160,7 @@ final class OnCallRig implements AutoCloseable {
 
     Service startPuller(UpstreamSimulator upstream) {
         LapseConfig pulling = config.with(Map.of("upstream.base-url", upstream.baseUrl()));
-        return started(new PullerService(pulling, clients, store, registry, Clock.systemUTC()));
+        return started(PullerService.build(context(pulling)));
     }
 
     /** The URL of /metrics of the services this rig runs. */

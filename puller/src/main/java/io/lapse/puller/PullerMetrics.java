@@ -2,6 +2,7 @@ package io.lapse.puller;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lapse.event.PullResult;
+import io.lapse.ops.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,17 +30,17 @@ final class PullerMetrics {
         for (PullResult.Outcome outcome : PullResult.Outcome.values()) {
             pulls.put(
                     outcome,
-                    Counter.builder("lapse.puller.pulls")
+                    Counter.builder(MetricNames.PULLER_PULLS)
                             .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
                             .description("Expiries answered (result acknowledged by Kafka), by pull outcome")
                             .register(registry));
         }
-        this.request = Timer.builder("lapse.puller.request")
+        this.request = Timer.builder(MetricNames.PULLER_REQUEST)
                 .description("One HTTP request to upstream")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .register(registry);
-        this.permitWait = Timer.builder("lapse.puller.rate.limit.wait")
+        this.permitWait = Timer.builder(MetricNames.PULLER_RATE_LIMIT_WAIT)
                 .description("Wait of one upstream request for its permit under upstream.rate-limit")
                 .register(registry);
         this.duplicates = Counter.builder("lapse.puller.duplicates")

@@ -7,17 +7,15 @@ import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.config.UpstreamSettings;
 import io.lapse.kafka.DeadLetterSink;
-import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.TimerStore;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
+import io.lapse.store.ServiceContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
@@ -40,38 +38,28 @@ public final class PullerService implements Service {
     /** Answered expiries remembered, so that a late duplicate of one is not pulled again. */
     private static final int ANSWERS_REMEMBERED = 20_000;
 
-    private final LapseConfig config;
-    private final KafkaClients clients;
-    private final TimerStore store;
-    private final MeterRegistry registry;
-    private final Clock clock;
-    private volatile boolean running;
-    private ServiceLoop loop;
-    private BasePathCheck basePath;
+    private final AtomicBoolean running;
+    private final BasePathCheck basePath;
+    private final ServiceLoop loop;
 
-    public PullerService(
-            LapseConfig config, KafkaClients clients, TimerStore store, MeterRegistry registry, Clock clock) {
-        this.config = config;
-        this.clients = clients;
-        this.store = store;
-        this.registry = registry;
-        this.clock = clock;
+    private PullerService(AtomicBoolean running, BasePathCheck basePath, ServiceLoop loop) {
+        this.running = running;
+        this.basePath = basePath;
+        this.loop = loop;
     }
 
-    @Override
-    public String name() {
-        return "puller";
-    }
-
-    @Override
-    public synchronized void start() {
+    /** Creates the topics the puller reads and writes when missing, and everything it needs; {@link #start} runs it. */
+    public static PullerService build(ServiceContext context) {
+        LapseConfig config = context.config();
+        // true from start() until the loop's last iteration: retries and held pulls stop asking upstream after it
+        AtomicBoolean running = new AtomicBoolean();
         TopicNames topics = config.topics();
         UpstreamSettings upstream = config.upstream();
-        new TopicProvisioner(clients).ensure(Set.of(topics.expired(), topics.pulled(), topics.dlq()));
-        PullerMetrics metrics = new PullerMetrics(registry);
-        UpstreamRoute route = UpstreamRoute.of(upstream, metrics, this::isRunning);
+        new TopicProvisioner(context.clients()).ensure(Set.of(topics.expired(), topics.pulled(), topics.dlq()));
+        PullerMetrics metrics = new PullerMetrics(context.registry());
+        UpstreamRoute route = UpstreamRoute.of(upstream, metrics, running::get);
         ResilientUpstream resilient = route.resilient();
-        basePath = route.basePath();
+        BasePathCheck basePath = route.basePath();
         // a poll's worth per pull thread may wait in the queue; reading stops while another poll would not fit
         int pollRecords = upstream.concurrency();
         int maxInFlight = 4 * upstream.concurrency();
@@ -85,52 +73,53 @@ public final class PullerService implements Service {
         BooleanSupplier upstreamTakesMore = () -> resilient.breaker().getState() != CircuitBreaker.State.OPEN
                 && pullThreads.getMetrics().getRemainingQueueCapacity() >= pollRecords;
         // cooperative rebalancing leaves the other partitions' pulls in flight when a member joins or leaves
-        KafkaConsumer<byte[], byte[]> consumer = clients.member(
-                upstream.pullerGroupId(),
-                "lapse-puller",
-                Map.of(
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        pollRecords,
-                        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
-                        CooperativeStickyAssignor.class.getName()));
-        KafkaProducer<byte[], byte[]> producer = clients.producer(
-                "lapse-puller",
-                Map.of(
-                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                        10_000,
-                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
-                        30_000));
-        DeadLetterSink deadLetters = new DeadLetterSink(producer, topics.dlq(), clock, registry, name());
+        KafkaConsumer<byte[], byte[]> consumer = context.clients()
+                .member(
+                        upstream.pullerGroupId(),
+                        "lapse-puller",
+                        Map.of(
+                                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                                pollRecords,
+                                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                                CooperativeStickyAssignor.class.getName()));
+        KafkaProducer<byte[], byte[]> producer = context.clients()
+                .producer(
+                        "lapse-puller",
+                        Map.of(
+                                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                                10_000,
+                                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                                30_000));
+        DeadLetterSink deadLetters =
+                new DeadLetterSink(producer, topics.dlq(), context.clock(), context.registry(), "puller");
         FinalAttemptHold hold = new FinalAttemptHold(
                 ResilientUpstream.holdBackoff(upstream),
-                orderId -> store.inspect(List.of(orderId)).thenApply(views -> views.get(orderId)),
-                this::isRunning);
+                orderId -> context.store().inspect(List.of(orderId)).thenApply(views -> views.get(orderId)),
+                running::get);
         PullDispatcher dispatcher = new PullDispatcher(
                 resilient,
                 pullThreads,
-                new ResultPublisher(producer, topics.pulled(), deadLetters, clock, metrics, this::isRunning),
+                new ResultPublisher(producer, topics.pulled(), deadLetters, context.clock(), metrics, running::get),
                 new AnswerOnce(ANSWERS_REMEMBERED, metrics::duplicate),
                 hold,
-                clock,
-                this::isRunning);
+                context.clock(),
+                running::get);
         InOrderCommits commits = new InOrderCommits(consumer);
         PullerLoop pulls = new PullerLoop(
                 consumer,
                 commits,
-                store,
+                context.store(),
                 dispatcher,
                 deadLetters,
                 upstreamTakesMore,
-                new BacklogGauges(consumer, commits, clock, registry),
+                new BacklogGauges(consumer, commits, context.clock(), context.registry()),
                 hold::held,
-                this::isRunning,
+                running::get,
                 maxInFlight);
         metrics.watch(commits::inFlight, resilient::waiting, hold::held, resilient.breaker());
         consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());
-        running = true;
-        basePath.start();
-        loop = new ServiceLoop("lapse-puller", pulls::next, consumer::wakeup, () -> {
-            running = false;
+        ServiceLoop loop = new ServiceLoop("lapse-puller", pulls::next, consumer::wakeup, () -> {
+            running.set(false);
             basePath.close();
             stopPulls(pullThreads);
             // sends still in flight call back before flush() returns, so their offsets can be committed
@@ -142,6 +131,18 @@ public final class PullerService implements Service {
                 producer.close();
             }
         });
+        return new PullerService(running, basePath, loop);
+    }
+
+    @Override
+    public String name() {
+        return "puller";
+    }
+
+    @Override
+    public synchronized void start() {
+        running.set(true);
+        basePath.start();
         loop.start();
     }
 
@@ -154,10 +155,6 @@ public final class PullerService implements Service {
         }
     }
 
-    private boolean isRunning() {
-        return running;
-    }
-
     @Override
     public Optional<String> livenessProblem() {
         return ServiceLoop.livenessProblemOf(loop);
@@ -165,18 +162,16 @@ public final class PullerService implements Service {
 
     @Override
     public boolean isReady() {
-        return loop != null && loop.isHealthy() && unreadyReason().isEmpty();
+        return loop.isHealthy() && unreadyReason().isEmpty();
     }
 
     /** Why the puller is not ready though it runs: upstream's base path answers 404. */
     public Optional<String> unreadyReason() {
-        return basePath == null ? Optional.empty() : basePath.problem();
+        return basePath.problem();
     }
 
     @Override
-    public synchronized void close() {
-        if (loop != null) {
-            loop.close();
-        }
+    public void close() {
+        loop.close();
     }
 }

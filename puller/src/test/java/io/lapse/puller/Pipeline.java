@@ -15,6 +15,7 @@ import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
@@ -105,18 +106,10 @@ final class Pipeline implements AutoCloseable {
         KafkaClients clients = new KafkaClients(config.kafka());
         Watermarks watermarks = Watermarks.of(redis, store.keys(), config);
         if (with == With.INGEST || with == With.INGEST_AND_TIMER) {
-            others.add(new IngestService(
-                    config, clients, store, watermarks, new SimpleMeterRegistry(), Clock.systemUTC()));
+            others.add(IngestService.build(context(clients, watermarks, new SimpleMeterRegistry())));
         }
         if (with == With.INGEST_AND_TIMER) {
-            others.add(new TimerService(
-                    config,
-                    clients,
-                    store,
-                    watermarks,
-                    new RedisEpochs(redis, store.keys()),
-                    new SimpleMeterRegistry(),
-                    Clock.systemUTC()));
+            others.add(TimerService.build(context(clients, watermarks, new SimpleMeterRegistry())));
         }
         others.forEach(Service::start);
         if (with != With.NO_PULLER) {
@@ -136,9 +129,22 @@ final class Pipeline implements AutoCloseable {
                 TopicRecorder.start(stack.bootstrapServers(), config.topics().dlq());
     }
 
+    private ServiceContext context(KafkaClients clients, Watermarks watermarks, MeterRegistry registry) {
+        return new ServiceContext(
+                config,
+                clients,
+                redis,
+                store,
+                watermarks,
+                new RedisEpochs(redis, store.keys()),
+                registry,
+                Clock.systemUTC());
+    }
+
     void startPuller() {
         pullerRegistry = new SimpleMeterRegistry();
-        puller = new PullerService(config, new KafkaClients(config.kafka()), store, pullerRegistry, Clock.systemUTC());
+        puller = PullerService.build(
+                context(new KafkaClients(config.kafka()), Watermarks.of(redis, store.keys(), config), pullerRegistry));
         puller.start();
     }
 

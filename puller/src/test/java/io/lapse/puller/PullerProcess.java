@@ -3,8 +3,7 @@ package io.lapse.puller;
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerKeys;
-import io.lapse.store.TimerStore;
+import io.lapse.store.ServiceContext;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,9 +26,8 @@ final class PullerProcess {
         }
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         RedisConnection redis = RedisConnection.open(config.redis());
-        TimerStore store = TimerStore.of(
-                redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
-        new PullerService(config, new KafkaClients(config.kafka()), store, new SimpleMeterRegistry(), Clock.systemUTC())
+        PullerService.build(ServiceContext.of(
+                        config, new KafkaClients(config.kafka()), redis, new SimpleMeterRegistry(), Clock.systemUTC()))
                 .start();
         Thread.currentThread().join(); // until killed
     }

@@ -16,8 +16,11 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.puller.UpstreamStub.Answer;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.RedisConnection;
+import io.lapse.store.RedisEpochs;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
+import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -75,9 +78,21 @@ class PullerServiceTest {
                 redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
         producer = new KafkaClients(config.kafka()).producer("test-producer", Map.of());
         registry = new SimpleMeterRegistry();
-        puller = new PullerService(config, new KafkaClients(config.kafka()), store, registry, Clock.systemUTC());
+        puller = PullerService.build(context(config));
         puller.start();
         results = new TopicReader<>(config, config.topics().pulled(), JsonCodec.PULL_RESULT);
+    }
+
+    private ServiceContext context(LapseConfig config) {
+        return new ServiceContext(
+                config,
+                new KafkaClients(config.kafka()),
+                redis,
+                store,
+                Watermarks.of(redis, store.keys(), config),
+                new RedisEpochs(redis, store.keys()),
+                registry,
+                Clock.systemUTC());
     }
 
     @AfterEach
@@ -98,7 +113,7 @@ class PullerServiceTest {
         puller.close();
         registry = new SimpleMeterRegistry();
         LapseConfig changed = config.with(overrides);
-        puller = new PullerService(changed, new KafkaClients(changed.kafka()), store, registry, Clock.systemUTC());
+        puller = PullerService.build(context(changed));
         puller.start();
     }
 

@@ -14,11 +14,9 @@ import io.lapse.ops.ProcessStatus;
 import io.lapse.ops.TimerWatch;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.RedisEpochs;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerCensus;
-import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
-import io.lapse.store.Watermarks;
 import io.lapse.timer.TimerService;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,44 +27,46 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One Lapse process: the shared Redis connection, Kafka client factory, metrics registry and management endpoints,
- * and the services it was asked to run. The management endpoints come first, so that while start-up waits for Redis
- * or Kafka readiness says so. Closing stops the services in reverse order of their start. Every launcher (the
+ * and the services it was asked to run. Constructing it opens nothing; {@link #start} opens the management endpoints
+ * first, so that while start-up waits for Redis or Kafka readiness says so, then builds each service and starts it. Closing stops the services in reverse order of their start. Every launcher (the
  * production one, the demo, the benchmark) and every test of the whole pipeline builds its services here.
  */
 public final class LapseRuntime implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LapseRuntime.class);
+    private static final Duration MANAGEMENT_OPENS_WITHIN = Duration.ofSeconds(30);
 
     private final LapseConfig config;
     private final Clock clock;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Health health = new Health();
     private final StartupRetry startup = new StartupRetry();
-    private final ManagementServer management;
+    private final CountDownLatch managementOpen = new CountDownLatch(1);
+    private volatile ManagementServer management;
     private final List<Service> services = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private RedisConnection redis;
-    private TimerStore store;
-    private Watermarks watermarks;
     private KafkaClients clients;
+    private ServiceContext context;
     private JvmGcMetrics gcMetrics;
-    private RedisEpochs epochs;
     private TimerWatch timerWatch;
     private ConsumerLag consumerLag;
 
     public LapseRuntime(LapseConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
-        this.management = ManagementServer.start(config.management(), registry, health);
         health.registerReadiness("startup", startup::problem);
         Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
                 .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
@@ -75,6 +75,8 @@ public final class LapseRuntime implements AutoCloseable {
 
     /** Connects to Redis and Kafka, waiting for them as long as they do not answer, and starts the named services. */
     public LapseRuntime start(Set<ServiceName> names) {
+        management = ManagementServer.start(config.management(), registry, health);
+        managementOpen.countDown();
         logEffectiveConfig(names);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -82,21 +84,19 @@ public final class LapseRuntime implements AutoCloseable {
         gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(registry);
         redis = RedisConnection.open(config.redis(), startup);
-        TimerKeys keys =
-                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
-        store = TimerStore.of(redis, keys, config.timer());
-        watermarks = Watermarks.of(redis, keys, config);
-        epochs = new RedisEpochs(redis, keys);
         clients = new KafkaClients(config.kafka(), startup);
+        context = ServiceContext.of(config, clients, redis, registry, clock);
         health.register("redis", redis::isOpen);
         for (ServiceName name : names) {
-            Service service = create(name);
+            Service service = build(name);
             services.add(service);
             health.register(service.name(), service::isReady);
             health.registerLiveness(service.name(), service::livenessProblem);
             service.start();
         }
-        timerWatch = new TimerWatch(new TimerCensus(store, watermarks, epochs), registry, clock).start();
+        timerWatch = new TimerWatch(
+                        new TimerCensus(context.store(), context.watermarks(), context.epochs()), registry, clock)
+                .start();
         consumerLag = new ConsumerLag(
                         clients,
                         ConsumerLag.groupsOf(
@@ -113,12 +113,12 @@ public final class LapseRuntime implements AutoCloseable {
         return this;
     }
 
-    private Service create(ServiceName name) {
+    private Service build(ServiceName name) {
         return switch (name) {
-            case INGEST -> new IngestService(config, clients, store, watermarks, registry, clock);
-            case TIMER -> new TimerService(config, clients, store, watermarks, epochs, registry, clock);
-            case PULLER -> new PullerService(config, clients, store, registry, clock);
-            case COMPENSATOR -> new CompensatorService(config, clients, redis, watermarks, registry, clock);
+            case INGEST -> IngestService.build(context);
+            case TIMER -> TimerService.build(context);
+            case PULLER -> PullerService.build(context);
+            case COMPENSATOR -> CompensatorService.build(context);
         };
     }
 
@@ -148,14 +148,26 @@ public final class LapseRuntime implements AutoCloseable {
     }
 
     public TimerStore store() {
-        return store;
+        return context.store();
     }
 
     public Health health() {
         return health;
     }
 
+    /**
+     * The port of the management endpoints, which {@link #start} opens before it waits for Redis and Kafka: called
+     * while another thread starts the runtime, it waits until they are open.
+     */
     public int managementPort() {
+        try {
+            if (!managementOpen.await(MANAGEMENT_OPENS_WITHIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the management endpoints are not open: start() was not called");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the management endpoints", e);
+        }
         return management.port();
     }
 
@@ -178,7 +190,9 @@ public final class LapseRuntime implements AutoCloseable {
         if (consumerLag != null) {
             consumerLag.close();
         }
-        management.close();
+        if (management != null) {
+            management.close();
+        }
         if (gcMetrics != null) {
             gcMetrics.close();
         }

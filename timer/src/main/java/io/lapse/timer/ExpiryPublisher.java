@@ -4,6 +4,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.internal.Futures;
 import io.lapse.kafka.KafkaSend;
+import io.lapse.ops.MetricNames;
 import io.lapse.store.Claim;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,7 +49,7 @@ final class ExpiryPublisher implements AutoCloseable {
         this.producer = producer;
         this.topic = topic;
         this.clock = clock;
-        this.lateness = Timer.builder("lapse.timer.fire.lateness")
+        this.lateness = Timer.builder(MetricNames.TIMER_FIRE_LATENESS)
                 .description("From an expiry's deadline until Kafka acknowledged its event")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
@@ -58,7 +59,7 @@ final class ExpiryPublisher implements AutoCloseable {
         for (TimerExpired.Source source : TimerExpired.Source.values()) {
             fired.put(
                     source,
-                    Counter.builder("lapse.timer.expiries")
+                    Counter.builder(MetricNames.TIMER_EXPIRIES)
                             .tag("source", source.name().toLowerCase())
                             .description("Expiries published and acknowledged by Kafka")
                             .register(registry));

@@ -5,13 +5,11 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.ops.MetricNames;
 import io.lapse.store.Listening;
-import io.lapse.store.RedisEpochs;
-import io.lapse.store.TimerStore;
-import io.lapse.store.Watermarks;
+import io.lapse.store.ServiceContext;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,49 +29,32 @@ public final class TimerService implements Service {
 
     private static final Logger log = LoggerFactory.getLogger(TimerService.class);
 
-    private final LapseConfig config;
-    private final KafkaClients clients;
-    private final TimerStore store;
-    private final Watermarks watermarks;
-    private final RedisEpochs epochs;
-    private final MeterRegistry registry;
-    private final Clock clock;
-    private ShardOwnership ownership;
-    private Listening listening;
-    private ServiceLoop loop;
+    private final ShardOwnership ownership;
+    private final Listening listening;
+    private final ServiceLoop loop;
     private boolean closed;
 
-    public TimerService(
-            LapseConfig config,
-            KafkaClients clients,
-            TimerStore store,
-            Watermarks watermarks,
-            RedisEpochs epochs,
-            MeterRegistry registry,
-            Clock clock) {
-        this.config = config;
-        this.clients = clients;
-        this.store = store;
-        this.watermarks = watermarks;
-        this.epochs = epochs;
-        this.registry = registry;
-        this.clock = clock;
+    private TimerService(ShardOwnership ownership, Listening listening, ServiceLoop loop) {
+        this.ownership = ownership;
+        this.listening = listening;
+        this.loop = loop;
     }
 
-    @Override
-    public String name() {
-        return "timer";
-    }
-
-    @Override
-    public synchronized void start() {
+    /**
+     * Creates the expired topic when missing and the shard topic with exactly timer.shards partitions, joins nothing
+     * yet, and assembles the rounds; {@link #start} runs them.
+     */
+    public static TimerService build(ServiceContext context) {
+        LapseConfig config = context.config();
+        KafkaClients clients = context.clients();
+        MeterRegistry registry = context.registry();
         TopicProvisioner topics = new TopicProvisioner(clients);
         topics.ensure(Set.of(config.topics().expired()));
         topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
         // the rounds sleep on it; an ownership change ends their sleep, and the round that follows sees the change
         Wakeup wakeup = new Wakeup();
-        ownership = new ShardOwnership(
+        ShardOwnership ownership = new ShardOwnership(
                 clients.member(
                         config.timer().groupId(),
                         "lapse-timer-" + UUID.randomUUID(),
@@ -83,53 +64,60 @@ public final class TimerService implements Service {
                 config.topics().timerShards(),
                 wakeup::signal);
         TimerRounds rounds = new TimerRounds(
-                store,
-                watermarks,
-                epochs,
-                new ExpiryPublisher(producer, config.topics().expired(), clock, registry),
+                context.store(),
+                context.watermarks(),
+                context.epochs(),
+                new ExpiryPublisher(producer, config.topics().expired(), context.clock(), registry),
                 config.timer().batchSize(),
                 ownership::owned,
                 wakeup);
-        listening = store.listen(rounds::wake);
+        Listening listening = context.store().listen(rounds::wake);
         WatermarkGauge.register(registry, rounds::watermarkAge);
-        Gauge.builder("lapse.timer.shards.owned", ownership, o -> o.owned().size())
+        Gauge.builder(MetricNames.TIMER_SHARDS_OWNED, ownership, o -> o.owned().size())
                 .description("Timer shards this instance serves")
                 .register(registry);
         // beside the owned ones, so that an alert can tell shards no timer serves: sum(owned) < shards
         Gauge.builder("lapse.timer.shards", config.timer(), t -> t.shards())
                 .description("Timer shards in all (timer.shards)")
                 .register(registry);
-        loop = new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close);
+        return new TimerService(
+                ownership, listening, new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close));
+    }
+
+    @Override
+    public String name() {
+        return "timer";
+    }
+
+    @Override
+    public synchronized void start() {
         ownership.start();
         loop.start();
     }
 
     /** The shards this instance serves now. */
     public Set<Integer> ownedShards() {
-        return ownership == null ? Set.of() : ownership.owned();
+        return ownership.owned();
     }
 
     @Override
     public Optional<String> livenessProblem() {
-        return ServiceLoop.livenessProblemOf(loop, ownership == null ? null : ownership.loop());
+        return ServiceLoop.livenessProblemOf(loop, ownership.loop());
     }
 
     @Override
     public boolean isReady() {
-        return loop != null
-                && loop.isHealthy()
-                && ownership.isHealthy()
-                && unreadyReason().isEmpty();
+        return loop.isHealthy() && ownership.isHealthy() && unreadyReason().isEmpty();
     }
 
     /** Why the timer is not ready though it runs: in ttl mode, Redis announces no expired keys. */
     public Optional<String> unreadyReason() {
-        return listening == null ? Optional.empty() : listening.problem();
+        return listening.problem();
     }
 
     @Override
     public synchronized void close() {
-        if (loop == null || closed) {
+        if (closed) {
             return;
         }
         closed = true;

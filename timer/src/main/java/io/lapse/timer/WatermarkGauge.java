@@ -1,5 +1,6 @@
 package io.lapse.timer;
 
+import io.lapse.ops.MetricNames;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.LongSupplier;
@@ -10,12 +11,10 @@ import java.util.function.LongSupplier;
  */
 final class WatermarkGauge {
 
-    static final String NAME = "lapse.timer.watermark.age";
-
     private WatermarkGauge() {}
 
     static void register(MeterRegistry registry, LongSupplier ageMillis) {
-        Gauge.builder(NAME, () -> ageMillis.getAsLong() / 1000.0)
+        Gauge.builder(MetricNames.TIMER_WATERMARK_AGE, () -> ageMillis.getAsLong() / 1000.0)
                 .baseUnit("seconds")
                 .description("How far the watermark (what ingest has read) trails the clock; it runs on while the "
                         + "timer cannot read it")

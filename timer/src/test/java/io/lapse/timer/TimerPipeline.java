@@ -11,6 +11,7 @@ import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
+import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lapse.store.WatermarkReport;
@@ -123,25 +124,27 @@ final class TimerPipeline implements AutoCloseable {
     /** An ingest instance that applies to {@code store} (the real one, or one wrapping it), with some keys replaced. */
     IngestService startIngest(TimerStore store, Map<String, String> overrides) {
         LapseConfig changed = config.with(overrides);
-        IngestService ingest = new IngestService(
+        return started(IngestService.build(new ServiceContext(
                 changed,
                 new KafkaClients(changed.kafka()),
-                store,
-                watermarks,
-                new SimpleMeterRegistry(),
-                Clock.systemUTC());
-        return started(ingest);
-    }
-
-    TimerService startTimer() {
-        return started(new TimerService(
-                config,
-                clients,
+                redis,
                 store,
                 watermarks,
                 new RedisEpochs(redis, store.keys()),
                 new SimpleMeterRegistry(),
-                Clock.systemUTC()));
+                Clock.systemUTC())));
+    }
+
+    TimerService startTimer() {
+        return started(TimerService.build(new ServiceContext(
+                config,
+                clients,
+                redis,
+                this.store,
+                watermarks,
+                new RedisEpochs(redis, this.store.keys()),
+                new SimpleMeterRegistry(),
+                Clock.systemUTC())));
     }
 
     private <S extends Service> S started(S service) {

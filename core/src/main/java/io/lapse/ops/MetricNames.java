@@ -1,0 +1,30 @@
+package io.lapse.ops;
+
+/**
+ * The names of the meters that more than one module reads: the service that registers one and the status page, the
+ * demo's status line or the benchmark that read it use the same constant. Prometheus shows them with dots as
+ * underscores and the unit appended ({@code lapse.timer.fire.lateness} → {@code lapse_timer_fire_lateness_seconds}).
+ */
+public final class MetricNames {
+
+    /** Timer: deadline → Kafka acknowledged the expiry. */
+    public static final String TIMER_FIRE_LATENESS = "lapse.timer.fire.lateness";
+    /** Timer: expiries published, by {@code source}. */
+    public static final String TIMER_EXPIRIES = "lapse.timer.expiries";
+    /** Timer: how far the watermark trails the clock. */
+    public static final String TIMER_WATERMARK_AGE = "lapse.timer.watermark.age";
+    /** Timer: shards this instance serves. */
+    public static final String TIMER_SHARDS_OWNED = "lapse.timer.shards.owned";
+    /** Ingest: records consumed, by {@code topic}. */
+    public static final String INGEST_RECORDS = "lapse.ingest.records";
+    /** Puller: pulls by {@code outcome}. */
+    public static final String PULLER_PULLS = "lapse.puller.pulls";
+    /** Puller: time of one upstream request. */
+    public static final String PULLER_REQUEST = "lapse.puller.request";
+    /** Puller: waits for a permit of upstream.rate-limit. */
+    public static final String PULLER_RATE_LIMIT_WAIT = "lapse.puller.rate.limit.wait";
+    /** Every service: records sent to the dead-letter topic, by {@code service}. */
+    public static final String DLQ_RECORDS = "lapse.dlq.records";
+
+    private MetricNames() {}
+}

@@ -149,8 +149,8 @@ public final class CompensatorBenchmark {
             long deadline = System.nanoTime() + MIRROR_TIMEOUT.toNanos();
             String group = sandbox.config.compensator().applicationId();
             String repartition = group + "-lapse-order-updates-repartition";
-            while (ConsumerLag.of(sandbox.admin, group, sandbox.config.topics().push(), sandbox.partitions()) > 0
-                    || ConsumerLag.of(sandbox.admin, group, repartition, sandbox.partitions()) > sandbox.partitions()) {
+            while (sandbox.lag(group, sandbox.config.topics().push()) > 0
+                    || sandbox.lag(group, repartition) > sandbox.partitions()) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(
                             "the compensator did not mirror " + orders + " pushes within " + MIRROR_TIMEOUT);

@@ -3,15 +3,19 @@ package io.lapse.bench;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.devstack.DevStack;
+import io.lapse.kafka.GroupLag;
 import io.lapse.kafka.KafkaClients;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +35,8 @@ final class RunSandbox implements AutoCloseable {
     final Map<String, String> settings;
 
     final KafkaClients clients;
+    private static final Duration LAG_TIMEOUT = Duration.ofSeconds(10);
+
     final Admin admin;
     private final RedisProbe probe;
 
@@ -67,8 +73,23 @@ final class RunSandbox implements AutoCloseable {
     }
 
     /** Records of the push topic ingest has not applied and committed. */
-    long ingestLag() throws Exception {
-        return ConsumerLag.of(admin, config.ingest().groupId(), config.topics().push(), partitions());
+    long ingestLag() {
+        return lag(config.ingest().groupId(), config.topics().push());
+    }
+
+    /**
+     * Records of the topic the group has not committed, counting a partition it has not committed on from its start:
+     * a lag of 0 means every record written so far is applied.
+     */
+    long lag(String group, String topic) {
+        return GroupLag.of(
+                        admin,
+                        group,
+                        IntStream.range(0, partitions())
+                                .mapToObj(p -> new TopicPartition(topic, p))
+                                .toList(),
+                        LAG_TIMEOUT)
+                .total();
     }
 
     @Override

@@ -1,13 +1,13 @@
 package io.lapse.ops;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.kafka.GroupLag;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.ServiceLoop;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,10 +17,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * Records each consumer group has yet to read, from the broker's view (end offsets minus committed offsets), so that
@@ -30,7 +26,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class ConsumerLag implements AutoCloseable {
 
     static final Duration INTERVAL = Duration.ofSeconds(10);
-    private static final long TIMEOUT_MS = 10_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final KafkaClients clients;
     private final List<String> groups;
@@ -84,22 +80,10 @@ public final class ConsumerLag implements AutoCloseable {
         closing.await(INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void measure(String group) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata()
-                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResultInfo> ends =
-                admin.listOffsets(latest).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        Map<String, Long> lagByTopic = new HashMap<>();
-        committed.forEach((partition, offset) -> {
-            if (offset != null && ends.containsKey(partition)) {
-                long lag = Math.max(0, ends.get(partition).offset() - offset.offset());
-                lagByTopic.merge(partition.topic(), lag, Long::sum);
-            }
-        });
-        lagByTopic.forEach((topic, lag) -> gauge(group, topic).set(lag));
+    private void measure(String group) {
+        GroupLag.ofCommitted(admin, group, TIMEOUT)
+                .byTopic()
+                .forEach((topic, lag) -> gauge(group, topic).set(lag));
     }
 
     private AtomicLong gauge(String group, String topic) {

@@ -72,10 +72,10 @@ public final class StatusCommand extends OnCallCommand {
                         census.redisNow().join(), Arguments.duration("--overdue-after", overdueAfter))
                 .join();
         PartitionMarks marks = new PartitionMarks(connections);
-        List<ConsumerLag.GroupLag> lag = List.of(
-                ConsumerLag.of(connections, "ingest", config.ingest().groupId()),
-                ConsumerLag.of(connections, "puller", config.upstream().pullerGroupId()),
-                ConsumerLag.of(connections, "compensator", config.compensator().applicationId()));
+        List<ServiceLag> lag = List.of(
+                ServiceLag.of(connections, "ingest", config.ingest().groupId()),
+                ServiceLag.of(connections, "puller", config.upstream().pullerGroupId()),
+                ServiceLag.of(connections, "compensator", config.compensator().applicationId()));
         DeadLetterSummary deadLetters = DeadLetterSummary.of(connections, now() - window);
         ServiceMetrics.Reading metrics = ServiceMetrics.read(metricsUrls(config), connections.timeout());
         TimerOwners owners = TimerOwners.of(

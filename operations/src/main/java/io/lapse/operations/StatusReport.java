@@ -19,7 +19,7 @@ record StatusReport(
         List<PartitionMarks.Mark> watermarks,
         List<String> unreportedPartitions,
         PartitionMarks.Mark lowestWatermark,
-        List<ConsumerLag.GroupLag> consumerLag,
+        List<ServiceLag> consumerLag,
         List<ShardCensus.ShardCount> shards,
         long watched,
         long overdue,

@@ -49,15 +49,8 @@ public final class ConsumerLag implements AutoCloseable {
 
     /** The consumer groups of the services Lapse runs under these names; the timer's shard group reads no records. */
     public static List<String> groupsOf(LapseConfig config, Collection<String> serviceNames) {
-        Map<String, String> groupByService = Map.of(
-                "ingest",
-                config.ingest().groupId(),
-                "puller",
-                config.upstream().pullerGroupId(),
-                "compensator",
-                config.compensator().applicationId());
         return serviceNames.stream()
-                .map(groupByService::get)
+                .map(config.readingGroups()::get)
                 .filter(Objects::nonNull)
                 .sorted()
                 .toList();

@@ -72,10 +72,9 @@ public final class StatusCommand extends OnCallCommand {
                         census.redisNow().join(), Arguments.duration("--overdue-after", overdueAfter))
                 .join();
         PartitionMarks marks = new PartitionMarks(connections);
-        List<ServiceLag> lag = List.of(
-                ServiceLag.of(connections, "ingest", config.ingest().groupId()),
-                ServiceLag.of(connections, "puller", config.upstream().pullerGroupId()),
-                ServiceLag.of(connections, "compensator", config.compensator().applicationId()));
+        List<ServiceLag> lag = config.readingGroups().entrySet().stream()
+                .map(group -> ServiceLag.of(connections, group.getKey(), group.getValue()))
+                .toList();
         DeadLetterSummary deadLetters = DeadLetterSummary.of(connections, now() - window);
         ServiceMetrics.Reading metrics = ServiceMetrics.read(metricsUrls(config), connections.timeout());
         TimerOwners owners = TimerOwners.of(

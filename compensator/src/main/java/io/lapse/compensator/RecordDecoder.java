@@ -1,6 +1,7 @@
 package io.lapse.compensator;
 
 import io.lapse.event.JsonCodec;
+import io.lapse.event.RecordKey;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.StatusReader;
@@ -27,7 +28,7 @@ interface RecordDecoder {
     static RecordDecoder expiries() {
         return (key, value, recordTime, readTime) -> {
             TimerExpired expiry = JsonCodec.TIMER_EXPIRED.decode(value);
-            StatusReader.requireKeyMatches(key, expiry.orderId());
+            RecordKey.requireMatches(key, expiry.orderId());
             return Fired.of(expiry);
         };
     }

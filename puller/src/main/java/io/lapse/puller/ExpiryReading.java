@@ -2,9 +2,9 @@ package io.lapse.puller;
 
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
+import io.lapse.event.RecordKey;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.CopyHeader;
-import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -17,12 +17,7 @@ record ExpiryReading(TimerExpired expiry, String copyOf, String rejection) {
     static ExpiryReading of(ConsumerRecord<byte[], byte[]> record) {
         try {
             TimerExpired expiry = JsonCodec.TIMER_EXPIRED.decode(record.value());
-            if (record.key() != null) {
-                String key = new String(record.key(), StandardCharsets.UTF_8);
-                if (!key.equals(expiry.orderId())) {
-                    return rejected("record key '" + key + "' differs from orderId '" + expiry.orderId() + "'");
-                }
-            }
+            RecordKey.requireMatches(record.key(), expiry.orderId());
             return new ExpiryReading(expiry, CopyHeader.origin(record.headers()), null);
         } catch (InvalidRecordException e) {
             return rejected(e.getMessage());

@@ -4,8 +4,8 @@ import io.lapse.config.TimerSettings;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
+import io.lapse.event.RecordKey;
 import io.lapse.event.StatusHeader;
-import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
@@ -51,7 +51,7 @@ public final class StatusReader {
     /** @throws InvalidRecordException when the record breaks the contract */
     public OrderUpdate push(byte[] key, byte[] value, long recordTime, long readTime) {
         StatusHeader push = JsonCodec.STATUS_HEADER.decode(value);
-        requireKeyMatches(key, push.orderId());
+        RecordKey.requireMatches(key, push.orderId());
         return fromStatus(push, recordTime, readTime);
     }
 
@@ -61,7 +61,7 @@ public final class StatusReader {
      */
     public OrderUpdate pull(byte[] key, byte[] value, long recordTime, long readTime) {
         PullResult pull = JsonCodec.PULL_RESULT.decode(value);
-        requireKeyMatches(key, pull.orderId());
+        RecordKey.requireMatches(key, pull.orderId());
         return switch (pull.outcome()) {
             case OK -> fromStatus(pull.status().header(), recordTime, readTime);
             case NOT_FOUND -> OrderUpdate.gone(pull.orderId(), notInFuture(pull.pulledAt(), readTime));
@@ -94,15 +94,5 @@ public final class StatusReader {
             return readTime;
         }
         return eventTime;
-    }
-
-    /** @throws InvalidRecordException when the record has a key and it is not the orderId */
-    public static void requireKeyMatches(byte[] key, String orderId) {
-        if (key != null) {
-            String text = new String(key, StandardCharsets.UTF_8);
-            if (!text.equals(orderId)) {
-                throw new InvalidRecordException("record key '" + text + "' differs from orderId '" + orderId + "'");
-            }
-        }
     }
 }

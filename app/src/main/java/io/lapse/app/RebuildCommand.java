@@ -43,7 +43,7 @@ final class RebuildCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return new OnCallRebuild(config.load(), System.out, System.err, Clock.systemUTC())
-                .run(dryRun, wait, Terminals.stderrIsTerminal());
+                .run(dryRun, wait, Terminals.stderrIsTerminal(System.getenv()));
     }
 
     static final class DurationConverter implements ITypeConverter<Duration> {

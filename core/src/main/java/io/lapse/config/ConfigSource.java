@@ -11,11 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Raw configuration values with their origin: defaults, then a properties file, then {@code LAPSE_*} environment
@@ -76,12 +78,9 @@ public final class ConfigSource {
                 OPEN_PREFIXES.stream().anyMatch(prefix -> key.startsWith(prefix) && key.length() > prefix.length())
                         || ConfigKeys.all().stream().anyMatch(k -> k.name().equals(key));
         if (!known) {
-            String near = ConfigKeys.all().stream()
-                    .map(ConfigKey::name)
-                    .filter(name -> name.startsWith(key.split("\\.")[0] + "."))
-                    .collect(Collectors.joining(", "));
+            List<String> keys = ConfigKeys.all().stream().map(ConfigKey::name).toList();
             throw new ConfigException("unknown configuration key '" + key + "' from " + origin
-                    + (near.isEmpty() ? "" : " (keys of that group: " + near + ")"));
+                    + hint(key, keys, key.split("\\.")[0] + ".", "keys"));
         }
     }
 
@@ -94,14 +93,24 @@ public final class ConfigSource {
                 || (variable.startsWith(headers) && variable.length() > headers.length())
                 || ConfigKeys.all().stream().anyMatch(k -> k.envName().equals(variable));
         if (!known) {
+            List<String> variables = Stream.concat(
+                            ConfigKeys.all().stream().map(ConfigKey::envName),
+                            OTHER_VARIABLES.stream().sorted())
+                    .toList();
             String group = variable.split("_")[0] + "_" + variable.split("_", 3)[1] + "_";
-            String near = ConfigKeys.all().stream()
-                    .map(ConfigKey::envName)
-                    .filter(name -> name.startsWith(group))
-                    .collect(Collectors.joining(", "));
-            throw new ConfigException("unknown environment variable " + variable
-                    + (near.isEmpty() ? "" : " (variables of that group: " + near + ")"));
+            throw new ConfigException(
+                    "unknown environment variable " + variable + hint(variable, variables, group, "variables"));
         }
+    }
+
+    /** The name a typo most likely meant, else the names of its group: the fix, or where to look for it. */
+    private static String hint(String typed, List<String> known, String group, String noun) {
+        Optional<String> nearest = NearestName.of(typed, known);
+        if (nearest.isPresent()) {
+            return " (did you mean " + nearest.get() + "?)";
+        }
+        String near = known.stream().filter(name -> name.startsWith(group)).collect(Collectors.joining(", "));
+        return near.isEmpty() ? "" : " (" + noun + " of that group: " + near + ")";
     }
 
     private static Map<String, String> readProperties(Path file) {

@@ -3,6 +3,7 @@ package io.lapse.internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Whether the process's standard error goes to a terminal, where progress may be drawn. {@code System.console()}
@@ -15,12 +16,16 @@ public final class Terminals {
 
     private Terminals() {}
 
-    public static boolean stderrIsTerminal() {
-        return isTerminal(STDERR);
+    /** @param env the process's environment: a dumb terminal (TERM=dumb, as in Emacs) cannot redraw a line */
+    public static boolean stderrIsTerminal(Map<String, String> env) {
+        return isTerminal(STDERR, env);
     }
 
     /** @param descriptor a link such as /proc/self/fd/2 */
-    static boolean isTerminal(Path descriptor) {
+    static boolean isTerminal(Path descriptor, Map<String, String> env) {
+        if ("dumb".equals(env.get("TERM"))) {
+            return false;
+        }
         try {
             String target = Files.readSymbolicLink(descriptor).toString();
             return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");

@@ -65,21 +65,39 @@ class LapseConfigTest {
     }
 
     @Test
-    void aMistypedKeyIsRejectedNamingTheKeysOfItsGroup() throws IOException {
+    void aMistypedKeyIsRejectedNamingTheKeyItWasMeantToBe() throws IOException {
         Path file = write("timer.tll=60s\n");
 
         assertThatThrownBy(() -> LapseConfig.load(file, Map.of()))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("unknown configuration key 'timer.tll'")
-                .hasMessageContaining("timer.ttl");
+                .hasMessage("unknown configuration key 'timer.tll' from file " + file + " (did you mean timer.ttl?)");
     }
 
     @Test
-    void aMistypedVariableIsRejectedNamingTheVariablesOfItsGroup() {
+    void aKeyUnlikeAnyIsRejectedNamingTheKeysOfItsGroup() throws IOException {
+        Path file = write("redis.address=redis://elsewhere:6379\n");
+
+        assertThatThrownBy(() -> LapseConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown configuration key 'redis.address'")
+                .hasMessageContaining("keys of that group: redis.uri, ");
+    }
+
+    @Test
+    void aMistypedVariableIsRejectedNamingTheVariableItWasMeantToBe() {
         assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_REDIS_URL", "redis://elsewhere:6379")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("unknown environment variable LAPSE_REDIS_URL")
-                .hasMessageContaining("LAPSE_REDIS_URI");
+                .hasMessage("unknown environment variable LAPSE_REDIS_URL (did you mean LAPSE_REDIS_URI?)");
+        assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_LOG_FORMT", "json")))
+                .hasMessage("unknown environment variable LAPSE_LOG_FORMT (did you mean LAPSE_LOG_FORMAT?)");
+    }
+
+    @Test
+    void aVariableUnlikeAnyIsRejectedNamingTheVariablesOfItsGroup() {
+        assertThatThrownBy(() -> LapseConfig.load(null, Map.of("LAPSE_LOG_COLOUR", "always")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("unknown environment variable LAPSE_LOG_COLOUR "
+                        + "(variables of that group: LAPSE_LOG_FORMAT, LAPSE_LOG_LEVEL)");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.lapse.operations;
 
-import io.lapse.internal.ControlCharacters;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -47,14 +46,13 @@ public final class DlqListCommand extends OnCallCommand {
             return Exit.OK;
         }
         for (Listed l : listed) {
-            out().printf(
-                            "%s  written %s%n    reason  %s%n    source  %s  key %s%n    value   %s%n",
-                            l.at(),
-                            Show.time(l.written()),
-                            ControlCharacters.escape(l.reason()),
-                            l.source() == null ? "unknown" : l.source(),
-                            l.key() == null ? "(none)" : ControlCharacters.escape(l.key()),
-                            l.value());
+            Show.line(out(), l.at() + "  written " + Show.time(l.written()));
+            Show.line(out(), "    reason  " + l.reason());
+            Show.line(
+                    out(),
+                    "    source  " + (l.source() == null ? "unknown" : l.source()) + "  key "
+                            + (l.key() == null ? "(none)" : l.key()));
+            Show.line(out(), "    value   " + l.value());
         }
         out().println(Show.count(listed.size(), "dead letter") + filter.describe(now));
         return Exit.OK;

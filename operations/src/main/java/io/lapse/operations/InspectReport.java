@@ -46,64 +46,80 @@ record InspectReport(
         return !phase.equals("UNKNOWN") || expiriesFound > 0 || pullsFound > 0 || pushesFound > 0 || lastStatus != null;
     }
 
+    /** Every line through {@link Show#line}: statuses, errors, headers and reasons come from Kafka and Redis. */
     void print(PrintWriter out, long now) {
-        out.printf("order %s (shard %d)%n", orderId, shard);
-        out.println("  timer        " + timer(now));
-        out.println("  held         " + held.headline());
-        held.reasons().forEach(reason -> out.println("                 - " + reason));
-        out.println("  last status  " + status(now));
-        out.println("  tombstone    "
-                + (tombstoneUntil == null
-                        ? "none"
-                        : "since " + Show.time(endedAt) + ", pruned at " + Show.time(tombstoneUntil)));
-        out.printf("  pushes       %d since %s%n", pushesFound, since);
+        Show.line(out, "order %s (shard %d)".formatted(orderId, shard));
+        Show.line(out, "  timer        " + timer(now));
+        Show.line(out, "  held         " + held.headline());
+        held.reasons().forEach(reason -> Show.line(out, "                 - " + reason));
+        Show.line(out, "  last status  " + status(now));
+        Show.line(
+                out,
+                "  tombstone    "
+                        + (tombstoneUntil == null
+                                ? "none"
+                                : "since " + Show.time(endedAt) + ", pruned at " + Show.time(tombstoneUntil)));
+        Show.line(out, "  pushes       %d since %s".formatted(pushesFound, since));
         for (OrderHistory.Entry<StatusHeader> entry : pushes) {
             StatusHeader push = entry.event();
-            out.printf(
-                    "    %s  %s  ts %s  at %s%s%n",
-                    Show.time(entry.timestamp()),
-                    push.status(),
-                    push.ts() == null ? "none" : Show.time(push.ts()) + " (" + skew(push.ts(), entry.timestamp()) + ")",
-                    entry.at(),
-                    copy(entry));
+            Show.line(
+                    out,
+                    "    %s  %s  ts %s  at %s%s"
+                            .formatted(
+                                    Show.time(entry.timestamp()),
+                                    push.status(),
+                                    push.ts() == null
+                                            ? "none"
+                                            : Show.time(push.ts()) + " (" + skew(push.ts(), entry.timestamp()) + ")",
+                                    entry.at(),
+                                    copy(entry)));
         }
         older(out, pushesFound - pushes.size());
-        out.printf("  expiries     %d since %s%n", expiriesFound, since);
+        Show.line(out, "  expiries     %d since %s".formatted(expiriesFound, since));
         for (OrderHistory.Entry<TimerExpired> entry : expiries) {
             TimerExpired e = entry.event();
-            out.printf(
-                    "    %s  attempt %d%s  deadline %s  source %s  silent since %s  at %s%s%n",
-                    Show.time(e.firedAt()),
-                    e.attempt(),
-                    e.finalAttempt() ? " (final)" : "",
-                    Show.time(e.deadline()),
-                    e.source().name().toLowerCase(Locale.ROOT),
-                    Show.time(e.lastSeen()),
-                    entry.at(),
-                    copy(entry));
+            Show.line(
+                    out,
+                    "    %s  attempt %d%s  deadline %s  source %s  silent since %s  at %s%s"
+                            .formatted(
+                                    Show.time(e.firedAt()),
+                                    e.attempt(),
+                                    e.finalAttempt() ? " (final)" : "",
+                                    Show.time(e.deadline()),
+                                    e.source().name().toLowerCase(Locale.ROOT),
+                                    Show.time(e.lastSeen()),
+                                    entry.at(),
+                                    copy(entry)));
         }
         older(out, expiriesFound - expiries.size());
-        out.printf("  pulls        %d since %s%n", pullsFound, since);
+        Show.line(out, "  pulls        %d since %s".formatted(pullsFound, since));
         for (OrderHistory.Entry<PullResult> entry : pulls) {
             PullResult p = entry.event();
             String detail = p.status() != null
                     ? " " + p.status().status() + " ts " + Show.time(p.status().ts())
                     : p.error() != null ? " (" + p.error() + ")" : "";
-            out.printf(
-                    "    %s  %s%s  for attempt %d  at %s%s%n",
-                    Show.time(p.pulledAt()),
-                    p.outcome(),
-                    detail,
-                    p.expiry() == null ? 0 : p.expiry().attempt(),
-                    entry.at(),
-                    copy(entry));
+            Show.line(
+                    out,
+                    "    %s  %s%s  for attempt %d  at %s%s"
+                            .formatted(
+                                    Show.time(p.pulledAt()),
+                                    p.outcome(),
+                                    detail,
+                                    p.expiry() == null ? 0 : p.expiry().attempt(),
+                                    entry.at(),
+                                    copy(entry)));
         }
         older(out, pullsFound - pulls.size());
         if (!byHand.isEmpty()) {
-            out.println("  by hand");
-            byHand.forEach(a -> out.printf(
-                    "    %s  %s by %s%s%n",
-                    Show.time(a.at()), a.action(), a.user(), a.reason().isEmpty() ? "" : ": " + a.reason()));
+            Show.line(out, "  by hand");
+            byHand.forEach(a -> Show.line(
+                    out,
+                    "    %s  %s by %s%s"
+                            .formatted(
+                                    Show.time(a.at()),
+                                    a.action(),
+                                    a.user(),
+                                    a.reason().isEmpty() ? "" : ": " + a.reason())));
         }
     }
 
@@ -118,7 +134,7 @@ record InspectReport(
 
     private static void older(PrintWriter out, int older) {
         if (older > 0) {
-            out.println("    … " + older + " older (--last shows more)");
+            Show.line(out, "    … " + older + " older (--last shows more)");
         }
     }
 

@@ -17,6 +17,7 @@ record OnCallEnvironment(Map<String, String> env, Clock clock, boolean interacti
     }
 
     static OnCallEnvironment system() {
-        return new OnCallEnvironment(System.getenv(), Clock.systemUTC(), Terminals.stderrIsTerminal());
+        Map<String, String> env = System.getenv();
+        return new OnCallEnvironment(env, Clock.systemUTC(), Terminals.stderrIsTerminal(env));
     }
 }

@@ -31,9 +31,10 @@ record RedriveReport(
         List<String> wouldPublish,
         List<String> refused) {
 
+    /** Every line through {@link Show#line}: keys, topics and errors come from Kafka. */
     void print(PrintWriter out) {
-        wouldPublish.forEach(line -> out.println("would publish " + line));
-        refused.forEach(line -> out.println("not redriven " + line));
+        wouldPublish.forEach(line -> Show.line(out, "would publish " + line));
+        refused.forEach(line -> Show.line(out, "not redriven " + line));
         StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "")
                 .append(Show.count(selected, "dead letter"))
                 .append(selection)
@@ -59,6 +60,6 @@ record RedriveReport(
                     .append(firstError)
                     .append("; run again: what was published is skipped)");
         }
-        out.println(text);
+        Show.line(out, text.toString());
     }
 }

@@ -38,12 +38,13 @@ record ReplayReport(
 
     static final int SHOWN = 100;
 
+    /** Every line through {@link Show#line}: keys, topics and errors come from Kafka. */
     void print(PrintWriter out) {
         for (String line : wouldPublish) {
-            out.println("would publish " + line);
+            Show.line(out, "would publish " + line);
         }
         if (dryRun && selected > wouldPublish.size()) {
-            out.println("… and " + Show.count(selected - wouldPublish.size()) + " more");
+            Show.line(out, "… and " + Show.count(selected - wouldPublish.size()) + " more");
         }
         StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "")
                 .append("replay ")
@@ -74,9 +75,10 @@ record ReplayReport(
                 .append(failed > 0 ? ", " + Show.count(failed) + " failed" : "")
                 .append(" in ")
                 .append(Show.duration(millis));
-        out.println(text);
+        Show.line(out, text.toString());
         if (firstError != null) {
-            out.println(
+            Show.line(
+                    out,
                     "first failure: " + firstError + " (run the same command again: what was published is skipped)");
         }
     }

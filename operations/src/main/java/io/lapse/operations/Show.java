@@ -1,12 +1,22 @@
 package io.lapse.operations;
 
+import io.lapse.internal.ControlCharacters;
+import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
-/** How the on-call commands write numbers, moments and ages for people. */
+/** How the on-call commands write numbers, moments, ages and text from Kafka or Redis for people. */
 final class Show {
 
     private Show() {}
+
+    /**
+     * Prints one line with its control characters escaped: a line that quotes keys, statuses, reasons or errors read
+     * from Kafka or Redis must stay one line, and an escape sequence in them must not drive the terminal.
+     */
+    static void line(PrintWriter out, String text) {
+        out.println(ControlCharacters.escape(text));
+    }
 
     static String count(long n) {
         return String.format("%,d", n);

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RigPerClass.class)
 class DlqCommandTest {
 
+    /** A key that would clear the screen and forge a line of output if shown as it is. */
+    private static final String FORGED_KEY = "esc\u001b[31m\nforged";
+
     private static OnCallRig rig;
 
     @BeforeAll
@@ -30,8 +33,9 @@ class DlqCommandTest {
         rig.send(rig.config.topics().push(), "bad-1", utf8("{\"orderId\":"), now);
         rig.send(rig.config.topics().push(), "bad-2", utf8("not json at all"), now);
         rig.send(rig.config.topics().push(), "wrong-key", utf8("{\"orderId\":\"other\",\"status\":\"CHARGING\"}"), now);
+        rig.send(rig.config.topics().push(), FORGED_KEY, utf8("{\"orderId\":\"esc\\u001b[31m\\nforged\"}"), now);
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> rig.records(rig.config.topics().dlq()).size() == 3);
+                .until(() -> rig.records(rig.config.topics().dlq()).size() == 4);
     }
 
     private static byte[] utf8(String text) {
@@ -49,7 +53,7 @@ class DlqCommandTest {
     @Test
     void listShowsWhereEachDeadLetterCameFromWhyAndWhatItHeld() {
         Lapse.Outcome all = rig.lapse("dlq", "list");
-        Lapse.Outcome filtered = rig.lapse("dlq", "list", "--reason", "DIFFERS FROM", "--json");
+        Lapse.Outcome filtered = rig.lapseOnTerminal("dlq", "list", "--reason", "DIFFERS FROM", "--json");
 
         assertThat(all.exit()).isZero();
         assertThat(all.out())
@@ -60,9 +64,21 @@ class DlqCommandTest {
                         "value   {\"orderId\":  (11 bytes)",
                         "key wrong-key");
         assertThat(all.out()).containsPattern("(?m)^([3-9]|[1-9]\\d+) dead letters$");
-        assertThat(filtered.out())
-                .contains("\"key\" : \"wrong-key\"", "differs from orderId 'other'")
-                .doesNotContain("bad-1");
+        assertThat(filtered.json().findValuesAsText("key")).containsExactly("wrong-key");
+        assertThat(filtered.json().findValuesAsText("reason"))
+                .singleElement()
+                .asString()
+                .contains("differs from orderId 'other'");
+    }
+
+    @Test
+    void listShowsAKeyWithControlCharactersEscapedOnOneLine() {
+        Lapse.Outcome listed = rig.lapse("dlq", "list", "--reason", "status is missing");
+
+        assertThat(listed.out())
+                .contains("key esc\\u001b[31m\\u000aforged")
+                .doesNotContain("\u001b")
+                .hasLineCount(5);
     }
 
     @Test
@@ -89,9 +105,11 @@ class DlqCommandTest {
                                 .count()
                         == 4);
 
-        Lapse.Outcome again = rig.lapse("dlq", "redrive", "--reason", "not valid JSON");
+        Lapse.Outcome again = rig.lapseOnTerminal("dlq", "redrive", "--reason", "not valid JSON", "--json");
 
-        assertThat(again.out()).contains("4 dead letters", "redrove 0, 4 redriven before");
+        assertThat(again.json().get("selected").asLong()).isEqualTo(4);
+        assertThat(again.json().get("published").asLong()).isZero();
+        assertThat(again.json().get("redrivenBefore").asLong()).isEqualTo(4);
         assertThat(copies("bad-")).hasSize(2);
     }
 

@@ -36,7 +36,8 @@ class FireAndCancelTest {
 
         assertThat(first.exit()).as(first.err()).isZero();
         assertThat(first.out()).startsWith("fired f-1: attempt 1, source manual, silent since ");
-        assertThat(second.out()).contains("\"attempt\" : 2", "\"acknowledged\" : true");
+        assertThat(second.json().get("attempt").asInt()).isEqualTo(2);
+        assertThat(second.json().get("acknowledged").asBoolean()).isTrue();
         List<TimerExpired> expiries = rig.records(rig.config.topics().expired()).stream()
                 .map(r -> JsonCodec.TIMER_EXPIRED.decode(r.value()))
                 .filter(e -> e.orderId().equals("f-1"))
@@ -59,9 +60,12 @@ class FireAndCancelTest {
                 .join();
 
         Lapse.Outcome finished = rig.lapse("fire", "f-done");
+        Lapse.Outcome asJson = rig.lapse("fire", "f-done", "--json");
 
         assertThat(finished.exit()).isEqualTo(1);
         assertThat(finished.out()).isEqualTo("not fired f-done: it is finished: a terminal status ended its watch\n");
+        assertThat(asJson.exit()).isEqualTo(1);
+        assertThat(asJson.json().get("outcome").asText()).isEqualTo("finished");
     }
 
     @Test
@@ -77,6 +81,8 @@ class FireAndCancelTest {
         rig.store.apply(List.of(OrderUpdate.active("c-1", now + 5_000))).join();
         assertThat(view("c-1").phase()).isEqualTo(OrderView.Phase.ENDED);
         assertThat(rig.lapse("cancel", "c-1").out()).isEqualTo("c-1 is finished already; nothing changed\n");
+        assertThat(rig.lapse("cancel", "c-1", "--json").json().get("changed").asBoolean())
+                .isFalse();
         assertThat(rig.lapse("inspect", "c-1").out()).contains("cancel by ", ": closed by support");
     }
 }

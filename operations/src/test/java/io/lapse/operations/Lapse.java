@@ -1,5 +1,9 @@
 package io.lapse.operations;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
@@ -20,7 +24,20 @@ import picocli.CommandLine.Command;
 final class Lapse {
 
     /** What one command printed and how it exited. */
-    record Outcome(int exit, String out, String err) {}
+    record Outcome(int exit, String out, String err) {
+
+        private static final ObjectMapper WHOLE_DOCUMENT =
+                new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+        /** Standard output as the one JSON document it must be, and nothing else, after --json. */
+        JsonNode json() {
+            try {
+                return WHOLE_DOCUMENT.readTree(out);
+            } catch (JsonProcessingException e) {
+                throw new AssertionError("stdout is not one JSON document and nothing else:\n" + out, e);
+            }
+        }
+    }
 
     static Outcome run(OnCallEnvironment environment, String... args) {
         StringWriter out = new StringWriter();

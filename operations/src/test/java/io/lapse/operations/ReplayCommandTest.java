@@ -3,9 +3,6 @@ package io.lapse.operations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
@@ -114,7 +111,8 @@ class ReplayCommandTest {
         assertThat(all.out())
                 .as("an interrupted run's copies count as published")
                 .contains("1 copy left out", "1 replayed before", "published 2");
-        assertThat(again.out()).contains("\"published\" : 0", "\"copiesLeftOut\" : 3");
+        assertThat(again.json().get("published").asLong()).isZero();
+        assertThat(again.json().get("copiesLeftOut").asLong()).isEqualTo(3);
         List<ConsumerRecord<byte[], byte[]>> records = rig.records(push);
         assertThat(records).hasSize(7);
         assertThat(records.stream().filter(r -> r.headers().lastHeader("lapse-copy-of") != null))
@@ -167,14 +165,11 @@ class ReplayCommandTest {
     }
 
     @Test
-    void withJsonStandardOutputIsOneJsonDocumentAndNothingElseEvenOnATerminal() throws Exception {
+    void withJsonStandardOutputIsOneJsonDocumentAndNothingElseEvenOnATerminal() {
         Lapse.Outcome json = rig.lapseOnTerminal(
                 "replay", "--topic", rig.config.topics().expired(), "--from", "-1h", "--dry-run", "--json");
 
-        JsonNode document = new ObjectMapper()
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .readTree(json.out());
-        assertThat(document.isObject()).isTrue();
+        assertThat(json.json().isObject()).isTrue();
         assertThat(json.err()).as("the progress went to stderr").contains("\r");
     }
 }

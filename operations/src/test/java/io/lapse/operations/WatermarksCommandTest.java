@@ -56,7 +56,8 @@ class WatermarksCommandTest {
         assertThat(forgot.out()).contains("forgot " + push + "/7 (its mark was ", "forgot renamed.topic/0");
         Lapse.Outcome after = rig.lapse("watermarks", "--json");
         assertThat(after.exit()).isZero();
-        assertThat(after.out()).contains("\"unreported\" : [ ]").doesNotContain("renamed.topic");
+        assertThat(after.json().get("unreported")).isEmpty();
+        assertThat(after.out()).doesNotContain("renamed.topic");
     }
 
     @Test

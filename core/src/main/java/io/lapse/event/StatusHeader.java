@@ -25,12 +25,22 @@ public record StatusHeader(String orderId, String status, Long ts) implements Va
         }
     }
 
-    static void requireOrderId(String orderId) {
+    /**
+     * The contract's orderId: present, at most {@link #MAX_ORDER_ID_LENGTH} characters, and without control characters,
+     * which no order id has and which would let one forge lines in logs and terminals, or be one no on-call command
+     * could name.
+     *
+     * @throws InvalidRecordException naming what is wrong
+     */
+    public static void requireOrderId(String orderId) {
         if (orderId == null || orderId.isEmpty()) {
             throw new InvalidRecordException("orderId is missing");
         }
         if (orderId.length() > MAX_ORDER_ID_LENGTH) {
             throw new InvalidRecordException("orderId is longer than " + MAX_ORDER_ID_LENGTH + " characters");
+        }
+        if (orderId.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidRecordException("orderId contains control characters");
         }
     }
 }

@@ -74,6 +74,7 @@ class JsonCodecTest {
         assertRejected("{\"status\":\"CHARGING\"}", "orderId is missing");
         assertRejected("{\"orderId\":\"\",\"status\":\"CHARGING\"}", "orderId is missing");
         assertRejected("{\"orderId\":\"" + "x".repeat(129) + "\",\"status\":\"CHARGING\"}", "longer than 128");
+        assertRejected("{\"orderId\":\"o-1\\n12:00 ERROR forged\",\"status\":\"CHARGING\"}", "control characters");
         assertRejected("{\"orderId\":\"1\"}", "status is missing");
         assertRejected("{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":-5}", "ts must be epoch milliseconds");
         assertRejected("{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":\"soon\"}", "(at ts)");

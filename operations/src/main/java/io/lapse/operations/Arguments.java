@@ -1,6 +1,7 @@
 package io.lapse.operations;
 
 import io.lapse.config.Durations;
+import io.lapse.event.InvalidRecordException;
 import io.lapse.event.StatusHeader;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,15 +70,10 @@ final class Arguments {
 
     /** An orderId as the contract allows it. */
     static String orderId(String text) {
-        if (text.isEmpty()) {
-            throw new OnCallError("ORDER is empty");
-        }
-        if (text.length() > StatusHeader.MAX_ORDER_ID_LENGTH) {
-            throw new OnCallError(
-                    "ORDER is not an orderId: longer than " + StatusHeader.MAX_ORDER_ID_LENGTH + " characters");
-        }
-        if (text.chars().anyMatch(Character::isISOControl)) {
-            throw new OnCallError("ORDER is not an orderId: it contains control characters");
+        try {
+            StatusHeader.requireOrderId(text);
+        } catch (InvalidRecordException e) {
+            throw new OnCallError("ORDER refused: " + e.getMessage() + " (docs/contract.md)");
         }
         return text;
     }

@@ -44,8 +44,10 @@ class BadUsageTest {
 
     @Test
     void anOrderIdTheContractDoesNotAllowIsRefused() {
-        assertRefused(rig.lapse("inspect", "x".repeat(129)), "lapse inspect: ORDER is not an orderId: longer than 128");
-        assertRefused(rig.lapse("fire", "bad\nid"), "ORDER is not an orderId: it contains control characters");
+        assertRefused(
+                rig.lapse("inspect", "x".repeat(129)),
+                "lapse inspect: ORDER refused: orderId is longer than 128 characters");
+        assertRefused(rig.lapse("fire", "bad\nid"), "ORDER refused: orderId contains control characters");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
 import io.lapse.config.TopicNames;
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.GroupLag;
@@ -51,19 +52,10 @@ final class RunSandbox implements AutoCloseable {
     /** @param settings Lapse settings of this run, on top of the defaults (the environment is ignored) */
     static RunSandbox open(DevStack stack, RedisProbe probe, String label, Map<String, String> settings) {
         String name = "bench-" + label + "-" + RUNS.incrementAndGet();
-        Map<String, String> all = new HashMap<>();
+        Map<String, String> all = new HashMap<>(new Namespace(name).settings());
         all.put("kafka.bootstrap.servers", stack.bootstrapServers());
         all.put("redis.uri", stack.redisUri());
-        all.put("redis.key-prefix", name);
-        all.put("topics.push", name + "-push");
-        all.put("topics.pulled", name + "-pulled");
-        all.put("topics.dlq", name + "-dlq");
-        all.put("topics.expired", name + "-expired");
-        all.put("topics.timer-shards", name + "-shards");
-        all.put("ingest.group-id", name + "-ingest");
-        all.put("timer.group-id", name + "-timer");
         all.put("management.port", "0");
-        all.put("puller.group-id", name + "-puller");
         all.putAll(settings);
         return new RunSandbox(all, probe);
     }

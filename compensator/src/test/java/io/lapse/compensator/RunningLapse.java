@@ -1,6 +1,7 @@
 package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
@@ -59,14 +60,16 @@ final class RunningLapse implements AutoCloseable {
 
     /** @param name of the run's topics, consumer groups, application id and Redis keys */
     RunningLapse(String bootstrapServers, String redisUri, String name, Map<String, String> overrides) {
-        Map<String, String> settings = new HashMap<>(Map.ofEntries(
-                Map.entry("kafka.bootstrap.servers", bootstrapServers), Map.entry("redis.uri", redisUri),
-                Map.entry("redis.key-prefix", name), Map.entry("topics.push", name + ".push"),
-                Map.entry("topics.pulled", name + ".pulled"), Map.entry("topics.dlq", name + ".dlq"),
-                Map.entry("topics.expired", name + ".expired"), Map.entry("topics.timer-shards", name + ".shards"),
-                Map.entry("topics.partitions", "3"), Map.entry("timer.group-id", name + "-timer"),
-                Map.entry("ingest.group-id", name + "-ingest"), Map.entry("puller.group-id", name + "-puller"),
-                Map.entry("compensator.application-id", name + "-compensator"), Map.entry("management.port", "0")));
+        Map<String, String> settings = new HashMap<>(new Namespace(name).settings());
+        settings.putAll(Map.of(
+                "kafka.bootstrap.servers",
+                bootstrapServers,
+                "redis.uri",
+                redisUri,
+                "topics.partitions",
+                "3",
+                "management.port",
+                "0"));
         settings.putAll(overrides);
         this.settings = Map.copyOf(settings);
         config = LapseConfig.load(null, Map.of()).with(settings);

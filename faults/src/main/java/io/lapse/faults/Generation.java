@@ -4,6 +4,7 @@ import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
 import io.lapse.config.TopicNames;
 import io.lapse.devstack.TopicReadiness;
 import io.lapse.kafka.KafkaClients;
@@ -140,16 +141,8 @@ final class Generation implements AutoCloseable {
         Map<ConfigKey, String> lapse = new LinkedHashMap<>();
         lapse.put(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS, lab.broker().bootstrapServers());
         lapse.put(ConfigKeys.REDIS_URI, lab.redis().uri());
-        lapse.put(ConfigKeys.REDIS_KEY_PREFIX, name);
-        lapse.put(ConfigKeys.TOPIC_PUSH, name + ".push");
-        lapse.put(ConfigKeys.TOPIC_EXPIRED, name + ".expired");
-        lapse.put(ConfigKeys.TOPIC_PULLED, name + ".pulled");
-        lapse.put(ConfigKeys.TOPIC_DLQ, name + ".dlq");
-        lapse.put(ConfigKeys.TOPIC_TIMER_SHARDS, name + ".shards");
+        lapse.putAll(new Namespace(name).keys());
         lapse.put(ConfigKeys.TOPICS_PARTITIONS, Integer.toString(settings.partitions()));
-        for (Service service : Service.values()) {
-            lapse.put(service.group, name + "-" + service.command);
-        }
         lapse.put(ConfigKeys.TIMER_TTL, Durations.format(settings.ttl()));
         lapse.put(ConfigKeys.TIMER_REPEAT, Durations.format(settings.ttl()));
         lapse.put(ConfigKeys.UPSTREAM_BASE_URL, lab.upstream().baseUrl());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
@@ -54,23 +55,14 @@ class IngestServiceTest {
     void startIngest() {
         int run = RUN.incrementAndGet();
         config = LapseConfig.load(null, Map.of())
+                .with(new Namespace("ingest-test-" + run).settings())
                 .with(Map.of(
                         "kafka.bootstrap.servers",
                         stack.bootstrapServers(),
                         "redis.uri",
                         stack.redisUri(),
-                        "redis.key-prefix",
-                        "ingest-test-" + run,
                         "topics.partitions",
-                        "3",
-                        "topics.push",
-                        "push-" + run,
-                        "topics.pulled",
-                        "pulled-" + run,
-                        "topics.dlq",
-                        "dlq-" + run,
-                        "ingest.group-id",
-                        "ingest-" + run));
+                        "3"));
         redis = RedisConnection.open(config.redis());
         TimerKeys keys =
                 new TimerKeys(config.redis().keyPrefix(), config.timer().shards());

@@ -73,7 +73,7 @@ class DlqCommandTest {
 
     @Test
     void listShowsAKeyWithControlCharactersEscapedOnOneLine() {
-        Lapse.Outcome listed = rig.lapse("dlq", "list", "--reason", "status is missing");
+        Lapse.Outcome listed = rig.lapse("dlq", "list", "--reason", "orderId contains control characters");
 
         assertThat(listed.out())
                 .contains("key esc\\u001b[31m\\u000aforged")

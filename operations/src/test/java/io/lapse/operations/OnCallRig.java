@@ -4,6 +4,7 @@ import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.ManagementSettings;
+import io.lapse.config.Namespace;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
@@ -71,17 +72,20 @@ final class OnCallRig implements AutoCloseable {
     /** @param overrides settings over the rig's own */
     OnCallRig(DevStack stack, Map<String, String> overrides) {
         String run = "oncall" + RUN.incrementAndGet();
-        Map<String, String> own = Map.ofEntries(
-                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()),
-                        Map.entry("redis.uri", stack.redisUri()),
-                Map.entry("redis.key-prefix", run), Map.entry("topics.push", run + ".push"),
-                Map.entry("topics.pulled", run + ".pulled"), Map.entry("topics.expired", run + ".expired"),
-                Map.entry("topics.dlq", run + ".dlq"), Map.entry("topics.timer-shards", run + ".shards"),
-                Map.entry("topics.partitions", "3"), Map.entry("timer.shards", "4"),
-                Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
-                Map.entry("puller.group-id", run + "-puller"), Map.entry("compensator.application-id", run + "-comp"),
-                Map.entry("timer.ttl", "2s"), Map.entry("management.port", String.valueOf(freePort())));
-        Map<String, String> merged = new HashMap<>(own);
+        Map<String, String> merged = new HashMap<>(new Namespace(run).settings());
+        merged.putAll(Map.of(
+                "kafka.bootstrap.servers",
+                stack.bootstrapServers(),
+                "redis.uri",
+                stack.redisUri(),
+                "topics.partitions",
+                "3",
+                "timer.shards",
+                "4",
+                "timer.ttl",
+                "2s",
+                "management.port",
+                String.valueOf(freePort())));
         merged.putAll(overrides);
         this.settings = Map.copyOf(merged);
         this.config = LapseConfig.load(null, Map.of()).with(settings);

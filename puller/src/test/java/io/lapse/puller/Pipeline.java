@@ -3,6 +3,7 @@ package io.lapse.puller;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
@@ -74,15 +75,13 @@ final class Pipeline implements AutoCloseable {
     static Pipeline start(
             DevStackExtension stack, Duration pushInterval, Map<String, String> given, With with, String basePath) {
         String run = "pipeline-" + RUN.incrementAndGet();
-        Map<String, String> settings = new HashMap<>(Map.ofEntries(
-                Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()),
-                        Map.entry("redis.uri", stack.redisUri()),
-                Map.entry("redis.key-prefix", run), Map.entry("topics.partitions", "3"),
-                Map.entry("topics.push", run + "-push"), Map.entry("topics.expired", run + "-expired"),
-                Map.entry("topics.pulled", run + "-pulled"), Map.entry("topics.dlq", run + "-dlq"),
-                Map.entry("topics.timer-shards", run + "-shards"), Map.entry("timer.shards", "4"),
-                Map.entry("timer.group-id", run + "-timer"), Map.entry("ingest.group-id", run + "-ingest"),
-                Map.entry("puller.group-id", run + "-puller"), Map.entry("management.port", "0")));
+        Map<String, String> settings = new HashMap<>(new Namespace(run).settings());
+        settings.putAll(Map.of(
+                "kafka.bootstrap.servers", stack.bootstrapServers(),
+                "redis.uri", stack.redisUri(),
+                "topics.partitions", "3",
+                "timer.shards", "4",
+                "management.port", "0"));
         settings.putAll(given);
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         UpstreamSimulator simulator = new UpstreamSimulator(

@@ -1,6 +1,7 @@
 package io.lapse.timer;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
@@ -49,27 +50,9 @@ final class TimerPipeline implements AutoCloseable {
 
     TimerPipeline(String bootstrapServers, String redisUri, Map<String, String> overrides) {
         int run = RUN.incrementAndGet();
-        Map<String, String> settings = new HashMap<>(Map.of(
-                "kafka.bootstrap.servers",
-                bootstrapServers,
-                "redis.uri",
-                redisUri,
-                "redis.key-prefix",
-                "pipeline-" + run,
-                "topics.push",
-                "push-" + run,
-                "topics.pulled",
-                "pulled-" + run,
-                "topics.dlq",
-                "dlq-" + run,
-                "topics.expired",
-                "expired-" + run,
-                "topics.timer-shards",
-                "shards-" + run,
-                "timer.group-id",
-                "timer-" + run,
-                "ingest.group-id",
-                "ingest-" + run));
+        Map<String, String> settings = new HashMap<>(new Namespace("pipeline-" + run).settings());
+        settings.put("kafka.bootstrap.servers", bootstrapServers);
+        settings.put("redis.uri", redisUri);
         settings.put("topics.partitions", "3");
         settings.putAll(overrides);
         config = LapseConfig.load(null, Map.of()).with(settings);

@@ -20,15 +20,15 @@ public final class ProcessStatus implements StatusSource {
     }
 
     @Override
-    public StatusReport report() {
+    public ProcessReport report() {
         TimerWatch.Look look = timers.latest();
         long now = clock.millis();
-        List<StatusReport.Watermark> marks = new ArrayList<>();
+        List<ProcessReport.Watermark> marks = new ArrayList<>();
         look.watermarks()
                 .forEach((partition, mark) ->
-                        marks.add(new StatusReport.Watermark(partition, mark, Math.max(0, now - mark))));
-        marks.sort(Comparator.comparing(StatusReport.Watermark::partition));
-        return new StatusReport(
+                        marks.add(new ProcessReport.Watermark(partition, mark, Math.max(0, now - mark))));
+        marks.sort(Comparator.comparing(ProcessReport.Watermark::partition));
+        return new ProcessReport(
                 now,
                 look.counts(),
                 timers.oldestOverdueMs(),

@@ -40,13 +40,13 @@ final class RegistryFigures {
                 .sum();
     }
 
-    StatusReport.Lateness lateness(String timer) {
+    ProcessReport.Lateness lateness(String timer) {
         Timer found = registry.find(timer).timer();
         if (found == null) {
-            return new StatusReport.Lateness(0, null, null, List.of());
+            return new ProcessReport.Lateness(0, null, null, List.of());
         }
         HistogramSnapshot snapshot = found.takeSnapshot();
-        return new StatusReport.Lateness(
+        return new ProcessReport.Lateness(
                 snapshot.count(), percentile(snapshot, 0.5), percentile(snapshot, 0.99), buckets(snapshot));
     }
 
@@ -66,12 +66,12 @@ final class RegistryFigures {
      * The timer's fine, cumulative histogram folded into a few buckets: each bound takes the count at the largest
      * fine bucket within it, so a bucket says "at most this late".
      */
-    private static List<StatusReport.Bucket> buckets(HistogramSnapshot snapshot) {
+    private static List<ProcessReport.Bucket> buckets(HistogramSnapshot snapshot) {
         CountAtBucket[] fine = snapshot.histogramCounts();
         if (fine.length == 0) {
             return List.of();
         }
-        List<StatusReport.Bucket> buckets = new ArrayList<>();
+        List<ProcessReport.Bucket> buckets = new ArrayList<>();
         long below = 0;
         for (double bound : BUCKET_BOUNDS_MS) {
             long cumulative = 0;
@@ -80,10 +80,10 @@ final class RegistryFigures {
                     cumulative = (long) bucket.count();
                 }
             }
-            buckets.add(new StatusReport.Bucket(bound, cumulative - below));
+            buckets.add(new ProcessReport.Bucket(bound, cumulative - below));
             below = cumulative;
         }
-        buckets.add(new StatusReport.Bucket(null, snapshot.count() - below));
+        buckets.add(new ProcessReport.Bucket(null, snapshot.count() - below));
         return buckets;
     }
 }

@@ -4,5 +4,5 @@ package io.lapse.ops;
 @FunctionalInterface
 public interface StatusSource {
 
-    StatusReport report();
+    ProcessReport report();
 }

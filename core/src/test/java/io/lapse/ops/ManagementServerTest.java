@@ -202,12 +202,12 @@ class ManagementServerTest {
                 .as("before the wiring provides a source")
                 .isEqualTo(503);
 
-        server.showStatus(() -> new StatusReport(
+        server.showStatus(() -> new ProcessReport(
                 1,
                 new TimerCounts(7, 1L, 0L, 0),
                 1L,
                 List.of(),
-                new StatusReport.Lateness(0, null, null, List.of()),
+                new ProcessReport.Lateness(0, null, null, List.of()),
                 java.util.Map.of(),
                 java.util.Map.of(),
                 java.util.Map.of(),

@@ -27,14 +27,14 @@ class RegistryFiguresTest {
             lateness.record(Duration.ofMillis(millis));
         }
 
-        StatusReport.Lateness folded = figures.lateness("lapse.timer.fire.lateness");
+        ProcessReport.Lateness folded = figures.lateness("lapse.timer.fire.lateness");
 
         assertThat(folded.count()).isEqualTo(6);
         assertThat(folded.histogram())
-                .extracting(StatusReport.Bucket::count)
+                .extracting(ProcessReport.Bucket::count)
                 .containsExactly(2L, 1L, 0L, 1L, 0L, 0L, 0L, 1L, 1L);
         assertThat(folded.histogram())
-                .extracting(StatusReport.Bucket::upToMs)
+                .extracting(ProcessReport.Bucket::upToMs)
                 .containsExactly(5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 1_000.0, 5_000.0, null);
         assertThat(folded.p50Ms()).isBetween(3.0, 10.0);
         assertThat(folded.p99Ms()).isGreaterThan(1_000.0);
@@ -43,7 +43,7 @@ class RegistryFiguresTest {
     @Test
     void aTimerNotRegisteredInThisProcessShowsNoFigures() {
         assertThat(figures.lateness("lapse.timer.fire.lateness"))
-                .isEqualTo(new StatusReport.Lateness(0, null, null, java.util.List.of()));
+                .isEqualTo(new ProcessReport.Lateness(0, null, null, java.util.List.of()));
     }
 
     @Test

@@ -82,10 +82,10 @@ public final class StatusCommand extends OnCallCommand {
                 config.timer().groupId(),
                 config.topics().timerShards(),
                 config.timer().shards());
-        ShardCensus.Overdue oldest = shards.stream()
+        ShardCensus.OverdueOrder oldest = shards.stream()
                 .map(ShardCensus.ShardCount::oldest)
                 .filter(Objects::nonNull)
-                .min(Comparator.comparingLong(ShardCensus.Overdue::deadline))
+                .min(Comparator.comparingLong(ShardCensus.OverdueOrder::deadline))
                 .orElse(null);
         // ingest's marks are its clock's: ages by this one, read after them, never come out negative on one host
         long now = now();

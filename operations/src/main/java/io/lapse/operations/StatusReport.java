@@ -23,7 +23,7 @@ record StatusReport(
         List<ShardCensus.ShardCount> shards,
         long watched,
         long overdue,
-        ShardCensus.Overdue oldestOverdue,
+        ShardCensus.OverdueOrder oldestOverdue,
         ServiceMetrics.Reading metrics,
         DeadLetterSummary deadLetters,
         long deadLetterWindowMillis,

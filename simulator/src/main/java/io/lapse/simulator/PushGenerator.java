@@ -39,7 +39,7 @@ public final class PushGenerator implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private ServiceLoop loop;
 
-    /** @param beforeEachRound runs on the push thread at the start of every interval, e.g. {@link Scenario#step} */
+    /** @param beforeEachRound runs on the push thread at the start of every interval, e.g. {@link Churn#step} */
     public PushGenerator(
             Fleet fleet, KafkaClients clients, String topic, Duration pushInterval, Runnable beforeEachRound) {
         this.fleet = fleet;

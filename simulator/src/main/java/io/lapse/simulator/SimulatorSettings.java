@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How the simulated platform behaves.
  *
- * @param orders         active orders the {@link Scenario} keeps; 0 runs no Scenario, so a test steers the fleet itself
+ * @param orders         active orders the {@link Churn} keeps; 0 runs no Churn, so a test steers the fleet itself
  * @param pushInterval   time between two pushes of one order
  * @param silentFraction share of the orders that go silent within about two minutes
  * @param finishFraction share of the orders that finish within about two minutes
@@ -24,7 +24,7 @@ public record SimulatorSettings(
 
     public SimulatorSettings {
         if (orders < 0) {
-            throw new IllegalArgumentException("orders must be 0 (no scenario) or more, got " + orders);
+            throw new IllegalArgumentException("orders must be 0 (no churn) or more, got " + orders);
         }
         if (pushInterval == null || pushInterval.toMillis() < 1) {
             throw new IllegalArgumentException("pushInterval must be at least 1 ms, got " + pushInterval);
@@ -68,7 +68,7 @@ public record SimulatorSettings(
                 1_000, Duration.ofMillis(1_500), 0.05, 0.02, 0, FaultSettings.none(), Outage.none());
     }
 
-    /** No scenario and no faults: the caller starts, silences and finishes orders through the fleet. */
+    /** No churn and no faults: the caller starts, silences and finishes orders through the fleet. */
     public static SimulatorSettings manual(Duration pushInterval) {
         return new SimulatorSettings(0, pushInterval, 0, 0, 0, FaultSettings.none(), Outage.none());
     }

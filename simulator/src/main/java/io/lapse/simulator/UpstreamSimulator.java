@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
 
 /**
  * The simulated upstream platform: a fleet of orders, its HTTP API and its status pushes, plus the random churn
- * of the {@link Scenario} when the settings ask for orders (the demo). Without it a test steers {@link #fleet()}.
+ * of the {@link Churn} when the settings ask for orders (the demo). Without it a test steers {@link #fleet()}.
  */
 public final class UpstreamSimulator implements Service {
 
@@ -32,7 +32,7 @@ public final class UpstreamSimulator implements Service {
         this.fleet = new Fleet(clock);
         this.api = new UpstreamApi(fleet, apiAddress, settings.apiPort(), settings.faults(), settings.outage());
         Runnable eachRound =
-                settings.runsScenario() ? new Scenario(fleet, settings, new SplittableRandom())::step : () -> {};
+                settings.runsScenario() ? new Churn(fleet, settings, new SplittableRandom())::step : () -> {};
         this.pushes = new PushGenerator(fleet, clients, pushTopic, settings.pushInterval(), eachRound);
         this.clients = clients;
         this.pushTopic = pushTopic;

@@ -22,13 +22,13 @@ import java.util.concurrent.CompletableFuture;
 public final class ShardCensus {
 
     /** An overdue timer: the order and the deadline it has not fired at. */
-    public record Overdue(String orderId, long deadline) {}
+    public record OverdueOrder(String orderId, long deadline) {}
 
     /**
      * @param oldest the longest overdue timer, or null when none is
      * @param epoch  the compensator's epoch marker of the shard, or null when there is none
      */
-    public record ShardCount(int shard, long watched, long overdue, Overdue oldest, String epoch) {}
+    public record ShardCount(int shard, long watched, long overdue, OverdueOrder oldest, String epoch) {}
 
     private static final int SCAN_COUNT = 1000;
 
@@ -64,10 +64,10 @@ public final class ShardCensus {
         var head = redis.zrangeWithScores(due, 0, 0).toCompletableFuture();
         var epoch = redis.get(keys.epoch(shard)).toCompletableFuture();
         return CompletableFuture.allOf(watched, overdue, head, epoch).thenApply(v -> {
-            Overdue oldest = null;
+            OverdueOrder oldest = null;
             if (overdue.join() > 0 && !head.join().isEmpty()) {
                 ScoredValue<String> first = head.join().get(0);
-                oldest = new Overdue(first.getValue(), (long) first.getScore());
+                oldest = new OverdueOrder(first.getValue(), (long) first.getScore());
             }
             return new ShardCount(shard, watched.join(), overdue.join(), oldest, epoch.join());
         });
@@ -94,7 +94,7 @@ public final class ShardCensus {
     private ShardCount tally(MapScanCursor<String, String> page, ShardCount sofar, long limit) {
         long watched = sofar.watched();
         long overdue = sofar.overdue();
-        Overdue oldest = sofar.oldest();
+        OverdueOrder oldest = sofar.oldest();
         for (var entry : page.getMap().entrySet()) {
             if (entry.getKey().equals(TimerKeys.TABLE_KEEPER)) {
                 continue;
@@ -109,7 +109,7 @@ public final class ShardCensus {
             if (view.phase() != OrderView.Phase.LEASED && deadline <= limit) {
                 overdue++;
                 if (oldest == null || deadline < oldest.deadline()) {
-                    oldest = new Overdue(view.orderId(), deadline);
+                    oldest = new OverdueOrder(view.orderId(), deadline);
                 }
             }
         }

@@ -118,7 +118,7 @@ class OnCallStoreTest {
         assertThat(shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum())
                 .isEqualTo(2);
         ShardCensus.ShardCount oldestShard = shards.get(keys.shardOf("late-2"));
-        assertThat(oldestShard.oldest()).isEqualTo(new ShardCensus.Overdue("late-2", now - 90_000));
+        assertThat(oldestShard.oldest()).isEqualTo(new ShardCensus.OverdueOrder("late-2", now - 90_000));
         assertThat(shards).allSatisfy(s -> assertThat(s.epoch()).isNull());
     }
 

@@ -9,16 +9,16 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class ScenarioTest {
+class ChurnTest {
 
     private static final int ORDERS = 2_000;
     private static final SimulatorSettings SETTINGS =
             new SimulatorSettings(ORDERS, Duration.ofMillis(1_500), 0.05, 0.02, 0, 0, Duration.ZERO);
-    private static final long ROUNDS_PER_HORIZON = Scenario.HORIZON.toMillis() / 1_500;
+    private static final long ROUNDS_PER_HORIZON = Churn.HORIZON.toMillis() / 1_500;
 
     private final SettableClock clock = SettableClock.at(1_763_780_000_000L);
     private final Fleet fleet = new Fleet(clock);
-    private final Scenario scenario = new Scenario(fleet, SETTINGS, new SplittableRandom(42));
+    private final Churn scenario = new Churn(fleet, SETTINGS, new SplittableRandom(42));
 
     @Test
     void withinTheHorizonTheSilentAndFinishedSharesLandNearTheirTargetsAndTheFleetKeepsItsSize() {
@@ -39,7 +39,7 @@ class ScenarioTest {
         List<String> silent = fleet.ids(Mode.SILENT);
         assertThat(silent).hasSizeGreaterThan(5);
 
-        long silenceRounds = Scenario.SILENCE.toMillis() / 1_500;
+        long silenceRounds = Churn.SILENCE.toMillis() / 1_500;
         for (long round = 0; round < silenceRounds - 10; round++) {
             step();
         }
@@ -57,7 +57,7 @@ class ScenarioTest {
     @Test
     void theSameSeedPlaysTheSameScenario() {
         Fleet other = new Fleet(clock);
-        Scenario replay = new Scenario(other, SETTINGS, new SplittableRandom(42));
+        Churn replay = new Churn(other, SETTINGS, new SplittableRandom(42));
         for (int round = 0; round < 20; round++) {
             scenario.step();
             replay.step();

@@ -10,7 +10,7 @@ import java.util.Map;
  * @param timers      null while Redis has not answered yet
  * @param unavailable what could not be read this time, and why
  */
-public record StatusReport(
+public record ProcessReport(
         long at,
         TimerCounts timers,
         Long oldestOverdueAgeMs,

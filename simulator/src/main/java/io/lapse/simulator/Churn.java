@@ -17,7 +17,7 @@ import java.util.random.RandomGenerator;
  * <p>
  * Not thread-safe: the push generator calls step() from its one thread.
  */
-public final class Scenario {
+public final class Churn {
 
     static final Duration HORIZON = Duration.ofMinutes(2);
     static final Duration SILENCE = Duration.ofSeconds(270);
@@ -36,7 +36,7 @@ public final class Scenario {
 
     private long round;
 
-    public Scenario(Fleet fleet, SimulatorSettings settings, RandomGenerator random) {
+    public Churn(Fleet fleet, SimulatorSettings settings, RandomGenerator random) {
         double rounds = (double) HORIZON.toNanos() / settings.pushInterval().toNanos();
         this.fleet = fleet;
         this.orders = settings.orders();

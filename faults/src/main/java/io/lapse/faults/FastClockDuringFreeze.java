@@ -18,7 +18,7 @@ record FastClockDuringFreeze(Duration frozen, Duration ahead) implements Fault {
     @Override
     public FaultReport inject(Lab lab, Workload workload) throws Exception {
         Generation generation = lab.generation();
-        LapseProcess ingest = generation.services().first(Service.INGEST);
+        LapseProcess ingest = generation.services().first(Role.INGEST);
         List<String> live = new ArrayList<>(workload.all());
         live.removeAll(workload.silent());
         live.removeAll(workload.finished());

@@ -3,7 +3,7 @@ package io.lapse.faults;
 import java.time.Duration;
 
 /** SIGSTOP of a service's process for a while, then SIGCONT: a long GC pause, a VM steal, a throttled container. */
-record Freeze(Service service, Duration frozen) implements Fault {
+record Freeze(Role service, Duration frozen) implements Fault {
 
     @Override
     public FaultReport inject(Lab lab, Workload workload) {

@@ -103,7 +103,7 @@ final class Generation implements AutoCloseable {
                 clients.producer("faults-poison", Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none")));
         try {
             generation.pushes.start();
-            for (Service service : Service.values()) {
+            for (Role service : Role.values()) {
                 services.add(service);
             }
             generation.requireAlive(lab, START_TIMEOUT);
@@ -178,9 +178,9 @@ final class Generation implements AutoCloseable {
         return Liveness.check(services, groups(), lab.admin(), timeout);
     }
 
-    private Map<Service, String> groups() {
-        Map<Service, String> groups = new EnumMap<>(Service.class);
-        for (Service service : Service.values()) {
+    private Map<Role, String> groups() {
+        Map<Role, String> groups = new EnumMap<>(Role.class);
+        for (Role service : Role.values()) {
             groups.put(service, config.source().string(service.group));
         }
         return groups;

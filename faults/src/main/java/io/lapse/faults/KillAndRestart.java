@@ -3,7 +3,7 @@ package io.lapse.faults;
 import java.time.Duration;
 
 /** kill -9 of a service's process, and the same process started again a little later, as a supervisor would. */
-record KillAndRestart(Service service, Duration down) implements Fault {
+record KillAndRestart(Role service, Duration down) implements Fault {
 
     @Override
     public FaultReport inject(Lab lab, Workload workload) {

@@ -13,7 +13,7 @@ record KillOneOfTwo(Duration startTimeout) implements Fault {
 
     @Override
     public void prepare(Lab lab) {
-        for (Service service : Service.values()) {
+        for (Role service : Role.values()) {
             lab.generation().services().add(service);
         }
         lab.generation().requireAlive(lab, startTimeout);
@@ -22,7 +22,7 @@ record KillOneOfTwo(Duration startTimeout) implements Fault {
     @Override
     public FaultReport inject(Lab lab, Workload workload) {
         LapseServices services = lab.generation().services();
-        for (Service service : Service.values()) {
+        for (Role service : Role.values()) {
             services.killForGood(services.first(service));
         }
         return FaultReport.recoveredAt(System.currentTimeMillis() + KafkaClients.MEMBER_SESSION_TIMEOUT_MS);

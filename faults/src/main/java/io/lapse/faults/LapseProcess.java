@@ -52,7 +52,7 @@ final class LapseProcess implements AutoCloseable {
      * @param logDir      where {@code <name>.log} is written
      */
     static LapseProcess start(
-            Path jar, Service service, String name, Map<String, String> environment, int managementPort, Path logDir) {
+            Path jar, Role service, String name, Map<String, String> environment, int managementPort, Path logDir) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // C1 alone: at the suite's 300 orders peak speed does not matter, and C2 compiling on both cores for a minute
         // after every start was what scenarios had to wait out

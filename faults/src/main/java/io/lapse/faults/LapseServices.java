@@ -21,8 +21,8 @@ final class LapseServices implements AutoCloseable {
     private final Path jar;
     private final Map<String, String> environment;
     private final Path dir;
-    private final Map<Service, List<LapseProcess>> running = new EnumMap<>(Service.class);
-    private final Map<Service, Integer> started = new EnumMap<>(Service.class);
+    private final Map<Role, List<LapseProcess>> running = new EnumMap<>(Role.class);
+    private final Map<Role, Integer> started = new EnumMap<>(Role.class);
 
     /**
      * @param environment the LAPSE_* settings every instance shares
@@ -37,20 +37,20 @@ final class LapseServices implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir, e);
         }
-        for (Service service : Service.values()) {
+        for (Role service : Role.values()) {
             running.put(service, new ArrayList<>());
             started.put(service, 0);
         }
     }
 
     /** Starts one more instance of the service; returns without waiting for it to be ready. */
-    synchronized LapseProcess add(Service service) {
+    synchronized LapseProcess add(Role service) {
         int number = started.merge(service, 1, Integer::sum);
         String name = service.command + "-" + number;
         int port = Ports.free();
         Map<String, String> own = new HashMap<>(environment);
         own.put(ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port));
-        if (service == Service.COMPENSATOR) {
+        if (service == Role.COMPENSATOR) {
             own.put(
                     ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
                     dir.resolve(name + "-state").toString());
@@ -61,7 +61,7 @@ final class LapseServices implements AutoCloseable {
     }
 
     /** The longest-running instance of the service. */
-    synchronized LapseProcess first(Service service) {
+    synchronized LapseProcess first(Role service) {
         List<LapseProcess> instances = running.get(service);
         if (instances.isEmpty()) {
             throw new IllegalStateException("no " + service.command + " is running");
@@ -75,7 +75,7 @@ final class LapseServices implements AutoCloseable {
         running.values().forEach(instances -> instances.remove(process));
     }
 
-    synchronized int instances(Service service) {
+    synchronized int instances(Role service) {
         return running.get(service).size();
     }
 

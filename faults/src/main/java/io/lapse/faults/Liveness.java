@@ -25,7 +25,7 @@ final class Liveness {
     private Liveness() {}
 
     /** Checks until everything is alive or the timeout passes; then says what was wrong at the last check. */
-    static Verdict check(LapseServices services, Map<Service, String> groups, Admin admin, Duration timeout) {
+    static Verdict check(LapseServices services, Map<Role, String> groups, Admin admin, Duration timeout) {
         AtomicReference<List<String>> problems = new AtomicReference<>();
         boolean alive = Waiting.until(
                 () -> {
@@ -36,7 +36,7 @@ final class Liveness {
         return alive ? new Verdict(true, "yes") : new Verdict(false, "no: " + String.join("; ", problems.get()));
     }
 
-    private static List<String> problems(LapseServices services, Map<Service, String> groups, Admin admin) {
+    private static List<String> problems(LapseServices services, Map<Role, String> groups, Admin admin) {
         List<String> problems = new ArrayList<>();
         for (LapseProcess process : services.all()) {
             if (!process.isAlive()) {
@@ -50,7 +50,7 @@ final class Liveness {
                 }
             }
         }
-        Map<Service, Integer> members = members(groups, admin, problems);
+        Map<Role, Integer> members = members(groups, admin, problems);
         members.forEach((service, count) -> {
             if (count != services.instances(service)) {
                 problems.add("group " + groups.get(service) + " has " + count + " members for "
@@ -60,8 +60,8 @@ final class Liveness {
         return problems;
     }
 
-    private static Map<Service, Integer> members(Map<Service, String> groups, Admin admin, List<String> problems) {
-        Map<Service, Integer> members = new EnumMap<>(Service.class);
+    private static Map<Role, Integer> members(Map<Role, String> groups, Admin admin, List<String> problems) {
+        Map<Role, Integer> members = new EnumMap<>(Role.class);
         try {
             Map<String, ConsumerGroupDescription> described = admin.describeConsumerGroups(groups.values())
                     .all()

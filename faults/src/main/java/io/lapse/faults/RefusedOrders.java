@@ -60,7 +60,7 @@ record RefusedOrders(int refused, int silentLater, Duration later, Duration pull
                         refusedOrders.stream().filter(deadLettered.negate()).count() + " of " + refused
                                 + " refused orders have no dead letter for their failed first pull");
             }
-            LapseProcess puller = lab.generation().services().first(Service.PULLER);
+            LapseProcess puller = lab.generation().services().first(Role.PULLER);
             if (!Waiting.until(() -> held(puller) == refused, pulledWithin)) {
                 failures.add("the puller reported " + held(puller) + " held pulls, not the " + refused
                         + " final pulls of the orders upstream refused");

@@ -30,10 +30,10 @@ final class Scenarios {
         // processes already proves in its warm-up that silent orders fire and are pulled
         all.add(new Scenario(
                 "baseline", false, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
-        for (Service service : Service.values()) {
+        for (Role service : Role.values()) {
             all.add(new Scenario("kill-" + service.command, true, new KillAndRestart(service, RESTART_AFTER)));
         }
-        for (Service service : List.of(Service.INGEST, Service.TIMER, Service.PULLER)) {
+        for (Role service : List.of(Role.INGEST, Role.TIMER, Role.PULLER)) {
             all.add(new Scenario(
                     "freeze-" + service.command,
                     true,

@@ -3,8 +3,8 @@ package io.lapse.faults;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 
-/** The Lapse services the suite runs, each as its own process, with the consumer group it joins. */
-enum Service {
+/** Which Lapse service a process of the suite runs (its lapse subcommand), with the consumer group it joins. */
+enum Role {
     INGEST("ingest", ConfigKeys.INGEST_GROUP_ID),
     TIMER("timer", ConfigKeys.TIMER_GROUP_ID),
     PULLER("puller", ConfigKeys.PULLER_GROUP_ID),
@@ -15,7 +15,7 @@ enum Service {
     /** The key naming its consumer group (the compensator's is its Kafka Streams application id). */
     final ConfigKey group;
 
-    Service(String command, ConfigKey group) {
+    Role(String command, ConfigKey group) {
         this.command = command;
         this.group = group;
     }

@@ -26,7 +26,7 @@ class SimulatorSettingsTest {
         Duration second = Duration.ofSeconds(1);
         assertRejected(
                 () -> new SimulatorSettings(-1, second, 0, 0, 0, 0, Duration.ZERO),
-                "orders must be 0 (no scenario) or more, got -1");
+                "orders must be 0 (no churn) or more, got -1");
         assertRejected(
                 () -> new SimulatorSettings(1, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO),
                 "pushInterval must be at least 1 ms, got PT0S");

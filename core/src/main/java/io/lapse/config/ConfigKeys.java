@@ -21,6 +21,10 @@ public final class ConfigKeys {
             "topics.timer-shards",
             "lapse.timer.shards",
             "Coordination topic of the timer group, one partition per shard; nothing is written to it.");
+    public static final ConfigKey TOPIC_FLEET_EVENTS = key(
+            "topics.fleet-events",
+            "charging.fleet.events",
+            "Fleet silence events: one when many orders go silent at once, one when they speak again.");
     public static final ConfigKey TOPICS_CREATE = key("topics.create", "true", "Create missing topics at start.");
     public static final ConfigKey TOPICS_PARTITIONS =
             key("topics.partitions", "6", "Partitions of topics Lapse creates.");
@@ -89,6 +93,23 @@ public final class ConfigKeys {
     public static final ConfigKey INGEST_GROUP_ID = key("ingest.group-id", "lapse-ingest", "Consumer group of ingest.");
     public static final ConfigKey INGEST_MAX_POLL_RECORDS =
             key("ingest.max-poll-records", "2000", "Most records applied to Redis in one batch.");
+
+    public static final ConfigKey FLEET_WINDOW = key(
+            "fleet.window",
+            "30s",
+            "Pushes per second are measured over this; make it at least twice the producers' push interval.");
+    public static final ConfigKey FLEET_BASELINE = key(
+            "fleet.baseline",
+            "10m",
+            "The push rate of the recent past a window's rate is compared with (the span before the window).");
+    public static final ConfigKey FLEET_SILENT_PERCENT = key(
+            "fleet.silent-percent",
+            "50",
+            "A push partition is silent when its push rate fell by at least this share of its baseline.");
+    public static final ConfigKey FLEET_MIN_PUSHES_PER_SECOND = key(
+            "fleet.min-pushes-per-second",
+            "1",
+            "A partition whose baseline is below this is too quiet to judge, and never counts as silent.");
 
     public static final ConfigKey UPSTREAM_BASE_URL =
             key("upstream.base-url", "http://localhost:8081", "A pull is `GET {base-url}/orders/{orderId}/status`.");

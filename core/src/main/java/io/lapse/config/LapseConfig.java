@@ -12,6 +12,7 @@ public record LapseConfig(
         RedisSettings redis,
         TimerSettings timer,
         IngestSettings ingest,
+        FleetSettings fleet,
         UpstreamSettings upstream,
         CompensatorSettings compensator,
         ManagementSettings management,
@@ -22,6 +23,7 @@ public record LapseConfig(
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(timer, "timer");
         Objects.requireNonNull(ingest, "ingest");
+        Objects.requireNonNull(fleet, "fleet");
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(compensator, "compensator");
         Objects.requireNonNull(management, "management");
@@ -34,6 +36,7 @@ public record LapseConfig(
                 RedisSettings.from(source),
                 TimerSettings.from(source),
                 IngestSettings.from(source),
+                FleetSettings.from(source),
                 UpstreamSettings.from(source),
                 CompensatorSettings.from(source),
                 ManagementSettings.from(source),

@@ -32,6 +32,7 @@ public record Namespace(String name) {
         keys.put(ConfigKeys.TOPIC_EXPIRED, name + ".expired");
         keys.put(ConfigKeys.TOPIC_DLQ, name + ".dlq");
         keys.put(ConfigKeys.TOPIC_TIMER_SHARDS, name + ".shards");
+        keys.put(ConfigKeys.TOPIC_FLEET_EVENTS, name + ".fleet");
         keys.put(ConfigKeys.INGEST_GROUP_ID, name + "-ingest");
         keys.put(ConfigKeys.TIMER_GROUP_ID, name + "-timer");
         keys.put(ConfigKeys.PULLER_GROUP_ID, name + "-puller");

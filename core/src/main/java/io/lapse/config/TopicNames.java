@@ -1,7 +1,8 @@
 package io.lapse.config;
 
 /** The topics Lapse reads and writes. */
-public record TopicNames(String push, String expired, String pulled, String dlq, String timerShards) {
+public record TopicNames(
+        String push, String expired, String pulled, String dlq, String timerShards, String fleetEvents) {
 
     public TopicNames {
         Require.nonEmpty(ConfigKeys.TOPIC_PUSH, push);
@@ -9,6 +10,7 @@ public record TopicNames(String push, String expired, String pulled, String dlq,
         Require.nonEmpty(ConfigKeys.TOPIC_PULLED, pulled);
         Require.nonEmpty(ConfigKeys.TOPIC_DLQ, dlq);
         Require.nonEmpty(ConfigKeys.TOPIC_TIMER_SHARDS, timerShards);
+        Require.nonEmpty(ConfigKeys.TOPIC_FLEET_EVENTS, fleetEvents);
     }
 
     public static TopicNames from(ConfigSource source) {
@@ -17,7 +19,8 @@ public record TopicNames(String push, String expired, String pulled, String dlq,
                 source.string(ConfigKeys.TOPIC_EXPIRED),
                 source.string(ConfigKeys.TOPIC_PULLED),
                 source.string(ConfigKeys.TOPIC_DLQ),
-                source.string(ConfigKeys.TOPIC_TIMER_SHARDS)));
+                source.string(ConfigKeys.TOPIC_TIMER_SHARDS),
+                source.string(ConfigKeys.TOPIC_FLEET_EVENTS)));
     }
 
     public static TopicNames defaults() {

@@ -41,6 +41,7 @@ public final class JsonCodec<T> {
     public static final JsonCodec<TimerExpired> TIMER_EXPIRED = new JsonCodec<>(TimerExpired.class);
     public static final JsonCodec<PullResult> PULL_RESULT = new JsonCodec<>(PullResult.class);
     public static final JsonCodec<DeadLetter> DEAD_LETTER = new JsonCodec<>(DeadLetter.class);
+    public static final JsonCodec<FleetEvent> FLEET_EVENT = new JsonCodec<>(FleetEvent.class);
 
     /** The event's name in the contract, for error messages. */
     private final String name;

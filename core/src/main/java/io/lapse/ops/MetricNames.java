@@ -17,6 +17,14 @@ public final class MetricNames {
     public static final String TIMER_SHARDS_OWNED = "lapse.timer.shards.owned";
     /** Ingest: records consumed, by {@code topic}. */
     public static final String INGEST_RECORDS = "lapse.ingest.records";
+    /** Ingest: 1 while a fleet silence is on (the same on every instance: it is read from Redis), else 0. */
+    public static final String FLEET_SILENCE = "lapse.fleet.silence";
+    /** Ingest: push partitions silent now. */
+    public static final String FLEET_SILENT_PARTITIONS = "lapse.fleet.silent.partitions";
+    /** Ingest: pushes per second written to the push topic over the last fleet.window. */
+    public static final String FLEET_PUSH_RATE = "lapse.fleet.push.rate";
+    /** Ingest: pushes per second written to the push topic over the fleet.baseline before that window. */
+    public static final String FLEET_PUSH_BASELINE = "lapse.fleet.push.baseline";
     /** Puller: pulls by {@code outcome}. */
     public static final String PULLER_PULLS = "lapse.puller.pulls";
     /** Puller: time of one upstream request. */

@@ -8,6 +8,7 @@ import java.util.Map;
  * those of a service this process does not run are absent (empty maps, zero counts).
  *
  * @param timers      null while Redis has not answered yet
+ * @param fleet       null when this process runs no ingest
  * @param unavailable what could not be read this time, and why
  */
 public record ProcessReport(
@@ -20,7 +21,16 @@ public record ProcessReport(
         Map<String, Long> expiries,
         Map<String, Long> pulls,
         long deadLetters,
+        Fleet fleet,
         List<String> unavailable) {
+
+    /**
+     * Whether producers went silent on push partitions at once (the same on every ingest: it is kept in Redis), and
+     * the push rate the judgement rests on. Unlike an old watermark (ingest stopped reading: nothing fires), a fleet
+     * silence lets every expiry fire: the orders are pulled.
+     */
+    public record Fleet(
+            boolean silence, int silentPartitions, double pushesPerSecond, double baselinePushesPerSecond) {}
 
     /** How far ingest has read one source partition, and how long ago that event time was. */
     public record Watermark(String partition, long watermark, long ageMs) {}

@@ -19,6 +19,18 @@ public final class ProcessStatus implements StatusSource {
         this.clock = clock;
     }
 
+    private ProcessReport.Fleet fleet() {
+        Double silence = meters.gauge(MetricNames.FLEET_SILENCE);
+        if (silence == null) {
+            return null;
+        }
+        return new ProcessReport.Fleet(
+                silence == 1,
+                meters.gauge(MetricNames.FLEET_SILENT_PARTITIONS).intValue(),
+                meters.gauge(MetricNames.FLEET_PUSH_RATE),
+                meters.gauge(MetricNames.FLEET_PUSH_BASELINE));
+    }
+
     @Override
     public ProcessReport report() {
         TimerWatch.Look look = timers.latest();
@@ -38,6 +50,7 @@ public final class ProcessStatus implements StatusSource {
                 meters.countsBy(MetricNames.TIMER_EXPIRIES, "source"),
                 meters.countsBy(MetricNames.PULLER_PULLS, "outcome"),
                 meters.total(MetricNames.DLQ_RECORDS),
+                fleet(),
                 look.problem().stream().toList());
     }
 }

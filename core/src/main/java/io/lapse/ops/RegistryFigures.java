@@ -1,6 +1,7 @@
 package io.lapse.ops;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
@@ -38,6 +39,12 @@ final class RegistryFigures {
         return (long) registry.find(counter).counters().stream()
                 .mapToDouble(Counter::count)
                 .sum();
+    }
+
+    /** The gauge's value, or null when no service of this process registered it. */
+    Double gauge(String name) {
+        Gauge found = registry.find(name).gauge();
+        return found == null ? null : found.value();
     }
 
     ProcessReport.Lateness lateness(String timer) {

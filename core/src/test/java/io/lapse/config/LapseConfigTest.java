@@ -35,7 +35,8 @@ class LapseConfigTest {
                         "charging.timer.expired",
                         "charging.status.pulled",
                         "charging.status.dlq",
-                        "lapse.timer.shards"));
+                        "lapse.timer.shards",
+                        "charging.fleet.events"));
     }
 
     @Test

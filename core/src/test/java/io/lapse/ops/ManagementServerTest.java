@@ -212,6 +212,7 @@ class ManagementServerTest {
                 java.util.Map.of(),
                 java.util.Map.of(),
                 2,
+                null,
                 List.of()));
         HttpResponse<String> status = get(server, "/status.json");
 

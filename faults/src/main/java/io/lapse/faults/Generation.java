@@ -147,12 +147,19 @@ final class Generation implements AutoCloseable {
         lapse.put(ConfigKeys.TIMER_REPEAT, Durations.format(settings.ttl()));
         lapse.put(ConfigKeys.UPSTREAM_BASE_URL, lab.upstream().baseUrl());
         lapse.put(ConfigKeys.COMPENSATOR_SCAN_INTERVAL, Durations.format(settings.scanInterval()));
+        // the warm-up spans many baselines: a fleet silence is told within a few push intervals
+        lapse.put(
+                ConfigKeys.FLEET_WINDOW,
+                Durations.format(settings.pushInterval().multipliedBy(2)));
+        lapse.put(
+                ConfigKeys.FLEET_BASELINE,
+                Durations.format(settings.pushInterval().multipliedBy(10)));
         return lapse;
     }
 
     /** The expired topic stamps LogAppendTime, so that the tally knows when each expiry reached Kafka. */
     private static void createTopics(Lab lab, TopicNames topics, int partitions) {
-        for (String topic : new String[] {topics.push(), topics.pulled(), topics.dlq()}) {
+        for (String topic : new String[] {topics.push(), topics.pulled(), topics.dlq(), topics.fleetEvents()}) {
             TopicReadiness.createAndAwait(lab.admin(), new NewTopic(topic, partitions, (short) 1), TOPIC_TIMEOUT);
         }
         TopicReadiness.createAndAwait(

@@ -54,6 +54,8 @@ final class Scenarios {
                 "fast-producer-clock",
                 false,
                 new FastClockDuringFreeze(Duration.ofSeconds(9), Duration.ofSeconds(60))));
+        all.add(new Scenario(
+                "fleet-silence", true, new FleetWideSilence(settings.ttl().multipliedBy(5), Duration.ofSeconds(20))));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
         all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
         return all;

@@ -55,6 +55,28 @@ final class BrokerEndOffsets implements EndOffsetProbe.Question, AutoCloseable {
         return counted.thenCombine(ends, (counts, offsets) -> new CaughtUpProof(askedAt, offsets, counts));
     }
 
+    /** The end offset of every partition of one topic, by partition number. */
+    CompletableFuture<Map<Integer, Long>> ofTopic(String topic) {
+        return admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(TIMEOUT_MS))
+                .allTopicNames()
+                .toCompletionStage()
+                .toCompletableFuture()
+                .thenCompose(described -> admin.listOffsets(
+                                described.get(topic).partitions().stream()
+                                        .collect(Collectors.toMap(
+                                                info -> new TopicPartition(topic, info.partition()),
+                                                info -> OffsetSpec.latest())),
+                                new ListOffsetsOptions(isolation).timeoutMs(TIMEOUT_MS))
+                        .all()
+                        .toCompletionStage()
+                        .toCompletableFuture())
+                .thenApply(answers -> {
+                    Map<Integer, Long> ends = new HashMap<>();
+                    answers.forEach((partition, info) -> ends.put(partition.partition(), info.offset()));
+                    return ends;
+                });
+    }
+
     private static Map<String, Integer> partitionCounts(Map<String, TopicDescription> topics) {
         Map<String, Integer> counts = new HashMap<>();
         topics.forEach(

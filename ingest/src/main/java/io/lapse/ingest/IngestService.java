@@ -2,16 +2,21 @@ package io.lapse.ingest;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
+import io.lapse.ingest.fleet.FleetGauges;
+import io.lapse.ingest.fleet.FleetSilenceWatch;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.FleetSilence;
 import io.lapse.store.ServiceContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -26,9 +31,11 @@ public final class IngestService implements Service {
     private static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 5_000;
 
     private final ServiceLoop loop;
+    private final ServiceLoop fleetWatch;
 
-    private IngestService(ServiceLoop loop) {
+    private IngestService(ServiceLoop loop, ServiceLoop fleetWatch) {
         this.loop = loop;
+        this.fleetWatch = fleetWatch;
     }
 
     /** Creates the topics ingest reads and writes when missing, and everything it needs; {@link #start} runs it. */
@@ -36,7 +43,8 @@ public final class IngestService implements Service {
         LapseConfig config = context.config();
         KafkaClients clients = context.clients();
         TopicNames topics = config.topics();
-        new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.dlq()));
+        new TopicProvisioner(clients)
+                .ensure(Set.of(topics.push(), topics.pulled(), topics.dlq(), topics.fleetEvents()));
         KafkaConsumer<byte[], byte[]> consumer = clients.member(
                 config.ingest().groupId(),
                 "lapse-ingest",
@@ -46,7 +54,7 @@ public final class IngestService implements Service {
                         // a partition added to a topic holds the watermark back until ingest reads it
                         ConsumerConfig.METADATA_MAX_AGE_CONFIG,
                         NEW_PARTITIONS_SEEN_WITHIN_MS));
-        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-ingest-dlq", Map.of());
+        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-ingest", Map.of());
         BrokerEndOffsets endOffsets =
                 new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation(clients));
         IngestMetrics metrics = new IngestMetrics(context.registry());
@@ -67,23 +75,53 @@ public final class IngestService implements Service {
                 context.clock(),
                 config.timer().watermarkSlack().toMillis());
         metrics.watchRedisClockSkew(skew::millis, config.timer().watermarkSlack());
-        return new IngestService(new ServiceLoop(
-                "lapse-ingest",
+        return new IngestService(
+                new ServiceLoop(
+                        "lapse-ingest",
+                        () -> {
+                            skew.askIfDue();
+                            batches.next();
+                        },
+                        consumer::wakeup,
+                        () -> {
+                            try {
+                                batches.finish();
+                            } finally {
+                                // a consumer left open keeps its partitions from the next ingest until its session
+                                // times out
+                                consumer.close();
+                                producer.close();
+                                endOffsets.close();
+                            }
+                        }),
+                fleetWatchLoop(context, endOffsets, producer));
+    }
+
+    /** The fleet silence watch on its own thread, so that a slow broker answer never holds ingest's batches back. */
+    private static ServiceLoop fleetWatchLoop(
+            ServiceContext context, BrokerEndOffsets endOffsets, KafkaProducer<byte[], byte[]> producer) {
+        LapseConfig config = context.config();
+        TopicNames topics = config.topics();
+        FleetSilenceWatch watch = new FleetSilenceWatch(
+                config.fleet(),
+                topics.push(),
+                () -> endOffsets.ofTopic(topics.push()),
+                new FleetSilence(context.redis(), context.keys()),
+                context.store()::watchedCount,
+                producer,
+                topics.fleetEvents(),
+                context.clock(),
+                new FleetGauges(context.registry()));
+        CountDownLatch closing = new CountDownLatch(1);
+        long interval = config.fleet().checkInterval().toMillis();
+        return new ServiceLoop(
+                "lapse-fleet-watch",
                 () -> {
-                    skew.askIfDue();
-                    batches.next();
+                    watch.check();
+                    closing.await(interval, TimeUnit.MILLISECONDS);
                 },
-                consumer::wakeup,
-                () -> {
-                    try {
-                        batches.finish();
-                    } finally {
-                        // a consumer left open keeps its partitions from the next ingest until its session times out
-                        consumer.close();
-                        producer.close();
-                        endOffsets.close();
-                    }
-                }));
+                closing::countDown,
+                () -> {});
     }
 
     /** The consumer's isolation level, which decides which end offset its position can reach. */
@@ -102,11 +140,12 @@ public final class IngestService implements Service {
     @Override
     public void start() {
         loop.start();
+        fleetWatch.start();
     }
 
     @Override
     public Optional<String> livenessProblem() {
-        return loop.livenessProblem();
+        return ServiceLoop.livenessProblemOf(loop, fleetWatch);
     }
 
     @Override
@@ -116,6 +155,8 @@ public final class IngestService implements Service {
 
     @Override
     public void close() {
+        // the watch shares ingest's producer and admin client, which ingest's loop closes last
+        fleetWatch.close();
         loop.close();
     }
 }

@@ -1,6 +1,8 @@
 package io.lapse.operations;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.event.FleetEvent;
+import io.lapse.store.FleetSilence;
 import io.lapse.store.ShardCensus;
 import java.util.Comparator;
 import java.util.List;
@@ -15,11 +17,12 @@ import picocli.CommandLine.Option;
         description = {
             "Lapse on one screen: each partition's watermark and its age, the consumer lag of ingest, "
                     + "puller and compensator, watched timers per shard, overdue timers and the oldest, fire lateness "
-                    + "p50/p99 from the services' /metrics, the dead-letter topic, the compensator's last drift scan and "
-                    + "the Redis epoch.",
+                    + "p50/p99 from the services' /metrics, the dead-letter topic, the compensator's last drift scan, "
+                    + "the Redis epoch and a fleet silence.",
             "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
                     + "without one, overdue timers, dead letters within --dlq-window, shards without an epoch "
-                    + "marker or without a timer serving them, or final pulls held. The problems are listed last."
+                    + "marker or without a timer serving them, final pulls held, or a fleet silence (producers stopped writing "
+                    + "to push partitions at once). The problems are listed last."
         },
         footer = {
             "%nExamples:",
@@ -87,6 +90,10 @@ public final class StatusCommand extends OnCallCommand {
                 .filter(Objects::nonNull)
                 .min(Comparator.comparingLong(ShardCensus.OverdueOrder::deadline))
                 .orElse(null);
+        FleetEvent fleetSilence = new FleetSilence(connections.redis(), connections.keys())
+                .current()
+                .join()
+                .orElse(null);
         // ingest's marks are its clock's: ages by this one, read after them, never come out negative on one host
         long now = now();
         StatusReport report = new StatusReport(
@@ -104,7 +111,8 @@ public final class StatusCommand extends OnCallCommand {
                 window,
                 shards.stream().map(ShardCensus.ShardCount::epoch).toList(),
                 owners,
-                StatusProblems.of(marks, now, maxAge, shards, owners, deadLetters, window, metrics));
+                fleetSilence,
+                StatusProblems.of(marks, now, maxAge, shards, owners, deadLetters, window, metrics, fleetSilence));
         if (json) {
             Json.print(out(), report);
         } else {

@@ -1,6 +1,7 @@
 package io.lapse.operations;
 
 import io.lapse.config.Durations;
+import io.lapse.event.FleetEvent;
 import io.lapse.store.ShardCensus;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ final class StatusProblems {
             TimerOwners owners,
             DeadLetterSummary deadLetters,
             long window,
-            ServiceMetrics.Reading metrics) {
+            ServiceMetrics.Reading metrics,
+            FleetEvent fleetSilence) {
         List<String> problems = new ArrayList<>();
         marks.lowest(now)
                 .ifPresentOrElse(
@@ -78,6 +80,11 @@ final class StatusProblems {
         } else if (!owners.unserved().isEmpty()) {
             problems.add("no timer serves shards " + owners.unserved() + ": nothing fires from them; a timer that "
                     + "stopped leaves them until its group rebalances");
+        }
+        if (fleetSilence != null) {
+            problems.add("fleet silence since " + Show.time(fleetSilence.since()) + ": the producers stopped writing "
+                    + "to push partitions " + fleetSilence.partitionNumbers() + " (upstream's push pipeline?); "
+                    + "each silent order is pulled as it expires, and " + "the event is on the fleet events topic");
         }
         return problems;
     }

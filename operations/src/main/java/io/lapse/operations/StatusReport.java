@@ -1,5 +1,6 @@
 package io.lapse.operations;
 
+import io.lapse.event.FleetEvent;
 import io.lapse.internal.ControlCharacters;
 import io.lapse.store.ShardCensus;
 import java.io.PrintWriter;
@@ -12,6 +13,7 @@ import java.util.stream.Collectors;
  *
  * @param epochs the compensator's epoch marker per shard; null entries where a shard has none
  * @param timerOwners which shards a running timer serves
+ * @param fleetSilence the fleet silence on now, or null
  * @param problems what is wrong, one sentence each; empty when all is well
  */
 record StatusReport(
@@ -29,6 +31,7 @@ record StatusReport(
         long deadLetterWindowMillis,
         List<String> epochs,
         TimerOwners timerOwners,
+        FleetEvent fleetSilence,
         List<String> problems) {
 
     private static final int SHARDS_PER_LINE = 8;
@@ -36,6 +39,7 @@ record StatusReport(
     void print(PrintWriter out) {
         out.println("lapse status at " + Show.time(at));
         printWatermarks(out);
+        printFleet(out);
         out.println("consumer lag   "
                 + consumerLag.stream()
                         .map(g -> g.role() + " "
@@ -75,6 +79,20 @@ record StatusReport(
         out.println("timer shards   " + timerOwners.describe(shards.size()));
         out.println(problems.isEmpty() ? "problems       none" : "problems       " + problems.size());
         problems.forEach(p -> out.println("  - " + p));
+    }
+
+    /** Next to the watermarks, since the two say opposite things: they stopped writing, or we stopped reading. */
+    private void printFleet(PrintWriter out) {
+        if (fleetSilence == null) {
+            out.println("fleet silence  none (producers write to every push partition they usually write to)");
+            return;
+        }
+        out.println("fleet silence  since " + Show.time(fleetSilence.since()) + " ("
+                + Show.ago(fleetSilence.since(), at) + "): push partitions " + fleetSilence.partitionNumbers()
+                + " went silent at once, " + Math.round(fleetSilence.silentShare() * 100) + " % of the pushes missing, "
+                + Show.count(fleetSilence.watchedOrders()) + " orders watched then");
+        out.println("               the producers stopped writing, not ingest reading: expiries fire and every "
+                + "silent order is pulled (an old watermark would mean the opposite: nothing fires)");
     }
 
     private void printWatermarks(PrintWriter out) {

@@ -75,6 +75,16 @@ public record TimerKeys(String prefix, int shards) {
         return prefix + ":audit";
     }
 
+    /** The fleet silence now on (a FleetEvent as JSON), absent while there is none. */
+    public String fleetSilence() {
+        return prefix + ":fleet:silence";
+    }
+
+    /** Which ingest instance judges fleet silence, held as a lease. */
+    public String fleetWatcher() {
+        return prefix + ":fleet:watcher";
+    }
+
     public String watermarks() {
         return prefix + ":watermark";
     }

@@ -1,0 +1,123 @@
+package io.lapse.ingest.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lapse.config.ConfigSource;
+import io.lapse.config.FleetSettings;
+import io.lapse.event.FleetEvent;
+import io.lapse.event.FleetEvent.PartitionRate;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+
+class SilenceVerdictTest {
+
+    private static final FleetSettings SETTINGS = FleetSettings.from(ConfigSource.defaults()); // 30 s over 10 min, 50 %
+    private static final long SECOND = 1_000;
+
+    private final PushRates rates = new PushRates(SETTINGS.window(), SETTINGS.baseline());
+    private final Map<Integer, Long> ends = new HashMap<>();
+    private long now = 1_700_000_000_000L;
+
+    /** Each partition's producers write this many pushes a second for the given time, read every 5 s. */
+    private void write(Duration time, Map<Integer, Integer> perSecond) {
+        for (long t = 0; t < time.toMillis(); t += 5 * SECOND) {
+            now += 5 * SECOND;
+            perSecond.forEach((partition, rate) -> ends.merge(partition, rate * 5L, Long::sum));
+            rates.read(now, Map.copyOf(ends));
+        }
+    }
+
+    private SilenceVerdict verdict(Optional<FleetEvent> on) {
+        return SilenceVerdict.of(rates, ends.keySet(), on, SETTINGS);
+    }
+
+    @Test
+    void partitionsThatStopTogetherAreSilentAndTheShareSaysHowMuchIsMissing() {
+        write(Duration.ofMinutes(5), Map.of(0, 100, 1, 100, 2, 100, 3, 100));
+
+        write(Duration.ofSeconds(40), Map.of(0, 0, 1, 0, 2, 100, 3, 100));
+
+        SilenceVerdict verdict = verdict(Optional.empty());
+        assertThat(verdict.silent()).extracting(PartitionRate::partition).containsExactly(0, 1);
+        // the baseline takes in the first seconds of the silence, read before the window began
+        assertThat(verdict.silentShare()).isCloseTo(0.5, Offset.offset(0.02));
+    }
+
+    @Test
+    void aRateThatFallsByMoreThanHalfIsSilenceAndOneThatFallsByAThirdIsNot() {
+        write(Duration.ofMinutes(5), Map.of(0, 90, 1, 90));
+
+        write(Duration.ofSeconds(40), Map.of(0, 40, 1, 60));
+
+        assertThat(verdict(Optional.empty()).silent())
+                .extracting(PartitionRate::partition)
+                .containsExactly(0);
+    }
+
+    @Test
+    void nothingIsJudgedBeforeTheReadingsSpanAWindowAndABaselineOfOne() {
+        write(Duration.ofSeconds(20), Map.of(0, 100));
+        write(Duration.ofSeconds(30), Map.of(0, 0));
+
+        assertThat(verdict(Optional.empty()).judged()).isEmpty();
+    }
+
+    @Test
+    void aPartitionTooQuietToJudgeNeverCountsAsSilent() {
+        write(Duration.ofMinutes(5), Map.of(0, 100, 1, 0));
+        write(Duration.ofSeconds(40), Map.of(0, 100, 1, 0));
+
+        SilenceVerdict verdict = verdict(Optional.empty());
+        assertThat(verdict.silent()).isEmpty();
+        assertThat(verdict.judged()).extracting(PartitionRate::partition).containsExactly(0);
+    }
+
+    @Test
+    void aSilenceOnIsJudgedAgainstTheRateBeforeItEvenOnceTheBaselineHasSunk() {
+        write(Duration.ofMinutes(5), Map.of(0, 100));
+        write(Duration.ofMinutes(15), Map.of(0, 0));
+        FleetEvent on = new FleetEvent(
+                FleetEvent.Kind.SILENCE_STARTED, now, now, "push", List.of(new PartitionRate(0, 0, 100)), 1_500, 1);
+
+        assertThat(verdict(Optional.empty()).silent())
+                .as("its own baseline is silence by now")
+                .isEmpty();
+        assertThat(verdict(Optional.of(on)).silent())
+                .extracting(PartitionRate::partition)
+                .containsExactly(0);
+
+        write(Duration.ofSeconds(40), Map.of(0, 30));
+        assertThat(verdict(Optional.of(on)).endsSilence())
+                .as("30 of 100 is still silent")
+                .isFalse();
+
+        write(Duration.ofSeconds(40), Map.of(0, 95));
+        assertThat(verdict(Optional.of(on)).endsSilence()).isTrue();
+    }
+
+    @Test
+    void aJudgeThatJustTookOverDoesNotEndASilenceItHasNotMeasuredYet() {
+        FleetEvent on = new FleetEvent(
+                FleetEvent.Kind.SILENCE_STARTED, now, now, "push", List.of(new PartitionRate(0, 0, 100)), 1_500, 1);
+        write(Duration.ofSeconds(10), Map.of(0, 100));
+
+        SilenceVerdict verdict = verdict(Optional.of(on));
+
+        assertThat(verdict.unjudged()).containsExactly(0);
+        assertThat(verdict.endsSilence()).isFalse();
+    }
+
+    @Test
+    void ratesComeFromTheBrokersEndOffsetsSoATopicCreatedAnewCountsAsNoPushesNotNegativeOnes() {
+        write(Duration.ofMinutes(2), Map.of(0, 100));
+        ends.put(0, 0L);
+        rates.read(now += 5 * SECOND, Map.copyOf(ends));
+
+        assertThat(rates.now(0)).hasValue(0.0);
+    }
+}

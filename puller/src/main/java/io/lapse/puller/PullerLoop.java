@@ -37,6 +37,7 @@ final class PullerLoop {
     private final DeadLetterSink deadLetters;
     private final BooleanSupplier upstreamTakesMore;
     private final BacklogGauges backlog;
+    private final DrainRate drain;
     private final IntSupplier held;
     private final BooleanSupplier running;
     private final int maxInFlight;
@@ -49,6 +50,7 @@ final class PullerLoop {
             DeadLetterSink deadLetters,
             BooleanSupplier upstreamTakesMore,
             BacklogGauges backlog,
+            DrainRate drain,
             IntSupplier held,
             BooleanSupplier running,
             int maxInFlight) {
@@ -59,6 +61,7 @@ final class PullerLoop {
         this.deadLetters = deadLetters;
         this.upstreamTakesMore = upstreamTakesMore;
         this.backlog = backlog;
+        this.drain = drain;
         this.held = held;
         this.running = running;
         this.maxInFlight = maxInFlight;
@@ -109,6 +112,7 @@ final class PullerLoop {
                             "the dead letter of " + partition + "@" + record.offset(),
                             running);
             commits.track(partition, record.offset(), record.timestamp(), answered);
+            answered.thenRun(drain::answered);
         }
     }
 

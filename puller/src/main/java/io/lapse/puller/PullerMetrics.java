@@ -12,10 +12,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * What the puller counts: pulls by outcome, upstream's latency, waits for rate permits, the circuit's state, pulls
- * waiting for upstream, duplicates, expiries in flight.
+ * waiting for upstream, duplicates, expiries in flight, and how fast the backlog drains.
  */
 final class PullerMetrics {
 
@@ -65,6 +66,22 @@ final class PullerMetrics {
 
     void duplicate() {
         duplicates.increment();
+    }
+
+    /** @param backlog the expiries not answered yet, over every partition read */
+    void watchDrain(LongSupplier backlog, DrainRate drain) {
+        Gauge.builder(MetricNames.PULLER_DRAIN_RATE, drain, DrainRate::perSecond)
+                .description("Expiries answered per second over the last minute")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(
+                        MetricNames.PULLER_DRAIN_ETA,
+                        () -> DrainRate.secondsToDrain(backlog.getAsLong(), drain.perSecond()))
+                .baseUnit("seconds")
+                .description("Seconds until the backlog is drained at the drain rate: 0 without a backlog, -1 while "
+                        + "there is one and nothing was answered within the last minute")
+                .strongReference(true)
+                .register(registry);
     }
 
     void watch(IntSupplier inFlight, IntSupplier waiting, IntSupplier held, CircuitBreaker breaker) {

@@ -105,6 +105,8 @@ public final class PullerService implements Service {
                 context.clock(),
                 running::get);
         InOrderCommits commits = new InOrderCommits(consumer);
+        BacklogGauges backlog = new BacklogGauges(consumer, commits, context.clock(), context.registry());
+        DrainRate drain = new DrainRate(System::nanoTime);
         PullerLoop pulls = new PullerLoop(
                 consumer,
                 commits,
@@ -112,11 +114,13 @@ public final class PullerService implements Service {
                 dispatcher,
                 deadLetters,
                 upstreamTakesMore,
-                new BacklogGauges(consumer, commits, context.clock(), context.registry()),
+                backlog,
+                drain,
                 hold::held,
                 running::get,
                 maxInFlight);
         metrics.watch(commits::inFlight, resilient::waiting, hold::held, resilient.breaker());
+        metrics.watchDrain(backlog::all, drain);
         consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());
         ServiceLoop loop = new ServiceLoop("lapse-puller", pulls::next, consumer::wakeup, () -> {
             running.set(false);

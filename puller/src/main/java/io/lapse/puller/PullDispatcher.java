@@ -1,53 +1,43 @@
 package io.lapse.puller;
 
-import io.github.resilience4j.bulkhead.BulkheadFullException;
-import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderView;
 import java.time.Clock;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Answers expiries, each once (see {@link AnswerOnce}): skips those Redis shows a newer status or an end for, pulls the others on the
- * bulkhead's pull threads, and has every PullResult published. A final expiry's pull waits for upstream's answer,
+ * pull threads, earliest silence first ({@link PullQueue}), and has every PullResult published. A final expiry's pull waits for upstream's answer,
  * held off the pull threads ({@link FinalAttemptHold}).
  */
 final class PullDispatcher {
 
     private static final Logger log = LoggerFactory.getLogger(PullDispatcher.class);
-    private static final Executor RESUBMIT = CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS);
-
     private final ResilientUpstream upstream;
-    private final ThreadPoolBulkhead pullThreads;
+    private final PullQueue pullThreads;
     private final ResultPublisher publisher;
     private final AnswerOnce once;
     private final FinalAttemptHold hold;
     private final Clock clock;
-    private final BooleanSupplier running;
 
     PullDispatcher(
             ResilientUpstream upstream,
-            ThreadPoolBulkhead pullThreads,
+            PullQueue pullThreads,
             ResultPublisher publisher,
             AnswerOnce once,
             FinalAttemptHold hold,
-            Clock clock,
-            BooleanSupplier running) {
+            Clock clock) {
         this.upstream = upstream;
         this.pullThreads = pullThreads;
         this.publisher = publisher;
         this.once = once;
         this.hold = hold;
         this.clock = clock;
-        this.running = running;
     }
 
     /** @return completes once Kafka acknowledged the expiry's answer */
@@ -73,16 +63,8 @@ final class PullDispatcher {
         PullOutcome ask(String orderId) throws InterruptedException;
     }
 
-    /** The loop reads only while the bulkhead has room; should it be full nonetheless, the pull waits its turn. */
     private CompletableFuture<PullOutcome> submit(TimerExpired expiry, Request request) {
-        try {
-            return pullThreads.submit(() -> pull(expiry, request)).toCompletableFuture();
-        } catch (BulkheadFullException e) {
-            if (!running.getAsBoolean()) {
-                return CompletableFuture.failedFuture(abandoned(expiry));
-            }
-            return CompletableFuture.supplyAsync(() -> null, RESUBMIT).thenCompose(nothing -> submit(expiry, request));
-        }
+        return pullThreads.submit(expiry, () -> pull(expiry, request));
     }
 
     private PullOutcome pull(TimerExpired expiry, Request request) {

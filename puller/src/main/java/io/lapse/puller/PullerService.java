@@ -98,12 +98,12 @@ public final class PullerService implements Service {
                 running::get);
         PullDispatcher dispatcher = new PullDispatcher(
                 resilient,
-                pullThreads,
+                // a pull that waits longer than a bulkhead's worth of later ones goes next
+                new PullQueue(pullThreads, maxInFlight, running::get),
                 new ResultPublisher(producer, topics.pulled(), deadLetters, context.clock(), metrics, running::get),
                 new AnswerOnce(ANSWERS_REMEMBERED, metrics::duplicate),
                 hold,
-                context.clock(),
-                running::get);
+                context.clock());
         InOrderCommits commits = new InOrderCommits(consumer);
         BacklogGauges backlog = new BacklogGauges(consumer, commits, context.clock(), context.registry());
         DrainRate drain = new DrainRate(System::nanoTime);

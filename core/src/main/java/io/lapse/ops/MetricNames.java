@@ -32,6 +32,8 @@ public final class MetricNames {
     public static final String PULLER_DRAIN_RATE = "lapse.puller.drain.rate";
     /** Puller: seconds until the backlog is drained at the drain rate; 0 without a backlog, -1 when not draining. */
     public static final String PULLER_DRAIN_ETA = "lapse.puller.drain.eta";
+    /** Puller: expiries SKIPPED because this puller had pulled the order OK at or after their deadline. */
+    public static final String PULLER_SKIPPED_ALREADY_PULLED = "lapse.puller.skipped.already.pulled";
     /** Every service: records sent to the dead-letter topic, by {@code service}. */
     public static final String DLQ_RECORDS = "lapse.dlq.records";
 

@@ -31,6 +31,17 @@ public final class MetricNames {
     public static final String PULLER_REQUEST = "lapse.puller.request";
     /** Puller: waits for a permit of upstream.rate-limit. */
     public static final String PULLER_RATE_LIMIT_WAIT = "lapse.puller.rate.limit.wait";
+    /**
+     * Puller: expiries not answered yet, summed over the partitions this instance reads ({@code .total} would be
+     * taken for a counter's suffix by Prometheus and collide with the per-partition {@code lapse.puller.backlog}).
+     */
+    public static final String PULLER_BACKLOG_ALL = "lapse.puller.backlog.all";
+    /** Puller: expiries answered per second over the last minute. */
+    public static final String PULLER_DRAIN_RATE = "lapse.puller.drain.rate";
+    /** Puller: seconds until the backlog is drained at the drain rate; 0 without a backlog, -1 when not draining. */
+    public static final String PULLER_DRAIN_ETA = "lapse.puller.drain.eta";
+    /** Puller: expiries SKIPPED because this puller had pulled the order OK at or after their deadline. */
+    public static final String PULLER_SKIPPED_ALREADY_PULLED = "lapse.puller.skipped.already.pulled";
     /** Every service: records sent to the dead-letter topic, by {@code service}. */
     public static final String DLQ_RECORDS = "lapse.dlq.records";
 

@@ -1,5 +1,7 @@
 package io.lapse.puller;
 
+import io.lapse.ops.MetricNames;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The backlog of the expired topic per partition: expiries not answered yet (from the first unanswered one to the end
- * of the partition, read or not) and the age of the oldest one read. Refreshed every few seconds on the consumer's
+ * of the partition, read or not) and the age of the oldest one read; and the backlog of all the partitions this
+ * instance reads, from which {@link DrainRate} tells the time to drain. Refreshed every few seconds on the consumer's
  * thread; while the partitions are paused this is where an outage shows.
  */
 final class BacklogGauges {
@@ -34,6 +37,7 @@ final class BacklogGauges {
     private final MultiGauge size;
     private final MultiGauge age;
     private long nextRefresh = System.nanoTime();
+    private volatile long all;
 
     BacklogGauges(Consumer<byte[], byte[]> consumer, InOrderCommits commits, Clock clock, MeterRegistry registry) {
         this.consumer = consumer;
@@ -46,6 +50,15 @@ final class BacklogGauges {
                 .baseUnit("seconds")
                 .description("Age of the oldest expiry of the partition read and not answered yet")
                 .register(registry);
+        Gauge.builder(MetricNames.PULLER_BACKLOG_ALL, this, BacklogGauges::all)
+                .description("Expiries not answered yet, read or not, summed over the partitions this instance reads")
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /** Expiries not answered yet over every partition read, as of the last refresh; readable from any thread. */
+    long all() {
+        return all;
     }
 
     void refreshWhenDue() {
@@ -66,6 +79,7 @@ final class BacklogGauges {
         }
         List<MultiGauge.Row<?>> sizes = new ArrayList<>();
         List<MultiGauge.Row<?>> ages = new ArrayList<>();
+        long sum = 0;
         long millis = clock.millis();
         for (TopicPartition partition : assigned) {
             OptionalLong from = commits.firstUnanswered(partition);
@@ -75,11 +89,14 @@ final class BacklogGauges {
                 continue;
             }
             Tags tags = Tags.of("partition", Integer.toString(partition.partition()));
-            sizes.add(MultiGauge.Row.of(tags, Math.max(0, end - start)));
+            long unanswered = Math.max(0, end - start);
+            sum += unanswered;
+            sizes.add(MultiGauge.Row.of(tags, unanswered));
             OptionalLong oldest = commits.oldestUnansweredTimestamp(partition);
             ages.add(MultiGauge.Row.of(
                     tags, oldest.isPresent() ? Math.max(0, millis - oldest.getAsLong()) / 1000.0 : 0));
         }
+        all = sum;
         size.register(sizes, true);
         age.register(ages, true);
     }

@@ -1,5 +1,6 @@
 package io.lapse.puller;
 
+import io.lapse.event.TimerExpired;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerStore;
@@ -20,10 +21,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One round of the puller: polls expiries, looks them all up in Redis at once, hands each out to be answered
- * (oldest deadline first) without waiting, and commits what was answered. Stops reading (pauses the partitions, yet
- * keeps polling so that the group membership stays alive) while upstream cannot take more: the circuit is open, or
- * the pull threads and their queue could not take another poll's worth.
+ * One round of the puller: polls expiries, looks them all up in Redis at once, hands each out to be answered without
+ * waiting, and commits what was answered. Stops reading (pauses the partitions, yet keeps polling so that the group
+ * membership stays alive) while upstream cannot take more: the circuit is open, or the pull threads and their queue
+ * could not take another poll's worth.
+ *
+ * <p>A poll is handed out earliest silence first (by {@code lastSeen}, then deadline; see {@link PullQueue}, which
+ * keeps that order among everything read and waiting for a pull thread), whatever partition an expiry came from. So
+ * of the attempts of one order, the earlier is answered first, and the later can be answered by its pull. The
+ * consumer fetches from every partition it is assigned, so none waits for another to be read to its end; it reads
+ * only the partitions Kafka assigned to this instance, so the order holds within an instance, not across instances.
  */
 final class PullerLoop {
 
@@ -37,6 +44,7 @@ final class PullerLoop {
     private final DeadLetterSink deadLetters;
     private final BooleanSupplier upstreamTakesMore;
     private final BacklogGauges backlog;
+    private final DrainRate drain;
     private final IntSupplier held;
     private final BooleanSupplier running;
     private final int maxInFlight;
@@ -49,6 +57,7 @@ final class PullerLoop {
             DeadLetterSink deadLetters,
             BooleanSupplier upstreamTakesMore,
             BacklogGauges backlog,
+            DrainRate drain,
             IntSupplier held,
             BooleanSupplier running,
             int maxInFlight) {
@@ -59,6 +68,7 @@ final class PullerLoop {
         this.deadLetters = deadLetters;
         this.upstreamTakesMore = upstreamTakesMore;
         this.backlog = backlog;
+        this.drain = drain;
         this.held = held;
         this.running = running;
         this.maxInFlight = maxInFlight;
@@ -80,8 +90,12 @@ final class PullerLoop {
     }
 
     private record Polled(ConsumerRecord<byte[], byte[]> record, ExpiryReading reading) {
-        long deadline() {
-            return reading.expiry() == null ? Long.MIN_VALUE : reading.expiry().deadline();
+        /** Dead letters first: they need neither Redis nor upstream. */
+        static final Comparator<Polled> EARLIEST_SILENCE_FIRST =
+                Comparator.comparing(Polled::expiry, Comparator.nullsFirst(PullQueue.EARLIEST_SILENCE_FIRST));
+
+        TimerExpired expiry() {
+            return reading.expiry();
         }
     }
 
@@ -96,8 +110,7 @@ final class PullerLoop {
             }
         }
         Map<String, OrderView> views = inspect(orderIds, records);
-        // oldest deadline first across the partitions of a poll, so that a backlog drains by age after a hold
-        polled.sort(Comparator.comparingLong(Polled::deadline));
+        polled.sort(Polled.EARLIEST_SILENCE_FIRST);
         for (Polled p : polled) {
             ConsumerRecord<byte[], byte[]> record = p.record();
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
@@ -109,6 +122,7 @@ final class PullerLoop {
                             "the dead letter of " + partition + "@" + record.offset(),
                             running);
             commits.track(partition, record.offset(), record.timestamp(), answered);
+            answered.thenRun(drain::answered);
         }
     }
 

@@ -12,10 +12,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * What the puller counts: pulls by outcome, upstream's latency, waits for rate permits, the circuit's state, pulls
- * waiting for upstream, duplicates, expiries in flight.
+ * waiting for upstream, duplicates, expiries skipped as already pulled, expiries in flight, and how fast the backlog
+ * drains.
  */
 final class PullerMetrics {
 
@@ -24,6 +26,7 @@ final class PullerMetrics {
     private final Timer request;
     private final Timer permitWait;
     private final Counter duplicates;
+    private final Counter alreadyPulled;
 
     PullerMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -46,6 +49,10 @@ final class PullerMetrics {
         this.duplicates = Counter.builder("lapse.puller.duplicates")
                 .description("Expiries answered by the answer to an earlier one of the same triple, without a pull")
                 .register(registry);
+        this.alreadyPulled = Counter.builder(MetricNames.PULLER_SKIPPED_ALREADY_PULLED)
+                .description("Expiries answered SKIPPED without a call because this puller had pulled the order OK at "
+                        + "or after their deadline (also counted in lapse.puller.pulls{outcome=skipped})")
+                .register(registry);
     }
 
     Timer request() {
@@ -65,6 +72,26 @@ final class PullerMetrics {
 
     void duplicate() {
         duplicates.increment();
+    }
+
+    void alreadyPulled() {
+        alreadyPulled.increment();
+    }
+
+    /** @param backlog the expiries not answered yet, over every partition read */
+    void watchDrain(LongSupplier backlog, DrainRate drain) {
+        Gauge.builder(MetricNames.PULLER_DRAIN_RATE, drain, DrainRate::perSecond)
+                .description("Expiries answered per second over the last minute")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(
+                        MetricNames.PULLER_DRAIN_ETA,
+                        () -> DrainRate.secondsToDrain(backlog.getAsLong(), drain.perSecond()))
+                .baseUnit("seconds")
+                .description("Seconds until the backlog is drained at the drain rate: 0 without a backlog, -1 while "
+                        + "there is one and nothing was answered within the last minute")
+                .strongReference(true)
+                .register(registry);
     }
 
     void watch(IntSupplier inFlight, IntSupplier waiting, IntSupplier held, CircuitBreaker breaker) {

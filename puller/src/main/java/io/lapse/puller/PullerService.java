@@ -10,13 +10,17 @@ import io.lapse.kafka.DeadLetterSink;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.OrderView;
 import io.lapse.store.ServiceContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,8 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers expiries: for each TimerExpired it either skips (Redis knows of a newer status or the order's end) or pulls
- * the order's status from upstream, and publishes a PullResult. While upstream cannot take more pulls (the circuit is
+ * Answers expiries: for each TimerExpired it either skips (Redis knows of a newer status or the order's end, or this
+ * puller pulled the order OK since the expiry's deadline) or pulls the order's status from upstream, earliest silence
+ * first and one expiry of an order at a time, and publishes a PullResult. While upstream cannot take more pulls (the circuit is
  * open, the pull threads are busy, the rate limit holds them) it stops reading and holds what it read, uncommitted.
  * Offsets are committed in order, only up to the first expiry whose result Kafka has not acknowledged, so a restart
  * repeats at most the pulls that were in flight.
@@ -37,6 +42,12 @@ public final class PullerService implements Service {
     private static final Logger log = LoggerFactory.getLogger(PullerService.class);
     /** Answered expiries remembered, so that a late duplicate of one is not pulled again. */
     private static final int ANSWERS_REMEMBERED = 20_000;
+    /**
+     * Orders whose last OK pull is remembered, so that their other attempts read since are skipped. In a storm the
+     * attempt after a pull is read about {@code timer.repeat} later, after rate-limit × repeat other pulls (60,000 at
+     * 1,000/s and a minute); an order forgotten by then is pulled once more. About 15 MB at most.
+     */
+    private static final int OK_PULLS_REMEMBERED = 100_000;
 
     private final AtomicBoolean running;
     private final BasePathCheck basePath;
@@ -92,19 +103,25 @@ public final class PullerService implements Service {
                                 30_000));
         DeadLetterSink deadLetters =
                 new DeadLetterSink(producer, topics.dlq(), context.clock(), context.registry(), "puller");
-        FinalAttemptHold hold = new FinalAttemptHold(
-                ResilientUpstream.holdBackoff(upstream),
-                orderId -> context.store().inspect(List.of(orderId)).thenApply(views -> views.get(orderId)),
-                running::get);
+        Function<String, CompletableFuture<OrderView>> views =
+                orderId -> context.store().inspect(List.of(orderId)).thenApply(found -> found.get(orderId));
+        FinalAttemptHold hold = new FinalAttemptHold(ResilientUpstream.holdBackoff(upstream), views, running::get);
         PullDispatcher dispatcher = new PullDispatcher(
                 resilient,
-                pullThreads,
+                // a pull that waits longer than a bulkhead's worth of later ones goes next
+                new PullQueue(pullThreads, maxInFlight, running::get),
                 new ResultPublisher(producer, topics.pulled(), deadLetters, context.clock(), metrics, running::get),
                 new AnswerOnce(ANSWERS_REMEMBERED, metrics::duplicate),
+                // the common pool, like the puller's other delayed tasks: a turn after a wait only checks and sends
+                new OrderTurns(ForkJoinPool.commonPool()),
+                new RecentPulls(OK_PULLS_REMEMBERED),
+                views,
                 hold,
-                context.clock(),
-                running::get);
+                metrics::alreadyPulled,
+                context.clock());
         InOrderCommits commits = new InOrderCommits(consumer);
+        BacklogGauges backlog = new BacklogGauges(consumer, commits, context.clock(), context.registry());
+        DrainRate drain = new DrainRate(System::nanoTime);
         PullerLoop pulls = new PullerLoop(
                 consumer,
                 commits,
@@ -112,11 +129,13 @@ public final class PullerService implements Service {
                 dispatcher,
                 deadLetters,
                 upstreamTakesMore,
-                new BacklogGauges(consumer, commits, context.clock(), context.registry()),
+                backlog,
+                drain,
                 hold::held,
                 running::get,
                 maxInFlight);
         metrics.watch(commits::inFlight, resilient::waiting, hold::held, resilient.breaker());
+        metrics.watchDrain(backlog::all, drain);
         consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());
         ServiceLoop loop = new ServiceLoop("lapse-puller", pulls::next, consumer::wakeup, () -> {
             running.set(false);

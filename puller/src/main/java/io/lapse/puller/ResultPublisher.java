@@ -44,26 +44,28 @@ final class ResultPublisher {
         this.running = running;
     }
 
-    /** @return completes once Kafka acknowledged the result (and the dead letter of a FAILED one) */
-    CompletableFuture<Void> publish(ConsumerRecord<byte[], byte[]> expiry, PullResult result) {
+    /**
+     * @return completes with the result published once Kafka acknowledged it (and the dead letter of a FAILED one):
+     *     the one given, or the FAILED one that replaced it when it was too large
+     */
+    CompletableFuture<PullResult> publish(ConsumerRecord<byte[], byte[]> expiry, PullResult result) {
         byte[] value = JsonCodec.PULL_RESULT.encode(result);
         CompletableFuture<Void> sent = untilAcked(
                         () -> send(
                                 new ProducerRecord<>(topic, result.orderId().getBytes(StandardCharsets.UTF_8), value)),
                         "the pull result of order " + result.orderId())
                 .thenRun(() -> metrics.pulled(result.outcome()));
-        CompletableFuture<Void> answered =
-                sent.exceptionallyCompose(error -> Exceptions.unwrap(error) instanceof RecordTooLargeException
+        CompletableFuture<PullResult> answered = sent.thenApply(acked -> result)
+                .exceptionallyCompose(error -> Exceptions.unwrap(error) instanceof RecordTooLargeException
                         ? publish(expiry, tooLarge(result, value.length, Exceptions.unwrap(error)))
                         : CompletableFuture.failedFuture(error));
         if (result.outcome() != PullResult.Outcome.FAILED) {
             return answered;
         }
-        return CompletableFuture.allOf(
-                answered,
-                untilAcked(
-                        () -> deadLetters.send(expiry, "pull FAILED: " + result.error()),
-                        "the dead letter of the failed pull of order " + result.orderId()));
+        CompletableFuture<Void> deadLetter = untilAcked(
+                () -> deadLetters.send(expiry, "pull FAILED: " + result.error()),
+                "the dead letter of the failed pull of order " + result.orderId());
+        return answered.thenCombine(deadLetter, (published, acked) -> published);
     }
 
     private PullResult tooLarge(PullResult result, int bytes, Throwable error) {

@@ -13,6 +13,7 @@ import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.ops.MetricNames;
 import io.lapse.puller.UpstreamStub.Answer;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.RedisConnection;
@@ -26,6 +27,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -483,6 +485,60 @@ class PullerServiceTest {
         assertThat(result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(result.error()).startsWith("upstream refused the pull: answered 422");
         assertThat(upstream.requests("refused")).isEqualTo(1);
+    }
+
+    @Test
+    void aStormsBacklogCostsOneCallPerSilentOrderAndEveryExpiryIsStillAnswered() {
+        puller.close();
+        long silentSince = System.currentTimeMillis() - 10 * TTL;
+        List<String> orders = List.of("storm-1", "storm-2", "storm-3", "storm-4", "storm-5", "storm-6", "storm-7");
+        orders.forEach(orderId -> pushed(orderId, silentSince));
+        List<PullResult.ExpiryRef> expiries = new ArrayList<>();
+        // as the timer fired them while the puller was away: every order's first attempt, then every second one, ...
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            for (String orderId : orders) {
+                expiries.add(PullResult.ExpiryRef.of(expireAgain(orderId, silentSince, attempt)));
+            }
+        }
+
+        restartWith(Map.of());
+
+        List<PullResult> answers =
+                results.atLeast(expiries.size(), r -> r.orderId().startsWith("storm-"));
+        assertThat(orders)
+                .allSatisfy(orderId -> assertThat(upstream.requests(orderId))
+                        .as("calls for %s", orderId)
+                        .isEqualTo(1));
+        assertThat(answers)
+                .as("one answer to each expiry")
+                .extracting(PullResult::expiry)
+                .containsExactlyInAnyOrderElementsOf(expiries);
+        assertThat(orders)
+                .allSatisfy(orderId -> assertThat(answers.stream()
+                                .filter(r -> r.orderId().equals(orderId))
+                                .map(PullResult::outcome))
+                        .as("answers to %s", orderId)
+                        .containsExactlyInAnyOrder(Outcome.OK, Outcome.SKIPPED, Outcome.SKIPPED));
+        assertThat(registry.get(MetricNames.PULLER_SKIPPED_ALREADY_PULLED)
+                        .counter()
+                        .count())
+                .isEqualTo(2 * orders.size());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get(MetricNames.PULLER_BACKLOG_ALL)
+                                        .gauge()
+                                        .value()
+                                == 0
+                        && registry.get(MetricNames.PULLER_DRAIN_ETA).gauge().value() == 0);
+        assertThat(registry.get(MetricNames.PULLER_DRAIN_RATE).gauge().value()).isPositive();
+    }
+
+    /** Attempt n of a silence, fired {@code timer.repeat} (here the ttl) after the one before. */
+    private TimerExpired expireAgain(String orderId, long lastSeen, int attempt) {
+        long deadline = lastSeen + TTL * attempt;
+        TimerExpired expiry =
+                new TimerExpired(orderId, deadline, lastSeen, attempt, deadline + 5, TimerExpired.Source.TIMER, false);
+        send(null, orderId, JsonCodec.TIMER_EXPIRED.encode(expiry));
+        return expiry;
     }
 
     private void expireFinally(String orderId, long lastSeen) {

@@ -9,6 +9,7 @@ import java.util.Map;
  *
  * @param timers      null while Redis has not answered yet
  * @param fleet       null when this process runs no ingest
+ * @param drain       null when this process runs no puller
  * @param unavailable what could not be read this time, and why
  */
 public record ProcessReport(
@@ -22,7 +23,15 @@ public record ProcessReport(
         Map<String, Long> pulls,
         long deadLetters,
         Fleet fleet,
+        Drain drain,
         List<String> unavailable) {
+
+    /**
+     * The puller's backlog (expiries not answered yet, over the partitions it reads), how many it answered per
+     * second over the last minute, and the seconds until the backlog is drained at that rate: 0 without a backlog,
+     * -1 while nothing drains it.
+     */
+    public record Drain(long backlog, double perSecond, double secondsToDrain) {}
 
     /**
      * Whether producers went silent on push partitions at once (the same on every ingest: it is kept in Redis), and

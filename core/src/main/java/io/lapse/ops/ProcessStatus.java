@@ -31,6 +31,17 @@ public final class ProcessStatus implements StatusSource {
                 meters.gauge(MetricNames.FLEET_PUSH_BASELINE));
     }
 
+    private ProcessReport.Drain drain() {
+        Double backlog = meters.gauge(MetricNames.PULLER_BACKLOG_ALL);
+        if (backlog == null) {
+            return null;
+        }
+        return new ProcessReport.Drain(
+                Math.round(backlog),
+                meters.gauge(MetricNames.PULLER_DRAIN_RATE),
+                meters.gauge(MetricNames.PULLER_DRAIN_ETA));
+    }
+
     @Override
     public ProcessReport report() {
         TimerWatch.Look look = timers.latest();
@@ -51,6 +62,7 @@ public final class ProcessStatus implements StatusSource {
                 meters.countsBy(MetricNames.PULLER_PULLS, "outcome"),
                 meters.total(MetricNames.DLQ_RECORDS),
                 fleet(),
+                drain(),
                 look.problem().stream().toList());
     }
 }

@@ -213,6 +213,7 @@ class ManagementServerTest {
                 java.util.Map.of(),
                 2,
                 null,
+                null,
                 List.of()));
         HttpResponse<String> status = get(server, "/status.json");
 

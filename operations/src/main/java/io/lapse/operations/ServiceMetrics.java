@@ -9,11 +9,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
  * What lapse status reads from the running services' /metrics: fire lateness, from the histogram's buckets summed
- * over every timer reached (so since each started), and when a compensator last compared its mirror with Redis.
+ * over every timer reached (so since each started), when a compensator last compared its mirror with Redis, and the
+ * pullers' backlog and how fast it drains.
  */
 final class ServiceMetrics {
 
@@ -24,6 +26,10 @@ final class ServiceMetrics {
     static final String DRIFT_SCAN = "drift";
     /** Final pulls upstream has not answered, held by a puller until it does. */
     static final String HELD_PULLS = "lapse_puller_held";
+    /** Expiries a puller has not answered yet, over the partitions it reads. */
+    static final String BACKLOG = "lapse_puller_backlog_all";
+    /** Expiries a puller answered per second over the last minute. */
+    static final String DRAIN_RATE = "lapse_puller_drain_rate";
     /** Records a compensator's mirror must read before its postponed rebuild may declare the epochs. */
     static final String REBUILD_BEHIND = "lapse_compensator_rebuild_behind_records";
 
@@ -34,6 +40,8 @@ final class ServiceMetrics {
      * @param lastDriftScan epoch ms, null when no service reached exports it
      * @param heldPulls   final pulls the reached pullers hold for an answer from upstream
      * @param rebuildBehind records the reached compensators must read before their postponed rebuild; 0 when none waits
+     * @param backlog     expiries the reached pullers have not answered yet
+     * @param drainRate   expiries the reached pullers answered per second over the last minute
      */
     record Reading(
             List<String> reached,
@@ -43,7 +51,18 @@ final class ServiceMetrics {
             long fired,
             Long lastDriftScan,
             long heldPulls,
-            long rebuildBehind) {}
+            long rebuildBehind,
+            long backlog,
+            double drainRate) {
+
+        /** Seconds until the pullers have drained their backlog at their rate; empty while it does not drain. */
+        OptionalLong secondsToDrain() {
+            if (backlog == 0) {
+                return OptionalLong.of(0);
+            }
+            return drainRate > 0 ? OptionalLong.of(Math.round(backlog / drainRate)) : OptionalLong.empty();
+        }
+    }
 
     private ServiceMetrics() {}
 
@@ -55,6 +74,8 @@ final class ServiceMetrics {
         Long lastScan = null;
         double held = 0;
         double behind = 0;
+        double backlog = 0;
+        double drainRate = 0;
         for (String url : urls) {
             List<PrometheusText.Sample> samples;
             try {
@@ -75,6 +96,10 @@ final class ServiceMetrics {
                     held += sample.value();
                 } else if (sample.name().equals(REBUILD_BEHIND)) {
                     behind += sample.value();
+                } else if (sample.name().equals(BACKLOG)) {
+                    backlog += sample.value();
+                } else if (sample.name().equals(DRAIN_RATE)) {
+                    drainRate += sample.value();
                 } else if (sample.name().equals(LAST_SCAN)
                         && DRIFT_SCAN.equals(sample.labels().get("scan"))
                         && sample.value() > 0) {
@@ -91,7 +116,9 @@ final class ServiceMetrics {
                 Math.round(fired),
                 lastScan,
                 Math.round(held),
-                Math.round(behind));
+                Math.round(behind),
+                Math.round(backlog),
+                drainRate);
     }
 
     private static List<PrometheusText.Sample> scrape(HttpClient http, String url, Duration timeout)

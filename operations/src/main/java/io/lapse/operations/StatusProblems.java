@@ -59,6 +59,11 @@ final class StatusProblems {
                     + ", and billing waits; the puller's log names them, lapse inspect ORDER shows one, and "
                     + "lapse cancel ORDER lets one go");
         }
+        if (metrics.secondsToDrain().isEmpty()) {
+            problems.add("the pullers' backlog of " + Show.count(metrics.backlog(), "expiry", "expiries")
+                    + " does not drain: none was answered within the last minute (upstream down, the circuit "
+                    + "open? the pullers' logs say)");
+        }
         List<Integer> withoutEpoch = IntStream.range(0, shards.size())
                 .filter(i -> shards.get(i).epoch() == null)
                 .boxed()

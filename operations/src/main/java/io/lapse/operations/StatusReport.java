@@ -61,6 +61,7 @@ record StatusReport(
                                 + ")"));
         out.println("fire lateness  " + describeLateness());
         out.println("dead letters   " + describeDeadLetters());
+        out.println("pull backlog   " + describeBacklog());
         out.println("held pulls     "
                 + (metrics.heldPulls() == 0
                         ? "none"
@@ -129,6 +130,20 @@ record StatusReport(
                 + Show.duration(Math.round(metrics.p99Millis())) + " over "
                 + Show.count(metrics.fired(), "expiry", "expiries")
                 + " since the timers started" + where + failed;
+    }
+
+    private String describeBacklog() {
+        if (metrics.reached().isEmpty()) {
+            return "unknown: no service reached";
+        }
+        if (metrics.backlog() == 0) {
+            return "none";
+        }
+        String size = Show.count(metrics.backlog(), "expiry", "expiries") + " not answered yet";
+        return metrics.secondsToDrain().isPresent()
+                ? size + ", " + Math.round(metrics.drainRate()) + "/s answered over the last minute: drained in about "
+                        + Show.duration(metrics.secondsToDrain().getAsLong() * 1000)
+                : size + ", none answered within the last minute: not draining";
     }
 
     private String describeDeadLetters() {

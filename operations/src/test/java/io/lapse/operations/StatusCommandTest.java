@@ -3,10 +3,12 @@ package io.lapse.operations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.event.FleetEvent;
 import io.lapse.ingest.IngestService;
 import io.lapse.lifecycle.Service;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
+import io.lapse.store.FleetSilence;
 import io.lapse.store.OrderView;
 import java.time.Duration;
 import java.util.List;
@@ -70,6 +72,8 @@ class StatusCommandTest {
                         "overdue        none",
                         "fire lateness  p50 ",
                         "problems       none",
+                        "pull backlog   none",
+                        "fleet silence  none",
                         "redis epoch    on-call-test",
                         "timer shards   all 4 served by 1 timer");
 
@@ -105,6 +109,37 @@ class StatusCommandTest {
                             "no shard has an epoch marker: nothing fires",
                             "no timer runs (the timers' group has no member): nothing fires");
         });
+    }
+
+    @Test
+    @Order(2)
+    void aFleetSilenceIsAProblemThatSaysTheProducersStoppedWritingNotIngestReading() {
+        long since = System.currentTimeMillis() - 60_000;
+        FleetSilence silence = new FleetSilence(rig.redis, rig.keys);
+        silence.declare(new FleetEvent(
+                        FleetEvent.Kind.SILENCE_STARTED,
+                        since + 15_000,
+                        since,
+                        rig.config.topics().push(),
+                        List.of(new FleetEvent.PartitionRate(0, 0, 800), new FleetEvent.PartitionRate(2, 1, 790)),
+                        20,
+                        0.66))
+                .join();
+        try {
+            Lapse.Outcome outcome = rig.lapse("status", "--max-watermark-age", "1h", "--overdue-after", "1h");
+
+            assertThat(outcome.exit()).isEqualTo(1);
+            assertThat(outcome.out())
+                    .contains(
+                            "fleet silence  since " + Show.time(since)
+                                    + " (1 min ago): push partitions [0, 2] went silent "
+                                    + "at once, 66 % of the pushes missing",
+                            "the producers stopped writing, not ingest reading: expiries fire",
+                            "fleet silence since " + Show.time(since) + ": the producers stopped writing to push "
+                                    + "partitions [0, 2]");
+        } finally {
+            silence.end().join();
+        }
     }
 
     @Test

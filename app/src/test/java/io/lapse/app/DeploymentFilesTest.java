@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -26,6 +27,7 @@ import org.yaml.snakeyaml.Yaml;
  * What can be checked of docker/ without Docker: the compose file names real images, real configuration keys, health
  * checks and the production jar; Prometheus scrapes every service and its rules are valid.
  */
+@Tag("slow")
 class DeploymentFilesTest {
 
     private static final Path ROOT = Path.of("..");

@@ -25,12 +25,14 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The whole pipeline on real Kafka, Redis and HTTP: 200 orders push every second with ttl 3 s; 20 go silent and
  * 10 finish. Each silent order is pulled once within ttl + 2 s; nobody else is; a poison push stops nothing.
  */
+@Tag("slow")
 class EndToEndTest {
 
     private static final long TTL = 3_000;

@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.yaml.snakeyaml.Yaml;
@@ -39,6 +40,7 @@ import org.yaml.snakeyaml.Yaml;
  * Grafana dashboard and the alert rules query is what it exports, and its status page shows the figures in a real
  * browser.
  */
+@Tag("slow")
 class LiveOperationsTest {
 
     private static final int ORDERS = 30;

@@ -28,12 +28,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every kind of poison on the push, pulled and expired topics, in the middle of a live pipeline: each bad record
  * becomes exactly one dead letter, every consumer carries on behind it, and silent orders are still pulled.
  */
+@Tag("slow")
 class PoisonTest {
 
     private static final long TTL = 3_000;

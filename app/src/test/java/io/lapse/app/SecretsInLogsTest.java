@@ -30,12 +30,14 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /** Every credential an operator can configure, set at once: none of them appears in the logs or the errors. */
+@Tag("slow")
 class SecretsInLogsTest {
 
     private static final List<String> SECRETS = List.of(

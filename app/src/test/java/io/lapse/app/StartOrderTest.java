@@ -16,11 +16,13 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A service started before Redis or Kafka waits for it, says so on /health/ready, and becomes ready once it is up.
  */
+@Tag("slow")
 class StartOrderTest {
 
     @Test

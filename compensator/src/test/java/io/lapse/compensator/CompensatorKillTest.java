@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * store comes back from the changelog with every order as it was, and the rebuild after a flush is still exact.
  */
 @ExtendWith(SharedStack.class)
+@Tag("slow")
 class CompensatorKillTest {
 
     private static final Duration TTL = Duration.ofSeconds(90);

@@ -26,10 +26,12 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The compensator's topology on its own: what it remembers of each order, and what it skips. */
+@Tag("slow")
 class CompensatorTopologyTest {
 
     private static final TopicNames TOPICS = TopicNames.defaults();

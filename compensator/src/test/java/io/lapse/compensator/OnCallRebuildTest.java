@@ -18,12 +18,14 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lapse rebuild} as on-call runs it: with no compensator running, from its changelog in Kafka. */
 @ExtendWith(SharedStack.class)
+@Tag("slow")
 class OnCallRebuildTest {
 
     @TempDir

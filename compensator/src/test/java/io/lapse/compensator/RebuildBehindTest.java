@@ -19,6 +19,7 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rebuild then must not arm that order again or declare the epoch, from which the timer would fire it.
  */
 @ExtendWith(SharedStack.class)
+@Tag("slow")
 class RebuildBehindTest {
 
     @TempDir

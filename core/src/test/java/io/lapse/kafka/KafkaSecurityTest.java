@@ -23,9 +23,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** kafka.* settings reach every client: a broker that only lets SASL/PLAIN users in serves Lapse's clients. */
+@Tag("slow")
 class KafkaSecurityTest {
 
     private static KafkaBroker broker;

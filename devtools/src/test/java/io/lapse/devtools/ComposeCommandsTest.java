@@ -9,11 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 import picocli.CommandLine;
 
 /** Every container of docker/compose.yaml that runs a Lapse image runs a command its jar has, with options it takes. */
+@Tag("slow")
 class ComposeCommandsTest {
 
     /** The launcher each image's entry point runs. */

@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+@Tag("slow")
 class DevMainTest {
 
     private static final Pattern README_BENCH_DURATION = Pattern.compile("\\./lapse bench\\s+# (about \\d+ minutes)");

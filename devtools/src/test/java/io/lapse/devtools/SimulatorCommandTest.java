@@ -20,9 +20,11 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** lapse simulator on its own against a broker: its pushes arrive on the topic and its API answers for them. */
+@Tag("slow")
 class SimulatorCommandTest {
 
     @Test

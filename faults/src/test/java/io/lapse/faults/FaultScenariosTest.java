@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.TestFactory;
  * a test of its own, on every service running as its own process from app/target/lapse.jar; the table is printed at
  * the end. {@code -Dfaults.scenarios=all} (or names) runs others.
  */
+@Tag("slow")
 class FaultScenariosTest {
 
     private static SuiteSettings settings;

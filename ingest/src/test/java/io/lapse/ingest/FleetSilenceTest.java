@@ -34,10 +34,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Producers that stop writing to push partitions at once are one fleet silence: one event when it starts, one when it ends. */
+@Tag("slow")
 class FleetSilenceTest {
 
     private static final AtomicInteger RUN = new AtomicInteger();

@@ -42,6 +42,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The ingest loop's bookkeeping (what it commits, where it rewinds) with a consumer the test drives poll by poll.
  * Redis is real; the test holds back or fails one batch's write to it.
  */
+@Tag("slow")
 class IngestBatchesTest {
 
     private static final TopicPartition PUSH = new TopicPartition("push", 0);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** A mistake or an unreachable Kafka or Redis: one line naming it on stderr, exit code 2, nothing done. */
 @ExtendWith(RigPerClass.class)
+@Tag("slow")
 class BadUsageTest {
 
     private static OnCallRig rig;

@@ -13,11 +13,13 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** lapse dlq list and redrive, on dead letters that a running ingest wrote. */
 @ExtendWith(RigPerClass.class)
+@Tag("slow")
 class DlqCommandTest {
 
     /** A key that would clear the screen and forge a line of output if shown as it is. */

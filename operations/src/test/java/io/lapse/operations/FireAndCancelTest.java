@@ -8,11 +8,13 @@ import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** lapse fire and lapse cancel take effect in Redis and on the expired topic. */
 @ExtendWith(RigPerClass.class)
+@Tag("slow")
 class FireAndCancelTest {
 
     private static OnCallRig rig;

@@ -10,11 +10,13 @@ import io.lapse.store.OrderView;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** lapse inspect of a silent, a finished and an unknown order, with ingest, timer and puller running. */
 @ExtendWith(RigPerClass.class)
+@Tag("slow")
 class InspectCommandTest {
 
     private static OnCallRig rig;

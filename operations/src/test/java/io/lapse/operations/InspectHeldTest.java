@@ -13,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RigPerClass.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("slow")
 class InspectHeldTest {
 
     private static OnCallRig rig;

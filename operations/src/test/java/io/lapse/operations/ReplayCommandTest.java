@@ -11,11 +11,13 @@ import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** lapse replay on a real broker and Redis: what a range re-publishes, once. */
 @ExtendWith(RigPerClass.class)
+@Tag("slow")
 class ReplayCommandTest {
 
     private static final long HOUR = 3_600_000;

@@ -21,6 +21,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
     "upstream.retry-backoff=10ms"
 })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("slow")
 class RunbookTest {
 
     private static final Duration PUSH_INTERVAL = Duration.ofMillis(500);

@@ -16,6 +16,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** lapse status after a run: the right counts while all is well, and exit code 1 once ingest, then the timer, stops. */
 @ExtendWith(RigPerClass.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the last one stops the timer
+@Tag("slow")
 class StatusCommandTest {
 
     private static OnCallRig rig;

@@ -6,11 +6,13 @@ import io.lapse.store.WatermarkReport;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** lapse watermarks lists ingest's marks against the topics' metadata and forgets only partitions that are gone. */
 @ExtendWith(RigPerClass.class)
+@Tag("slow")
 class WatermarksCommandTest {
 
     private static OnCallRig rig;

@@ -17,10 +17,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The puller against the simulated upstream's faults: stalls, storms, a kill, and upstreams that want credentials. */
+@Tag("slow")
 class PullerFaultsTest extends PipelineTest {
 
     private void start(Map<String, String> given, With with) {

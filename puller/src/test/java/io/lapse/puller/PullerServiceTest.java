@@ -37,10 +37,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The puller on a real Kafka and Redis, against a stub upstream. */
+@Tag("slow")
 class PullerServiceTest {
 
     private static final AtomicInteger RUN = new AtomicInteger();

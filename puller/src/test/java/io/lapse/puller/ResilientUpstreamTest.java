@@ -14,11 +14,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The puller's requests and their resilience against a stub upstream on this machine. */
+@Tag("slow")
 class ResilientUpstreamTest {
 
     private static final AtomicInteger ORDER = new AtomicInteger();

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * timer fires, the puller pulls. Nothing is given up because upstream was down, and what a 404 means depends on who
  * sent it.
  */
+@Tag("slow")
 class UpstreamOutageTest extends PipelineTest {
 
     private List<String> watchedOrders(int count, String prefix) {

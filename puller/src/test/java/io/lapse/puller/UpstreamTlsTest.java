@@ -20,10 +20,12 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** An https upstream with a certificate of its own, trusted through upstream.truststore.* or not at all. */
+@Tag("slow")
 class UpstreamTlsTest {
 
     private static final String SERVER_PASSWORD = "server-pw";

@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(SharedKafka.class)
+@Tag("slow")
 class PushGeneratorTest {
 
     private static final Duration INTERVAL = Duration.ofMillis(200);

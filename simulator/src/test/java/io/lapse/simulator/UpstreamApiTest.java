@@ -18,8 +18,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("slow")
 class UpstreamApiTest {
 
     private final SettableClock clock = SettableClock.at(1_763_780_000_000L);

@@ -17,10 +17,12 @@ import java.time.Clock;
 import java.time.Duration;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(SharedKafka.class)
+@Tag("slow")
 class UpstreamSimulatorTest {
 
     private static String bootstrapServers;

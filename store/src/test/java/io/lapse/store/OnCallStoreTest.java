@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.Map;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the on-call commands need of the store, in both timer modes, on a real Redis. */
+@Tag("slow")
 class OnCallStoreTest {
 
     private static final long TTL = 60_000;

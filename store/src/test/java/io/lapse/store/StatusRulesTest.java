@@ -11,12 +11,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Both Lua stores on a real Redis follow every case of the status rules' table. */
+@Tag("slow")
 class StatusRulesTest {
 
     @RegisterExtension

@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The timer rules of the contract, on a real Redis. Redis's own clock decides what is due, so deadlines are placed
  * in the past or far in the future rather than waited for.
  */
+@Tag("slow")
 class ZsetTimerStoreTest {
 
     private static final long TTL = 10_000;

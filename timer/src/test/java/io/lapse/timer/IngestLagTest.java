@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The watermark: when our own ingest lags, orders whose pushes wait unread in Kafka must not look silent; when
  * upstream itself goes quiet, silent orders must still fire on time, idle partitions notwithstanding.
  */
+@Tag("slow")
 class IngestLagTest {
 
     private static final long TTL = 2_000;

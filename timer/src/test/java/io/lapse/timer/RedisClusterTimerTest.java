@@ -14,10 +14,12 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Both timer modes on a real three-master Redis Cluster: the shards spread over the masters and all of them fire. */
+@Tag("slow")
 class RedisClusterTimerTest {
 
     private static KafkaBroker kafka;

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The timer service against a real Kafka and Redis. Ingest does not run here: the tests arm timers and set the
  * watermark in Redis themselves, as ingest would.
  */
+@Tag("slow")
 class TimerServiceTest {
 
     private static final long TTL = 2_000;

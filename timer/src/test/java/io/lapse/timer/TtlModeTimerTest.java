@@ -10,10 +10,12 @@ import io.lapse.store.RedisEpochs;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** timer.mode=ttl end to end on a real Redis: keyspace notifications fire expiries, also after Redis restarts. */
+@Tag("slow")
 class TtlModeTimerTest {
 
     @RegisterExtension

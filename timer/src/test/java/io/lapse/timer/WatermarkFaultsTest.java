@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The watermark under the faults production sees: an ingest that freezes or dies while pushes keep coming,
  * partitions that appear, and reports of partitions that are gone. Live orders never fire; silent ones still do.
  */
+@Tag("slow")
 class WatermarkFaultsTest {
 
     private static final long TTL = 2_000;

@@ -1,6 +1,6 @@
 package io.lapse.compensator;
 
-import io.lapse.event.InvalidRecordException;
+import io.lapse.event.Decoded;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -34,16 +34,15 @@ final class DecodeStatus implements Processor<byte[], byte[], String, MirrorInpu
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        MirrorInput input;
-        try {
-            input = decoder.decode(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs());
-        } catch (InvalidRecordException e) {
+        Decoded<MirrorInput> input = Decoded.of(
+                () -> decoder.decode(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs()));
+        if (input.isRejected()) {
             RecordMetadata source = context.recordMetadata().orElseThrow();
-            log.warn("skipped {}-{}@{}: {}", topic, source.partition(), source.offset(), e.getMessage());
+            log.warn("skipped {}-{}@{}: {}", topic, source.partition(), source.offset(), input.rejection());
             return;
         }
-        if (input != null) {
-            context.forward(record.withKey(input.orderId()).withValue(input));
+        if (input.value() != null) {
+            context.forward(record.withKey(input.value().orderId()).withValue(input.value()));
         }
     }
 }

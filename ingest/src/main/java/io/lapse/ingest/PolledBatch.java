@@ -1,5 +1,6 @@
 package io.lapse.ingest;
 
+import io.lapse.event.Decoded;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.WatermarkReport;
 import java.util.ArrayList;
@@ -56,10 +57,10 @@ record PolledBatch(
                 if (time.aheadBy() > 0) {
                     metrics.recordAhead(partition, time.aheadBy());
                 }
-                Reading reading = reader.read(record, readTime);
-                if (reading.update() != null) {
-                    updates.add(reading.update());
-                } else if (reading.rejection() != null) {
+                Decoded<OrderUpdate> reading = reader.read(record, readTime);
+                if (reading.value() != null) {
+                    updates.add(reading.value());
+                } else if (reading.isRejected()) {
                     rejections.add(new Rejection(record, reading.rejection()));
                 }
             }

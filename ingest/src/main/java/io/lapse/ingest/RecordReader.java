@@ -2,7 +2,7 @@ package io.lapse.ingest;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
-import io.lapse.event.InvalidRecordException;
+import io.lapse.event.Decoded;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.StatusReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,16 +22,10 @@ final class RecordReader {
     }
 
     /** @param readTime when ingest read the record, by its own clock */
-    Reading read(ConsumerRecord<byte[], byte[]> record, long readTime) {
-        try {
-            OrderUpdate update = record.topic().equals(topics.push())
-                    ? reader.push(record.key(), record.value(), record.timestamp(), readTime)
-                    : reader.pull(record.key(), record.value(), record.timestamp(), readTime);
-            return update == null ? Reading.NOTHING : Reading.of(update);
-        } catch (InvalidRecordException e) {
-            return Reading.rejected(e.getMessage());
-        } catch (RuntimeException e) {
-            return Reading.rejected("cannot be read: " + e);
-        }
+    /** @return the record's update of its order's timer: none for a record that changes nothing, or a rejection */
+    Decoded<OrderUpdate> read(ConsumerRecord<byte[], byte[]> record, long readTime) {
+        return Decoded.of(() -> record.topic().equals(topics.push())
+                ? reader.push(record.key(), record.value(), record.timestamp(), readTime)
+                : reader.pull(record.key(), record.value(), record.timestamp(), readTime));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
+import io.lapse.event.Decoded;
 import io.lapse.store.OrderUpdate;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -38,36 +39,36 @@ class RecordReaderTest {
                 Optional.empty());
     }
 
-    private Reading push(String key, String json) {
+    private Decoded<OrderUpdate> push(String key, String json) {
         return reader.read(record(TOPICS.push(), key, json, READ_TIME - 50), READ_TIME);
     }
 
-    private Reading pulled(String json) {
+    private Decoded<OrderUpdate> pulled(String json) {
         return reader.read(record(TOPICS.pulled(), "1", json, READ_TIME - 50), READ_TIME);
     }
 
     @Test
     void aPushArmsItsOrderAtItsEventTime() {
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME - 1000) + "}")
-                        .update())
+                        .value())
                 .isEqualTo(OrderUpdate.active("1", READ_TIME - 1000));
     }
 
     @Test
     void aPushWithoutTsTakesTheRecordTimestamp() {
-        assertThat(push(null, "{\"orderId\":\"1\",\"status\":\"CHARGING\"}").update())
+        assertThat(push(null, "{\"orderId\":\"1\",\"status\":\"CHARGING\"}").value())
                 .isEqualTo(OrderUpdate.active("1", READ_TIME - 50));
     }
 
     @Test
     void aTsFurtherInTheFutureThanTheAllowedSkewIsClampedToTheReadTime() {
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 4_000) + "}")
-                        .update()
+                        .value()
                         .eventTime())
                 .as("within 5 s of skew")
                 .isEqualTo(READ_TIME + 4_000);
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + (READ_TIME + 60_000) + "}")
-                        .update()
+                        .value()
                         .eventTime())
                 .isEqualTo(READ_TIME);
         assertThat(corrected("future")).isEqualTo(1);
@@ -84,11 +85,11 @@ class RecordReaderTest {
     void aTsThatCannotBeAnEventTimeIsReplacedByTheRecordTimestampAndCounted() {
         long seconds = (READ_TIME - 1_000) / 1_000;
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":0}")
-                        .update()
+                        .value()
                         .eventTime())
                 .isEqualTo(READ_TIME - 50);
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + seconds + "}")
-                        .update()
+                        .value()
                         .eventTime())
                 .as("seconds instead of milliseconds")
                 .isEqualTo(READ_TIME - 50);
@@ -99,7 +100,7 @@ class RecordReaderTest {
     void aLatePushKeepsItsTsWithinTheMaximumEventAge() {
         long hoursAgo = READ_TIME - 23 * 3_600_000L;
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"CHARGING\",\"ts\":" + hoursAgo + "}")
-                        .update()
+                        .value()
                         .eventTime())
                 .isEqualTo(hoursAgo);
         assertThat(corrected("past")).isZero();
@@ -108,7 +109,7 @@ class RecordReaderTest {
     @Test
     void aTerminalStatusEndsTheWatchWhateverItsCase() {
         assertThat(push("1", "{\"orderId\":\"1\",\"status\":\"finished\",\"ts\":" + READ_TIME + "}")
-                        .update())
+                        .value())
                 .isEqualTo(OrderUpdate.terminal("1", READ_TIME));
     }
 
@@ -126,21 +127,21 @@ class RecordReaderTest {
                 + "\"ts\":" + (READ_TIME - 100) + "},\"pulledAt\":" + READ_TIME + ",\"expiry\":{\"deadline\":800,"
                 + "\"attempt\":1}}";
 
-        assertThat(pulled(json).update()).isEqualTo(OrderUpdate.active("1", READ_TIME - 100));
+        assertThat(pulled(json).value()).isEqualTo(OrderUpdate.active("1", READ_TIME - 100));
     }
 
     @Test
     void aNotFoundPullEndsTheWatchAsOfThePull() {
         assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"NOT_FOUND\",\"pulledAt\":1000}")
-                        .update())
+                        .value())
                 .isEqualTo(OrderUpdate.gone("1", 1000));
     }
 
     @Test
     void failedAndSkippedPullsChangeNothingAndAreNotDeadLetters() {
         assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"FAILED\",\"pulledAt\":1000,\"error\":\"503\"}"))
-                .isEqualTo(Reading.NOTHING);
+                .isEqualTo(new Decoded<OrderUpdate>(null, null));
         assertThat(pulled("{\"orderId\":\"1\",\"outcome\":\"SKIPPED\",\"pulledAt\":1000}"))
-                .isEqualTo(Reading.NOTHING);
+                .isEqualTo(new Decoded<OrderUpdate>(null, null));
     }
 }

@@ -1,6 +1,6 @@
 package io.lapse.puller;
 
-import io.lapse.event.InvalidRecordException;
+import io.lapse.event.Decoded;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.RecordKey;
 import io.lapse.event.TimerExpired;
@@ -15,19 +15,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 record ExpiryReading(TimerExpired expiry, String copyOf, String rejection) {
 
     static ExpiryReading of(ConsumerRecord<byte[], byte[]> record) {
-        try {
+        Decoded<ExpiryReading> reading = Decoded.of(() -> {
             TimerExpired expiry = JsonCodec.TIMER_EXPIRED.decode(record.value());
             RecordKey.requireMatches(record.key(), expiry.orderId());
             return new ExpiryReading(expiry, CopyHeader.origin(record.headers()), null);
-        } catch (InvalidRecordException e) {
-            return rejected(e.getMessage());
-        } catch (RuntimeException e) {
-            // whatever the bytes are, one record never stops the puller
-            return rejected("cannot be read: " + e);
-        }
-    }
-
-    private static ExpiryReading rejected(String reason) {
-        return new ExpiryReading(null, null, reason);
+        });
+        return reading.isRejected() ? new ExpiryReading(null, null, reading.rejection()) : reading.value();
     }
 }

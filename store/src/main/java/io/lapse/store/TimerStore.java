@@ -1,6 +1,8 @@
 package io.lapse.store;
 
 import io.lapse.config.TimerSettings;
+import io.lapse.store.internal.TtlTimerStore;
+import io.lapse.store.internal.ZsetTimerStore;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

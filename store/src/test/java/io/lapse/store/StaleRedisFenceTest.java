@@ -7,6 +7,7 @@ import io.lapse.config.ConfigSource;
 import io.lapse.config.RedisSettings;
 import io.lapse.config.TimerSettings;
 import io.lapse.devstack.RedisServer;
+import io.lapse.store.internal.ZsetTimerStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import io.lapse.config.ConfigSource;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TimerSettings;
 import io.lapse.ops.TimerCounts;
+import io.lapse.store.internal.ZsetTimerStore;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,8 @@ import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.TimerImage.Phase;
+import io.lapse.store.internal.TtlTimerStore;
+import io.lapse.store.internal.ZsetTimerStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.internal.LuaTimerStore;
+import io.lapse.store.internal.TtlTimerStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

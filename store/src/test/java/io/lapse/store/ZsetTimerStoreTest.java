@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
+import io.lapse.store.internal.ZsetTimerStore;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;

@@ -1,10 +1,12 @@
-package io.lapse.store;
+package io.lapse.store.internal;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.internal.Futures;
-import io.lapse.store.internal.LuaTimerStore;
-import io.lapse.store.internal.WakeSubscription;
+import io.lapse.store.Listening;
+import io.lapse.store.Overdue;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import java.util.ArrayList;

@@ -1,10 +1,12 @@
-package io.lapse.store;
+package io.lapse.store.internal;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
 import io.lapse.internal.Futures;
-import io.lapse.store.internal.KeyspaceNotifications;
-import io.lapse.store.internal.LuaTimerStore;
+import io.lapse.store.Listening;
+import io.lapse.store.Overdue;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
 import io.lettuce.core.ZAddArgs;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +41,7 @@ public final class TtlTimerStore extends LuaTimerStore {
     }
 
     /** Records that Redis announced a trigger key as expired, then wakes the shard's owner. */
-    CompletableFuture<Void> announce(String expiredKey, IntConsumer shardMayBeDue) {
+    public CompletableFuture<Void> announce(String expiredKey, IntConsumer shardMayBeDue) {
         String orderId = keys.orderOfTrigger(expiredKey);
         if (orderId == null) {
             return CompletableFuture.completedFuture(null);

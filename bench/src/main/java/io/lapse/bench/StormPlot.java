@@ -27,7 +27,7 @@ final class StormPlot {
     private static final int HEIGHT = 540;
     private static final int LEFT = 80;
     private static final int RIGHT = 30;
-    private static final int TOP = 50;
+    private static final int TOP = 80;
     private static final int BOTTOM = 60;
     private static final Color BACKLOG = new Color(0xd6, 0x27, 0x28);
     private static final Color CALLS = new Color(0x1f, 0x77, 0xb4);
@@ -73,7 +73,7 @@ final class StormPlot {
                             .mapToLong(s -> Math.max(s.backlog(), s.calls()))
                             .max()
                             .orElse(0));
-            Frame frame = new Frame(maxX, niceCeiling(maxY));
+            Frame frame = new Frame(maxX, niceCeiling((maxY + 4) / 5) * 5);
             axes(g, frame);
             long silence = result.options().silence().toMillis();
             mark(g, frame, 0, "pushes stop");
@@ -178,15 +178,15 @@ final class StormPlot {
 
     private static void legend(Graphics2D g) {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        int x = WIDTH - RIGHT - 330;
+        // above the plot, where no line or mark can run through it
         g.setColor(BACKLOG);
-        g.fillRect(x, 36, 14, 4);
+        g.fillRect(LEFT, 46, 14, 4);
         g.setColor(Color.BLACK);
-        g.drawString("puller backlog (lapse.puller.backlog.all)", x + 20, 42);
+        g.drawString("puller backlog (lapse.puller.backlog.all)", LEFT + 20, 52);
         g.setColor(CALLS);
-        g.fillRect(x, 52, 14, 4);
+        g.fillRect(LEFT + 320, 46, 14, 4);
         g.setColor(Color.BLACK);
-        g.drawString("upstream calls since the pushes stopped", x + 20, 58);
+        g.drawString("upstream calls since the pushes stopped (cumulative)", LEFT + 340, 52);
     }
 
     /** The smallest 1, 2 or 5 × 10^k at or above n, so that the axis ticks fall on round numbers. */

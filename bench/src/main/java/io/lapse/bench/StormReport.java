@@ -81,12 +81,14 @@ final class StormReport {
                         + " simulated upstream served (the pulled topic holds %,d non-SKIPPED results), the worst"
                         + " window counted from the pulled topic. Last pull: from the storm's first expiry to the"
                         + " last silent order's first OK pull. False expiries: fired after the resume for an order that"
-                        + " had pushed a ts in (deadline − ttl, deadline]. %,d expiries were SKIPPED as pulled"
-                        + " already. Events: their `at`.%n",
+                        + " had pushed a ts in (deadline − ttl, deadline]. The pulled topic holds %,d SKIPPED results"
+                        + " (no call needed; %,d of them because the order was pulled at or after the deadline)."
+                        + " Events: their `at`.%n",
                 r.lateness().count(),
                 r.calls().orderWindows(),
                 r.upstreamCalls(),
                 r.calls().calls(),
+                r.skipped(),
                 r.skippedAlreadyPulled()));
         out.append("\nBacklog and upstream calls, sampled each second: ")
                 .append(plot)

@@ -19,7 +19,8 @@ import java.util.OptionalLong;
  * @param falseAfterResume     of those, the ones whose order had pushed in the ttl up to the deadline
  * @param silenceStartedMs     SILENCE_STARTED's {@code at}, from the moment the pushes stopped; empty if none came
  * @param silenceEndedMs       SILENCE_ENDED's {@code at}, from the moment the pushes resumed; empty if none came
- * @param skippedAlreadyPulled expiries SKIPPED because the order had been pulled at or after their deadline
+ * @param skipped              SKIPPED results in the pulled topic from the silence's start on (no call needed)
+ * @param skippedAlreadyPulled of all SKIPPED, those the puller counted as pulled at or after their deadline
  * @param samples              the backlog and the calls, once a second
  */
 record StormResult(
@@ -35,6 +36,7 @@ record StormResult(
         long falseAfterResume,
         OptionalLong silenceStartedMs,
         OptionalLong silenceEndedMs,
+        long skipped,
         long skippedAlreadyPulled,
         List<StormSampler.Sample> samples) {
 

@@ -66,10 +66,17 @@ final class StormRun {
             throws Exception {
         Fleet fleet = upstream.fleet();
         List<String> orders = fleet.startMany(options.orders(), "storm-");
+        long pushesBegan = System.currentTimeMillis();
         Duration warmUp = options.fleetWindow().plus(options.fleetBaseline()).plus(SLACK);
         await("all " + orders.size() + " orders watched", warmUp, () -> allWatched(lapse, orders));
         // a silence is judged against the baseline: before it exists, no silence could be told
-        await("the fleet's push baseline", warmUp, () -> gauge(lapse, MetricNames.FLEET_PUSH_BASELINE) > 0);
+        // the gauge reports a baseline from a partial span already: the whole fleet.baseline must have passed
+        long baselineSpan = pushesBegan
+                + options.fleetWindow().plus(options.fleetBaseline()).toMillis();
+        await(
+                "the fleet's push baseline",
+                warmUp,
+                () -> System.currentTimeMillis() >= baselineSpan && gauge(lapse, MetricNames.FLEET_PUSH_BASELINE) > 0);
         long ttl = options.ttl().toMillis();
         String servers = stack.bootstrapServers();
         try (ExpiryCollector expired =
@@ -118,6 +125,7 @@ final class StormRun {
                         events,
                         () -> PushLog.since(
                                 sandbox.clients, config.topics().push(), firstAfter(expiries, resumed) - ttl),
+                        pulled.count(PullResult.Outcome.SKIPPED),
                         counter(lapse, MetricNames.PULLER_SKIPPED_ALREADY_PULLED));
             }
         }
@@ -133,7 +141,8 @@ final class StormRun {
             StormSampler sampler,
             List<FleetEvent> events,
             Supplier<Map<String, long[]>> pushes,
-            long skipped) {
+            long skipped,
+            long skippedAlreadyPulled) {
         long ttl = options.ttl().toMillis();
         List<ExpiryCollector.Expiry> inStorm = expiries.stream()
                 .filter(e -> e.firedAt() >= silenceStart && e.firedAt() < resumed)
@@ -177,6 +186,7 @@ final class StormRun {
                 firstAt(events, FleetEvent.Kind.SILENCE_STARTED, silenceStart),
                 firstAt(events, FleetEvent.Kind.SILENCE_ENDED, resumed),
                 skipped,
+                skippedAlreadyPulled,
                 sampler.samples());
     }
 

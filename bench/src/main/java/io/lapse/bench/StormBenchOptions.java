@@ -42,12 +42,12 @@ public record StormBenchOptions(
         }
     }
 
-    /** Production's timing: pushes every 15 s, ttl 90 s, 3 minutes of silence; 20,000 orders (about 7 minutes). */
+    /** Production's timing: pushes every 15 s, ttl 90 s, 3 minutes of silence; 20,000 orders (about 9 minutes). */
     public static StormBenchOptions full() {
         return of(20_000, Duration.ofSeconds(15), Duration.ofSeconds(90), Duration.ofMinutes(3));
     }
 
-    /** The same storm at a 2 s push interval and a 6 s ttl, 60 s silent; 5,000 orders (about 2 minutes). */
+    /** The same storm at a 2 s push interval and a 6 s ttl, 60 s silent; 5,000 orders (about 2.5 minutes). */
     public static StormBenchOptions fast() {
         return of(5_000, Duration.ofSeconds(2), Duration.ofSeconds(6), Duration.ofSeconds(60));
     }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
         description = "Measure an expiry storm: every watched order falls silent at once while upstream still answers"
                 + " pulls, then pushes resume. Reports the timer's expiries/s and lateness, upstream calls per silent"
                 + " order per ttl, the drain, false expiries and the fleet-silence events, and plots the backlog"
-                + " (about 7 minutes; about 2 with --fast).")
+                + " (about 9 minutes; about 2.5 with --fast).")
 final class StormBenchCommand implements Callable<Integer> {
 
     @Option(

@@ -100,7 +100,12 @@ final class RunSandbox implements AutoCloseable {
         try {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<String> ours = Stream.of(
-                            topics.push(), topics.pulled(), topics.dlq(), topics.expired(), topics.timerShards())
+                            topics.push(),
+                            topics.pulled(),
+                            topics.dlq(),
+                            topics.expired(),
+                            topics.timerShards(),
+                            topics.fleetEvents())
                     .filter(existing::contains)
                     .toList();
             admin.deleteTopics(ours).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -11,10 +11,11 @@ import picocli.CommandLine.Option;
 
 @Command(
         name = "bench",
-        subcommands = {PullerBenchCommand.class, InspectBenchCommand.class},
+        subcommands = {PullerBenchCommand.class, InspectBenchCommand.class, StormBenchCommand.class},
         description = "Measure ingest throughput, fire lateness and Redis memory per order on an embedded Kafka and "
                 + "Redis, and print the figures as Markdown tables (the defaults take about 8 minutes). "
-                + "`lapse bench puller` measures the puller, `lapse bench inspect` the on-call inspect on big topics.")
+                + "`lapse bench puller` measures the puller, `lapse bench inspect` the on-call inspect on big topics, "
+                + "`lapse bench storm` an expiry storm (the whole fleet silent at once).")
 final class BenchCommand implements Callable<Integer> {
 
     private static final BenchOptions DEFAULTS = BenchOptions.defaults();

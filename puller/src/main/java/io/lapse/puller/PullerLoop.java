@@ -47,7 +47,7 @@ final class PullerLoop {
     private final DrainRate drain;
     private final IntSupplier held;
     private final BooleanSupplier running;
-    private final int maxInFlight;
+    private final int answersInFlight;
 
     PullerLoop(
             Consumer<byte[], byte[]> consumer,
@@ -60,7 +60,7 @@ final class PullerLoop {
             DrainRate drain,
             IntSupplier held,
             BooleanSupplier running,
-            int maxInFlight) {
+            int answersInFlight) {
         this.consumer = consumer;
         this.commits = commits;
         this.store = store;
@@ -71,7 +71,7 @@ final class PullerLoop {
         this.drain = drain;
         this.held = held;
         this.running = running;
-        this.maxInFlight = maxInFlight;
+        this.answersInFlight = answersInFlight;
     }
 
     void next() throws Exception {
@@ -82,7 +82,7 @@ final class PullerLoop {
         commits.commitAdvanced();
         backlog.refreshWhenDue();
         // held final pulls take no pull thread, so however many there are, reading goes on for the others
-        if (commits.inFlight() - held.getAsInt() >= maxInFlight || !upstreamTakesMore.getAsBoolean()) {
+        if (commits.inFlight() - held.getAsInt() >= answersInFlight || !upstreamTakesMore.getAsBoolean()) {
             consumer.pause(consumer.assignment());
         } else {
             consumer.resume(consumer.paused());

@@ -48,6 +48,13 @@ public final class PullerService implements Service {
      * 1,000/s and a minute); an order forgotten by then is pulled once more. About 15 MB at most.
      */
     private static final int OK_PULLS_REMEMBERED = 100_000;
+    /**
+     * Pulls are bounded by the pull threads and their queue ({@code upstreamTakesMore}); an answer that needs no pull
+     * (a skip, an attempt waiting for its order's pull before it) only waits for Kafka, and in a storm most answers
+     * are such. Bounding them by the pull threads' size, as before, left upstream idle for much of its rate limit
+     * while the reading waited for skips; this bound only keeps the records held in memory in check.
+     */
+    private static final int LEAST_ANSWERS_IN_FLIGHT = 1_000;
 
     private final AtomicBoolean running;
     private final BasePathCheck basePath;
@@ -133,7 +140,7 @@ public final class PullerService implements Service {
                 drain,
                 hold::held,
                 running::get,
-                maxInFlight);
+                Math.max(LEAST_ANSWERS_IN_FLIGHT, 16 * maxInFlight));
         metrics.watch(commits::inFlight, resilient::waiting, hold::held, resilient.breaker());
         metrics.watchDrain(backlog::all, drain);
         consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());

@@ -7,11 +7,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole storm at a tiny size: the report's figures come from what the run did. */
+@Tag("slow")
 class StormRunSmokeTest {
 
     private static final int ORDERS = 300;
@@ -24,7 +26,7 @@ class StormRunSmokeTest {
                 ORDERS,
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(3),
-                Duration.ofSeconds(20),
+                Duration.ofSeconds(10),
                 StormBenchOptions.backlogRateLimit(ORDERS, Duration.ofSeconds(3)),
                 Duration.ofMillis(5),
                 dir.resolve("storm.png"));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.lapse.config.LapseConfig;
+import io.lapse.operations.Arguments;
 import io.lapse.store.AuditLog;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
@@ -132,12 +133,22 @@ final class ConsoleApi implements HttpHandler {
         String topic = query.get("topic");
         String key = query.get("key");
         int limit = limit(query);
+        long until;
+        try {
+            until = query.containsKey("until")
+                    ? Arguments.time("until", query.get("until"), System.currentTimeMillis())
+                    : Long.MAX_VALUE;
+        } catch (RuntimeException e) {
+            respond(exchange, 400, error(e.getMessage()));
+            return;
+        }
         List<JsonNode> letters = new ArrayList<>();
         JSON.readTree(outcome.out()).forEach(letters::add);
         ArrayNode shown = JSON.createArrayNode();
         letters.stream()
                 .filter(l -> topic == null || l.path("source").asText("").startsWith(topic + "/"))
                 .filter(l -> key == null || l.path("key").asText("").contains(key))
+                .filter(l -> l.path("written").asLong() <= until)
                 .sorted(Comparator.comparingLong(
                                 (JsonNode l) -> l.path("written").asLong())
                         .reversed())

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "%nExamples:",
             "  lapse console --config lapse.properties",
-            "  lapse console --config lapse.properties --metrics http://timer-1:8080/metrics --user alice"
+            "  lapse console --config lapse.properties --user alice \\",
+            "      --metrics http://timer-1:8080/metrics --metrics http://puller-1:8080/metrics"
         })
 public final class ConsoleCommand implements Callable<Integer> {
 

@@ -108,6 +108,15 @@ function renderOverview(s) {
       + Math.round(s.fleetSilence.silentShare * 100) + ' % of the pushes missing; the producers stopped writing'
     : 'none';
   const m = s.metrics;
+  byId('overdue-text').textContent = s.overdue === 0 ? 'overdue: none'
+    : 'overdue: ' + s.overdue + ', the oldest ' + s.oldestOverdue.orderId + ' (deadline ' + time(s.oldestOverdue.deadline)
+      + ', ' + duration(s.at - s.oldestOverdue.deadline) + ' ago)';
+  byId('lateness-text').textContent = m.p50Millis === null
+    ? 'fire lateness: unknown (no timer reached has fired)'
+    : 'fire lateness: p50 ' + duration(Math.round(m.p50Millis)) + ', p99 ' + duration(Math.round(m.p99Millis))
+      + ' over ' + m.fired + ' expiries' + (m.unreachable.length ? '; not reached: ' + m.unreachable.join('; ') : '');
+  byId('owners-text').textContent = 'timer shards: ' + s.timerOwners.timers + ' timers running'
+    + (s.timerOwners.unserved.length ? '; shards no timer serves: ' + s.timerOwners.unserved.join(', ') : '; every shard served');
   byId('backlog-text').textContent = m.reached.length === 0 ? 'unknown: no service reached'
     : m.backlog === 0 ? 'none'
     : m.backlog + ' expiries not answered yet, ' + Math.round(m.drainRate) + '/s answered over the last minute'

@@ -141,6 +141,31 @@ class ConsoleTest {
     }
 
     @Test
+    void theOverviewIsWhatLapseStatusSays() throws Exception {
+        HttpResponse<String> status = get("/api/status");
+
+        assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+        JsonNode report = JSON.readTree(status.body());
+        assertThat(report.has("watched")).isTrue();
+        assertThat(report.get("consumerLag"))
+                .extracting(g -> g.get("role").asText())
+                .contains("ingest", "puller");
+        assertThat(report.get("metrics").has("secondsToDrain")).isTrue();
+        assertThat(report.get("problems").isArray()).isTrue();
+    }
+
+    @Test
+    void aTimeTheDeadLettersCannotReadIsBadUsage() throws Exception {
+        HttpResponse<String> badSince = get("/api/dead-letters?since=yesterday");
+        HttpResponse<String> badUntil = get("/api/dead-letters?until=tomorrow");
+
+        assertThat(badSince.statusCode()).isEqualTo(422);
+        assertThat(JSON.readTree(badSince.body()).get("error").asText()).startsWith("--since: cannot read 'yesterday'");
+        assertThat(badUntil.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(badUntil.body()).get("error").asText()).startsWith("until: cannot read 'tomorrow'");
+    }
+
+    @Test
     void aRequestFromAnotherOriginCannotAct() throws Exception {
         String cookie = csrfCookie();
         String token = cookie.substring(cookie.indexOf('=') + 1);

@@ -5,10 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.operations.console.ConsoleServer;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
+import io.lapse.store.OrderView;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -59,6 +63,9 @@ class ConsoleBrowserTest {
                 "console.port", "0"));
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         lapse = new LapseRuntime(config, Clock.systemUTC()).start(Set.of(ServiceName.INGEST));
+        // lapse inspect reads the expiries too, and only the timer would create their topic
+        new TopicProvisioner(new KafkaClients(config.kafka()))
+                .ensure(Set.of(config.topics().expired()));
         Path file = Files.createTempFile("console-browser", ".properties");
         Files.writeString(
                 file,
@@ -76,6 +83,14 @@ class ConsoleBrowserTest {
                             config.topics().push(),
                             MARKUP.getBytes(StandardCharsets.UTF_8),
                             ("{\"orderId\":\"" + MARKUP + "\"}").getBytes(StandardCharsets.UTF_8)))
+                    .get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(
+                            config.topics().push(),
+                            null,
+                            System.currentTimeMillis(),
+                            "browser-1".getBytes(StandardCharsets.UTF_8),
+                            JsonCodec.STATUS_PUSH.encode(
+                                    new StatusPush("browser-1", "CHARGING", System.currentTimeMillis()))))
                     .get(30, TimeUnit.SECONDS);
         }
         HttpClient http = HttpClient.newHttpClient();
@@ -123,6 +138,23 @@ class ConsoleBrowserTest {
         assertThat(count.find()).as("#dead-letters-count in %s", dom).isTrue();
         assertThat(count.group(1)).isEqualTo("1");
         assertThat(dom).contains("status is missing");
+    }
+
+    @Test
+    void theOrderPageShowsTheTimerAndTheTimeline() throws Exception {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> lapse.store()
+                                .inspect(List.of("browser-1"))
+                                .join()
+                                .get("browser-1")
+                                .phase()
+                        != OrderView.Phase.UNKNOWN);
+
+        String dom = dump("#order/browser-1");
+
+        assertThat(dom).contains("<h2 id=\"order-title\">order browser-1 (shard ");
+        assertThat(dom).contains("<td>push CHARGING</td>");
+        assertThat(dom).contains("ARMED, attempt 0");
     }
 
     /** The page at this fragment as headless Chromium sees it after its script ran. */

@@ -27,9 +27,16 @@ record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout,
     /** What one command printed and how it exited; {@code out} is its JSON document when it did its work. */
     record Outcome(int exit, String out, String err) {
 
-        /** The command's one line about what stopped it, without the command's name in front. */
+        /**
+         * The command's one line about what stopped it, without the command's name in front. It is the last line: a
+         * progress bar may come before it when the console runs on a terminal (lines() splits its redraws at \r).
+         */
         String error() {
-            String line = err.strip().lines().findFirst().orElse("failed without a word");
+            String line = err.lines()
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty())
+                    .reduce((first, second) -> second)
+                    .orElse("failed without a word");
             int colon = line.indexOf(": ");
             return colon > 0 && !line.substring(0, colon).contains(" ") ? line.substring(colon + 2) : line;
         }

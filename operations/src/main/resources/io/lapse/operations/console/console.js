@@ -173,6 +173,8 @@ async function act(action) {
   const orderId = byId('order-id').value;
   const reason = byId('act-reason').value.trim();
   if (!reason) { byId('act-result').textContent = 'say why: a reason is required, for the audit'; return; }
+  const what = action === 'fire' ? 'Fire the expiry of ' : 'Stop watching ';
+  if (!window.confirm(what + orderId + ' now?')) return;
   const result = await api('/api/orders/' + encodeURIComponent(orderId) + '/' + action, {
     method: 'POST',
     headers: {'Content-Type': 'application/json', 'X-Lapse-Csrf': csrf()},

@@ -31,6 +31,7 @@ import picocli.CommandLine.ScopeType;
             ReplayCommand.class,
             DlqCommand.class,
             WatermarksCommand.class,
+            io.lapse.operations.console.ConsoleCommand.class,
             RebuildCommand.class
         })
 final class LapseCommand {}

@@ -186,6 +186,17 @@ public final class ConfigKeys {
             "0.0.0.0",
             "Address the management port binds to; 0.0.0.0 (every interface) lets Prometheus and probes reach it, 127.0.0.1 keeps it local.");
 
+    public static final ConfigKey CONSOLE_ADDRESS = key(
+            "console.address",
+            "127.0.0.1",
+            "Address `lapse console` binds to; any address but a loopback one requires `console.auth-token-file`.");
+    public static final ConfigKey CONSOLE_PORT =
+            key("console.port", "8088", "Port of `lapse console`; 0 picks a free port.");
+    public static final ConfigKey CONSOLE_AUTH_TOKEN_FILE = key(
+            "console.auth-token-file",
+            "",
+            "File holding the bearer token `lapse console` requires of every API request (`Authorization: Bearer`); empty: no token, allowed on a loopback address only.");
+
     private ConfigKeys() {}
 
     private static ConfigKey key(String name, String defaultValue, String description) {

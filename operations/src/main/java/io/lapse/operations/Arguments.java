@@ -11,7 +11,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
 /** Reads the on-call commands' arguments; a bad one stops the command with a line naming it. */
-final class Arguments {
+public final class Arguments {
 
     private Arguments() {}
 
@@ -27,7 +27,7 @@ final class Arguments {
      * A moment written as ISO-8601 ({@code 2026-11-23T04:00:00Z}, {@code 2026-11-23T05:00+01:00}, or without a zone
      * for UTC), relative to now ({@code -30m}), or {@code now}.
      */
-    static long time(String option, String text, long now) {
+    public static long time(String option, String text, long now) {
         String value = text.trim();
         if (value.equalsIgnoreCase("now")) {
             return now;

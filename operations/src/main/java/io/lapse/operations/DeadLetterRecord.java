@@ -60,6 +60,13 @@ record DeadLetterRecord(Coordinate at, long timestamp, byte[] key, DeadLetter le
         return shown + (text.codePointCount(0, text.length()) > PREFIX ? "…" : "") + "  (" + value.length + " bytes)";
     }
 
+    /** The first bytes of the original value in hex, for a value that is no text; empty when it has none. */
+    String valueHex() {
+        byte[] value = letter == null || letter.originalValue() == null ? new byte[0] : letter.originalValue();
+        int shown = Math.min(PREFIX, value.length);
+        return java.util.HexFormat.ofDelimiter(" ").formatHex(value, 0, shown) + (value.length > shown ? " …" : "");
+    }
+
     /** Whether the dead letter kept less than the whole value, so publishing its copy would publish a corrupt record. */
     boolean isCut() {
         return letter != null && letter.valueSize() != null;

@@ -26,7 +26,7 @@ public final class DlqListCommand extends OnCallCommand {
     boolean json;
 
     /** One dead letter, for --json. */
-    record Listed(String at, long written, String reason, String source, String key, String value) {}
+    record Listed(String at, long written, String reason, String source, String key, String value, String valueHex) {}
 
     @Override
     int run(Connections connections) {
@@ -39,7 +39,8 @@ public final class DlqListCommand extends OnCallCommand {
                         l.reason(),
                         l.source() == null ? null : l.source().toString(),
                         l.originalKey() == null ? null : new String(l.originalKey(), StandardCharsets.UTF_8),
-                        l.valuePrefix()))
+                        l.valuePrefix(),
+                        l.valueHex()))
                 .toList();
         if (json) {
             Json.print(out(), listed);

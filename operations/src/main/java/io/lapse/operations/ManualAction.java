@@ -16,6 +16,9 @@ public final class ManualAction {
     @Option(names = "--json", description = "Print the outcome as JSON.")
     boolean json;
 
+    @Option(names = "--user", paramLabel = "NAME", description = "Who acts, for the audit; default: the OS user.")
+    String user;
+
     String order() {
         return Arguments.orderId(orderId);
     }
@@ -23,7 +26,8 @@ public final class ManualAction {
     /** Notes in Redis who did what to the order, and why. */
     void audit(Connections connections, String action) {
         new AuditLog(connections.redis(), connections.keys())
-                .record(new AuditLog.Entry(0, action, order(), reason, System.getProperty("user.name")))
+                .record(new AuditLog.Entry(
+                        0, action, order(), reason, user == null ? System.getProperty("user.name") : user))
                 .join();
     }
 

@@ -55,6 +55,13 @@ final class ServiceMetrics {
             long backlog,
             double drainRate) {
 
+        /** {@link #secondsToDrain} for --json; null while the backlog does not drain. */
+        @com.fasterxml.jackson.annotation.JsonProperty("secondsToDrain")
+        Long drainSeconds() {
+            OptionalLong seconds = secondsToDrain();
+            return seconds.isPresent() ? seconds.getAsLong() : null;
+        }
+
         /** Seconds until the pullers have drained their backlog at their rate; empty while it does not drain. */
         OptionalLong secondsToDrain() {
             if (backlog == 0) {

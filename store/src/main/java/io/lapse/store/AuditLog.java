@@ -50,6 +50,13 @@ public final class AuditLog {
                         .toList());
     }
 
+    /** Everybody's entries, newest first, at most {@code limit} of them. */
+    public CompletableFuture<List<Entry>> newest(int limit) {
+        return redis.xrevrange(key, Range.create("-", "+"), Limit.from(Math.max(1, Math.min(limit, CAPACITY))))
+                .toCompletableFuture()
+                .thenApply(messages -> messages.stream().map(AuditLog::entry).toList());
+    }
+
     private static Entry entry(StreamMessage<String, String> message) {
         Map<String, String> body = message.getBody();
         long at = Long.parseLong(message.getId().substring(0, message.getId().indexOf('-')));

@@ -1,0 +1,108 @@
+package io.lapse.operations.console;
+
+import io.lapse.config.Durations;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "console",
+        usageHelpAutoWidth = true,
+        header = "A web console for on-call: status, orders, dead letters and the audit, with fire and cancel.",
+        description = {
+            "Serves a web page that shows what lapse status, lapse inspect and lapse dlq list show, and the audit "
+                    + "of manual actions; fire and cancel an order from it, with a reason the audit keeps.",
+            "Binds to console.address:console.port (127.0.0.1:8088). Any address but a loopback one requires "
+                    + "console.auth-token-file: every request then needs Authorization: Bearer <token>.",
+            "Runs until interrupted (Ctrl-C). Exit code 2, with one line on stderr, when it cannot start."
+        },
+        footer = {
+            "%nExamples:",
+            "  lapse console --config lapse.properties",
+            "  lapse console --config lapse.properties --user alice \\",
+            "      --metrics http://timer-1:8080/metrics --metrics http://puller-1:8080/metrics"
+        })
+public final class ConsoleCommand implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsoleCommand.class);
+
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "Properties file; LAPSE_* environment variables override it.")
+    Path config;
+
+    @Option(
+            names = "--metrics",
+            paramLabel = "URL",
+            description = "A service's /metrics for the overview, as lapse status reads it; repeat for each.")
+    List<String> metricsUrls;
+
+    @Option(
+            names = "--user",
+            paramLabel = "NAME",
+            description = "Who acts from this console, for the audit; default: the OS user.")
+    String user;
+
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "5s",
+            description = "Give up on a Kafka or Redis that does not answer within this (${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help, with examples, and exit.")
+    boolean help;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        ConsoleServer console;
+        try {
+            Duration limit = parse(timeout);
+            console = ConsoleServer.start(
+                    config,
+                    metricsUrls == null ? List.of() : metricsUrls,
+                    user == null ? System.getProperty("user.name") : user,
+                    limit);
+        } catch (RuntimeException e) {
+            log.debug("console failed to start", e);
+            err.println("console: " + e.getMessage());
+            return 2;
+        }
+        Thread closer = new Thread(console::close, "lapse-console-shutdown");
+        Runtime.getRuntime().addShutdownHook(closer);
+        spec.commandLine().getOut().println("lapse console at " + console.url() + " (Ctrl-C stops it)");
+        spec.commandLine().getOut().flush();
+        try {
+            console.awaitClose();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            console.close();
+        }
+        return 0;
+    }
+
+    private static Duration parse(String text) {
+        try {
+            return Durations.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--timeout: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.lapse.operations.console;
+
+import io.lapse.operations.CancelCommand;
+import io.lapse.operations.DlqListCommand;
+import io.lapse.operations.FireCommand;
+import io.lapse.operations.InspectCommand;
+import io.lapse.operations.StatusCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+
+/**
+ * The on-call commands the console serves, run in this process with {@code --json}: the console shows what
+ * {@code lapse status}, {@code inspect}, {@code dlq list}, {@code fire} and {@code cancel} decide, so that each rule
+ * stays in its command. Each run opens its own Kafka and Redis clients and closes them, as the CLI does.
+ *
+ * @param configFile passed as --config; null for defaults and LAPSE_* variables only
+ * @param metricsUrls passed as --metrics each, for status; empty: status's own default
+ * @param timeout passed as --timeout
+ * @param user passed as --user to fire and cancel, for the audit
+ */
+record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout, String user) {
+
+    /** What one command printed and how it exited; {@code out} is its JSON document when it did its work. */
+    record Outcome(int exit, String out, String err) {
+
+        /**
+         * The command's one line about what stopped it, without the command's name in front. It is the last line: a
+         * progress bar may come before it when the console runs on a terminal (lines() splits its redraws at \r).
+         */
+        String error() {
+            String line = err.lines()
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty())
+                    .reduce((first, second) -> second)
+                    .orElse("failed without a word");
+            int colon = line.indexOf(": ");
+            return colon > 0 && !line.substring(0, colon).contains(" ") ? line.substring(colon + 2) : line;
+        }
+    }
+
+    OnCallCommands {
+        metricsUrls = List.copyOf(metricsUrls);
+        if (user == null || user.isBlank()) {
+            throw new IllegalArgumentException("--user: who acts must be named, for the audit");
+        }
+    }
+
+    Outcome status() {
+        List<String> args = new ArrayList<>();
+        metricsUrls.forEach(url -> args.addAll(List.of("--metrics", url)));
+        return run(new StatusCommand(), args);
+    }
+
+    Outcome inspect(String orderId) {
+        return run(new InspectCommand(), List.of("--", orderId));
+    }
+
+    /** @param since null for all; @param reason null for any */
+    Outcome deadLetters(String since, String reason) {
+        List<String> args = new ArrayList<>();
+        if (since != null) {
+            args.addAll(List.of("--since", since));
+        }
+        if (reason != null) {
+            args.addAll(List.of("--reason", reason));
+        }
+        return run(new DlqListCommand(), args);
+    }
+
+    Outcome fire(String orderId, String reason) {
+        return run(new FireCommand(), List.of("--reason", reason, "--user", user, "--", orderId));
+    }
+
+    Outcome cancel(String orderId, String reason) {
+        return run(new CancelCommand(), List.of("--reason", reason, "--user", user, "--", orderId));
+    }
+
+    private Outcome run(Object command, List<String> specific) {
+        List<String> args = new ArrayList<>(List.of("--json", "--timeout", timeout));
+        if (configFile != null) {
+            args.addAll(List.of("--config", configFile.toString()));
+        }
+        // after the common options: an orderId follows "--", so that one starting with "-" is no option
+        args.addAll(specific);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(command)
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args.toArray(String[]::new));
+        return new Outcome(exit, out.toString(), err.toString());
+    }
+}

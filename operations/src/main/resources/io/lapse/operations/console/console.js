@@ -1,0 +1,237 @@
+// Every text from Kafka or Redis (order ids, keys, values, reasons, errors) reaches the page through textContent:
+// never innerHTML, so that a record holding markup shows as the text it is.
+'use strict';
+
+const REFRESH_MS = 5000;
+let overviewTimer = null;
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+function byId(id) { return document.getElementById(id); }
+
+function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+function fillRows(tableId, rows) {
+  const body = byId(tableId).tBodies[0];
+  clear(body);
+  rows.forEach(cells => {
+    const tr = document.createElement('tr');
+    cells.forEach(cell => tr.appendChild(cell instanceof Node ? cell : el('td', cell)));
+    body.appendChild(tr);
+  });
+}
+
+function time(ms) { return ms === null || ms === undefined ? '–' : new Date(ms).toISOString(); }
+
+function duration(ms) {
+  const a = Math.abs(ms);
+  let t;
+  if (a < 1000) t = a + ' ms';
+  else if (a < 60000) t = (a / 1000).toFixed(1) + ' s';
+  else if (a < 3600000) t = Math.floor(a / 60000) + ' min';
+  else if (a < 86400000) t = Math.floor(a / 3600000) + ' h';
+  else t = Math.floor(a / 86400000) + ' d';
+  return ms < 0 ? '-' + t : t;
+}
+
+function say(text) { byId('message').textContent = text || ''; }
+
+function csrf() {
+  const pair = document.cookie.split(';').map(c => c.trim()).find(c => c.startsWith('lapse-console-csrf='));
+  return pair ? pair.substring(pair.indexOf('=') + 1) : '';
+}
+
+async function api(path, options) {
+  const headers = Object.assign({}, (options && options.headers) || {});
+  const token = sessionStorage.getItem('lapse-console-token');
+  if (token) headers['Authorization'] = 'Bearer ' + token;
+  const response = await fetch(path, Object.assign({}, options || {}, {headers, credentials: 'same-origin'}));
+  let body = null;
+  try { body = await response.json(); } catch (e) { body = null; }
+  if (response.status === 401) byId('token-box').hidden = false;
+  return {status: response.status, ok: response.ok, body};
+}
+
+function failure(result) {
+  return (result.body && result.body.error) ? result.body.error : 'HTTP ' + result.status;
+}
+
+// ---- tabs
+
+function show(tab) {
+  document.querySelectorAll('section.tab').forEach(s => { s.hidden = s.id !== tab; });
+  document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === tab));
+  clearTimeout(overviewTimer);
+  say('');
+  if (tab === 'overview') refreshOverview();
+  if (tab === 'dead-letters') loadDeadLetters();
+  if (tab === 'audit') loadAudit();
+}
+
+function route() {
+  const hash = location.hash.replace(/^#/, '');
+  const [tab, id] = hash.split('/', 2);
+  const known = ['overview', 'order', 'dead-letters', 'audit'];
+  show(known.includes(tab) ? tab : 'overview');
+  if (tab === 'order' && id) {
+    byId('order-id').value = decodeURIComponent(id);
+    inspect(byId('order-id').value);
+  }
+}
+
+// ---- overview
+
+async function refreshOverview() {
+  clearTimeout(overviewTimer);
+  const result = await api('/api/status');
+  if (result.ok) renderOverview(result.body); else say('status: ' + failure(result));
+  if (!byId('overview').hidden) overviewTimer = setTimeout(refreshOverview, REFRESH_MS);
+}
+
+function renderOverview(s) {
+  byId('overview-at').textContent = time(s.at);
+  byId('watched').textContent = s.watched;
+  byId('overdue').textContent = s.overdue;
+  byId('dead-letters-count').textContent = s.deadLetters.size;
+  byId('backlog').textContent = s.metrics.reached.length === 0 ? 'unknown' : s.metrics.backlog;
+  const problems = byId('problems');
+  clear(problems);
+  if (s.problems.length === 0) problems.appendChild(el('li', 'none'));
+  s.problems.forEach(p => problems.appendChild(el('li', p, 'problem')));
+  byId('fleet-silence').textContent = s.fleetSilence
+    ? 'since ' + time(s.fleetSilence.since) + ' (' + duration(s.at - s.fleetSilence.since) + ' ago): '
+      + Math.round(s.fleetSilence.silentShare * 100) + ' % of the pushes missing; the producers stopped writing'
+    : 'none';
+  const m = s.metrics;
+  byId('overdue-text').textContent = s.overdue === 0 ? 'overdue: none'
+    : 'overdue: ' + s.overdue + ', the oldest ' + s.oldestOverdue.orderId + ' (deadline ' + time(s.oldestOverdue.deadline)
+      + ', ' + duration(s.at - s.oldestOverdue.deadline) + ' ago)';
+  byId('lateness-text').textContent = m.p50Millis === null
+    ? 'fire lateness: unknown (no timer reached has fired)'
+    : 'fire lateness: p50 ' + duration(Math.round(m.p50Millis)) + ', p99 ' + duration(Math.round(m.p99Millis))
+      + ' over ' + m.fired + ' expiries' + (m.unreachable.length ? '; not reached: ' + m.unreachable.join('; ') : '');
+  byId('owners-text').textContent = 'timer shards: ' + s.timerOwners.timers + ' timers running'
+    + (s.timerOwners.unserved.length ? '; shards no timer serves: ' + s.timerOwners.unserved.join(', ') : '; every shard served');
+  byId('backlog-text').textContent = m.reached.length === 0 ? 'unknown: no service reached'
+    : m.backlog === 0 ? 'none'
+    : m.backlog + ' expiries not answered yet, ' + Math.round(m.drainRate) + '/s answered over the last minute'
+      + (m.secondsToDrain === null || m.secondsToDrain === undefined ? ': not draining'
+        : ': drained in about ' + duration(m.secondsToDrain * 1000));
+  const d = s.deadLetters;
+  byId('dead-letters-text').textContent = d.size + ', ' + d.recent + ' in the last ' + duration(s.deadLetterWindowMillis)
+    + (d.newestAt ? '; newest ' + time(d.newestAt) + ': ' + d.newestReason : '');
+  fillRows('lag', s.consumerLag.map(g => [g.role, g.group, g.lag === null ? 'nothing committed' : g.lag, g.partitions]));
+  fillRows('watermarks', s.watermarks.map(w => [w.partition, time(w.watermark),
+    duration(w.ageMillis) + (w.exists ? '' : ' (partition no longer exists)')])
+    .concat(s.unreportedPartitions.map(p => [p, 'none yet', '–'])));
+  fillRows('shards', s.shards.map(c => [c.shard, c.watched, c.overdue, c.epoch === null ? 'none' : c.epoch]));
+}
+
+// ---- order
+
+async function inspect(orderId) {
+  byId('order-view').hidden = true;
+  byId('act-result').textContent = '';
+  const result = await api('/api/orders/' + encodeURIComponent(orderId));
+  if (!result.ok) { say(failure(result)); return; }
+  say('');
+  renderOrder(result.body);
+}
+
+function renderOrder(o) {
+  byId('order-view').hidden = false;
+  byId('order-title').textContent = 'order ' + o.orderId + ' (shard ' + o.shard + ')';
+  fillRows('order-facts', [
+    ['timer', o.phase + ', attempt ' + o.attempt],
+    ['last seen', time(o.lastSeen)],
+    ['due at', time(o.dueAt)],
+    ['ended at', time(o.endedAt)],
+    ['tombstone until', time(o.tombstoneUntil)],
+    ['last status', o.lastStatus ? o.lastStatus.status + ' at ' + time(o.lastStatus.ts) + ' (' + o.lastStatus.at + ')' : 'not found'],
+    ['found since ' + o.since, o.pushesFound + ' pushes, ' + o.expiriesFound + ' expiries, ' + o.pullsFound + ' pulls'],
+  ].map(([k, v]) => [el('th', k), el('td', v)]));
+  byId('order-held').textContent = o.held.headline;
+  const reasons = byId('order-held-reasons');
+  clear(reasons);
+  o.held.reasons.forEach(r => reasons.appendChild(el('li', r)));
+  const events = []
+    .concat(o.pushes.map(e => ({t: e.timestamp, what: 'push ' + e.event.status, where: e.at, details: e.event})))
+    .concat(o.expiries.map(e => ({t: e.timestamp, what: 'expiry (' + e.event.source + ', attempt ' + e.event.attempt + ')', where: e.at, details: e.event})))
+    .concat(o.pulls.map(e => ({t: e.timestamp, what: 'pull result', where: e.at, details: e.event})))
+    .concat(o.byHand.map(a => ({t: a.at, what: a.action + ' by ' + a.user, where: 'audit', details: a.reason})));
+  events.sort((a, b) => b.t - a.t);
+  fillRows('order-timeline', events.map(e => [time(e.t), e.what, e.where,
+    el('td', typeof e.details === 'string' ? e.details : JSON.stringify(e.details), 'value')]));
+}
+
+async function act(action) {
+  const orderId = byId('order-id').value;
+  const reason = byId('act-reason').value.trim();
+  if (!reason) { byId('act-result').textContent = 'say why: a reason is required, for the audit'; return; }
+  const what = action === 'fire' ? 'Fire the expiry of ' : 'Stop watching ';
+  if (!window.confirm(what + orderId + ' now?')) return;
+  const result = await api('/api/orders/' + encodeURIComponent(orderId) + '/' + action, {
+    method: 'POST',
+    headers: {'Content-Type': 'application/json', 'X-Lapse-Csrf': csrf()},
+    body: JSON.stringify({reason}),
+  });
+  byId('act-result').textContent = result.ok
+    ? action + ': ' + JSON.stringify(result.body)
+    : action + ' refused: ' + (result.body && result.body.outcome ? result.body.outcome : failure(result));
+  if (result.ok) inspect(orderId);
+}
+
+// ---- dead letters
+
+async function loadDeadLetters() {
+  const params = new URLSearchParams();
+  new FormData(byId('dlq-form')).forEach((v, k) => { if (String(v).trim()) params.append(k, String(v).trim()); });
+  const result = await api('/api/dead-letters?' + params.toString());
+  if (!result.ok) { say('dead letters: ' + failure(result)); return; }
+  byId('dlq-count').textContent = result.body.length + ' dead letters shown, newest first';
+  fillRows('dlq', result.body.map(l => {
+    const value = el('td', null, 'value');
+    value.appendChild(el('div', l.value));
+    value.appendChild(el('div', l.valueHex, 'hex'));
+    return [time(l.written), l.at, l.reason, l.source === null ? 'unknown' : l.source,
+      l.key === null ? '(none)' : l.key, value];
+  }));
+}
+
+// ---- audit
+
+async function loadAudit() {
+  const result = await api('/api/audit?limit=200');
+  if (!result.ok) { say('audit: ' + failure(result)); return; }
+  fillRows('audit-log', result.body.map(a => [time(a.at), a.user, a.action, a.orderId, a.reason]));
+}
+
+// ---- start
+
+document.addEventListener('DOMContentLoaded', async () => {
+  byId('token').value = sessionStorage.getItem('lapse-console-token') || '';
+  byId('token-save').addEventListener('click', () => {
+    sessionStorage.setItem('lapse-console-token', byId('token').value.trim());
+    byId('token-box').hidden = true;
+    route();
+  });
+  byId('order-form').addEventListener('submit', e => {
+    e.preventDefault();
+    location.hash = 'order/' + encodeURIComponent(byId('order-id').value.trim());
+  });
+  byId('dlq-form').addEventListener('submit', e => { e.preventDefault(); loadDeadLetters(); });
+  byId('fire').addEventListener('click', () => act('fire'));
+  byId('cancel').addEventListener('click', () => act('cancel'));
+  window.addEventListener('hashchange', route);
+  const session = await api('/api/session');
+  if (session.ok) {
+    byId('who').textContent = 'acting as ' + session.body.user;
+    if (session.body.tokenRequired && !sessionStorage.getItem('lapse-console-token')) byId('token-box').hidden = false;
+  }
+  route();
+});

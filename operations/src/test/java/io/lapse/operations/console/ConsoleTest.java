@@ -1,0 +1,295 @@
+package io.lapse.operations.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
+import io.lapse.devstack.DevStackExtension;
+import io.lapse.event.JsonCodec;
+import io.lapse.event.TimerExpired;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
+import io.lapse.store.OrderUpdate;
+import io.lapse.store.OrderView;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
+import io.lapse.store.TimerStore;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import picocli.CommandLine;
+
+/** The console against a real Kafka and Redis: what it shows of an order, and when it fires one. */
+@Tag("slow")
+class ConsoleTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String USER = "alice-on-call";
+
+    @RegisterExtension
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+
+    private static Map<String, String> settings;
+    private static LapseConfig config;
+    private static KafkaClients clients;
+    private static RedisConnection redis;
+    private static TimerStore store;
+    private static ConsoleServer console;
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws Exception {
+        settings = new HashMap<>(new Namespace("console").settings());
+        settings.putAll(Map.of(
+                "kafka.bootstrap.servers", stack.bootstrapServers(),
+                "redis.uri", stack.redisUri(),
+                "topics.partitions", "2",
+                "timer.shards", "4",
+                "console.port", "0"));
+        config = LapseConfig.load(null, Map.of()).with(settings);
+        clients = new KafkaClients(config.kafka());
+        new TopicProvisioner(clients)
+                .ensure(Set.of(
+                        config.topics().push(),
+                        config.topics().pulled(),
+                        config.topics().expired(),
+                        config.topics().dlq()));
+        redis = RedisConnection.open(config.redis());
+        store = TimerStore.of(
+                redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
+        console = ConsoleServer.start(configFile(Map.of()), List.of(), USER, Duration.ofSeconds(5));
+    }
+
+    @AfterAll
+    static void stop() {
+        console.close();
+        console.close(); // idempotent
+        redis.close();
+    }
+
+    @Test
+    void anActionNeedsAReasonAndTheCsrfTokenThenFiresAndIsAudited() throws Exception {
+        String order = "console-1";
+        store.apply(List.of(OrderUpdate.active(order, System.currentTimeMillis())))
+                .join();
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+
+        HttpResponse<String> noCsrf = post(order, "fire", "{\"reason\":\"stuck charger\"}", cookie, null);
+        HttpResponse<String> noReason = post(order, "fire", "{\"reason\":\"  \"}", cookie, token);
+        HttpResponse<String> cookieOnly = post(order, "fire", "{\"reason\":\"stuck charger\"}", cookie, "forged");
+
+        assertThat(noCsrf.statusCode()).as(noCsrf.body()).isEqualTo(403);
+        assertThat(noReason.statusCode()).as(noReason.body()).isEqualTo(400);
+        assertThat(cookieOnly.statusCode()).as(cookieOnly.body()).isEqualTo(403);
+        assertThat(view(order).phase()).isEqualTo(OrderView.Phase.ARMED);
+        assertThat(expiriesOf(order)).isEmpty();
+
+        HttpResponse<String> fired = post(order, "fire", "{\"reason\":\"stuck charger\"}", cookie, token);
+
+        assertThat(fired.statusCode()).as(fired.body()).isEqualTo(200);
+        assertThat(JSON.readTree(fired.body()).get("outcome").asText()).isEqualTo("fired");
+        assertThat(expiriesOf(order))
+                .singleElement()
+                .satisfies(e -> assertThat(e.source()).isEqualTo(TimerExpired.Source.MANUAL));
+        JsonNode audit = JSON.readTree(get("/api/audit").body());
+        assertThat(audit).anySatisfy(entry -> {
+            assertThat(entry.get("orderId").asText()).isEqualTo(order);
+            assertThat(entry.get("action").asText()).isEqualTo("fire");
+            assertThat(entry.get("user").asText()).isEqualTo(USER);
+            assertThat(entry.get("reason").asText()).isEqualTo("stuck charger");
+        });
+
+        HttpResponse<String> inspected = get("/api/orders/" + order);
+        assertThat(inspected.statusCode()).as(inspected.body()).isEqualTo(200);
+        JsonNode report = JSON.readTree(inspected.body());
+        assertThat(report.get("phase").asText()).isEqualTo("FIRED");
+        assertThat(report.get("expiriesFound").asInt()).isEqualTo(1);
+        assertThat(report.get("expiries").get(0).get("event").get("source").asText())
+                .isEqualToIgnoringCase("manual");
+        assertThat(report.get("byHand").get(0).get("user").asText()).isEqualTo(USER);
+    }
+
+    @Test
+    void anOrderNobodyKnowsIsAClearErrorAndNotAPage() throws Exception {
+        // as the page's encodeURIComponent writes it: in a path, + is a plus
+        HttpResponse<String> unknown = get("/api/orders/no%20such%2Forder+1");
+
+        assertThat(unknown.statusCode()).isEqualTo(422);
+        assertThat(JSON.readTree(unknown.body()).get("error").asText()).startsWith("unknown order 'no such/order+1'");
+    }
+
+    @Test
+    void theOverviewIsWhatLapseStatusSays() throws Exception {
+        HttpResponse<String> status = get("/api/status");
+
+        assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+        JsonNode report = JSON.readTree(status.body());
+        assertThat(report.has("watched")).isTrue();
+        assertThat(report.get("consumerLag"))
+                .extracting(g -> g.get("role").asText())
+                .contains("ingest", "puller");
+        assertThat(report.get("metrics").has("secondsToDrain")).isTrue();
+        assertThat(report.get("problems").isArray()).isTrue();
+    }
+
+    @Test
+    void aTimeTheDeadLettersCannotReadIsBadUsage() throws Exception {
+        HttpResponse<String> badSince = get("/api/dead-letters?since=yesterday");
+        HttpResponse<String> badUntil = get("/api/dead-letters?until=tomorrow");
+
+        assertThat(badSince.statusCode()).isEqualTo(422);
+        assertThat(JSON.readTree(badSince.body()).get("error").asText()).startsWith("--since: cannot read 'yesterday'");
+        assertThat(badUntil.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(badUntil.body()).get("error").asText()).startsWith("until: cannot read 'tomorrow'");
+    }
+
+    @Test
+    void aRequestFromAnotherOriginCannotAct() throws Exception {
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+        HttpResponse<String> foreign = http.send(
+                HttpRequest.newBuilder(console.url().resolve("/api/orders/x/cancel"))
+                        .header("Cookie", cookie)
+                        .header("X-Lapse-Csrf", token)
+                        .header("Origin", "http://evil.example")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"reason\":\"r\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(foreign.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void anyAddressButLoopbackWithoutATokenFileDoesNotStart() throws Exception {
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new ConsoleCommand())
+                .setErr(new PrintWriter(err, true))
+                .execute(
+                        "--config",
+                        configFile(Map.of("console.address", "0.0.0.0")).toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString())
+                .startsWith("console: console.address 0.0.0.0 is not a loopback address: set console.auth-token-file")
+                .hasLineCount(1);
+    }
+
+    @Test
+    void withATokenFileEveryReadNeedsTheBearerToken() throws Exception {
+        Path tokenFile = Files.createTempFile("console-token", ".txt");
+        Files.writeString(tokenFile, "s3cret-token\n");
+        try (ConsoleServer guarded = ConsoleServer.start(
+                configFile(Map.of("console.auth-token-file", tokenFile.toString())),
+                List.of(),
+                USER,
+                Duration.ofSeconds(5))) {
+            URI audit = guarded.url().resolve("/api/audit");
+            HttpResponse<String> without =
+                    http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> wrong = http.send(
+                    HttpRequest.newBuilder(audit)
+                            .header("Authorization", "Bearer guess")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> with = http.send(
+                    HttpRequest.newBuilder(audit)
+                            .header("Authorization", "Bearer s3cret-token")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(without.statusCode()).isEqualTo(401);
+            assertThat(wrong.statusCode()).isEqualTo(401);
+            assertThat(with.statusCode()).as(with.body()).isEqualTo(200);
+        }
+    }
+
+    /** Loads the page as a browser would, and returns the CSRF cookie it came with ("name=value"). */
+    private static String csrfCookie() throws Exception {
+        HttpResponse<String> page = get("/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Security-Policy"))
+                .hasValueSatisfying(csp -> assertThat(csp).contains("script-src 'self'"));
+        String setCookie = page.headers().firstValue("Set-Cookie").orElseThrow();
+        return setCookie.substring(0, setCookie.indexOf(';'));
+    }
+
+    private static HttpResponse<String> get(String path) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(console.url().resolve(path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> post(String order, String action, String body, String cookie, String csrf)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        console.url().resolve("/api/orders/" + order + "/" + action))
+                .header("Content-Type", "application/json")
+                .header("Cookie", cookie)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (csrf != null) {
+            request.header("X-Lapse-Csrf", csrf);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static OrderView view(String order) {
+        return store.inspect(List.of(order)).join().get(order);
+    }
+
+    private static List<TimerExpired> expiriesOf(String order) {
+        String topic = config.topics().expired();
+        List<TimerExpired> found = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer("console-test", "console-test", Map.of())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                    TimerExpired expiry = JsonCodec.TIMER_EXPIRED.decode(record.value());
+                    if (expiry.orderId().equals(order)) {
+                        found.add(expiry);
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    private static Path configFile(Map<String, String> overrides) throws Exception {
+        Map<String, String> file = new HashMap<>(settings);
+        file.putAll(overrides);
+        Path path = Files.createTempFile("lapse-console", ".properties");
+        Files.writeString(
+                path,
+                String.join(
+                        "\n",
+                        file.entrySet().stream()
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .toList()));
+        return path;
+    }
+}

@@ -132,18 +132,16 @@ record StatusReport(
                 + " since the timers started" + where + failed;
     }
 
+    /** Figures only, in the same words whatever they are, so that a script or a transcript can rely on the line. */
     private String describeBacklog() {
         if (metrics.reached().isEmpty()) {
             return "unknown: no service reached";
         }
-        if (metrics.backlog() == 0) {
-            return "none";
-        }
-        String size = Show.count(metrics.backlog(), "expiry", "expiries") + " not answered yet";
-        return metrics.secondsToDrain().isPresent()
-                ? size + ", " + Math.round(metrics.drainRate()) + "/s answered over the last minute: drained in about "
-                        + Show.duration(metrics.secondsToDrain().getAsLong() * 1000)
-                : size + ", none answered within the last minute: not draining";
+        return "not answered " + Show.count(metrics.backlog()) + ", answered " + Math.round(metrics.drainRate())
+                + "/s over the last minute, time to drain "
+                + (metrics.secondsToDrain().isPresent()
+                        ? Show.duration(metrics.secondsToDrain().getAsLong() * 1000)
+                        : "unknown: none answered within the last minute");
     }
 
     private String describeDeadLetters() {

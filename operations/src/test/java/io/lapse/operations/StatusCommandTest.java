@@ -74,7 +74,7 @@ class StatusCommandTest {
                         "overdue        none",
                         "fire lateness  p50 ",
                         "problems       none",
-                        "pull backlog   none",
+                        "pull backlog   not answered ",
                         "fleet silence  none",
                         "redis epoch    on-call-test",
                         "timer shards   all 4 served by 1 timer");

@@ -4,15 +4,22 @@ import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.operations.console.ConsoleServer;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +67,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--duration", description = "Stop by itself after this long, e.g. 60s (default: run until Ctrl-C).")
     String duration;
 
+    private static final Duration CONSOLE_TIMEOUT = Duration.ofSeconds(10);
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
@@ -70,7 +79,8 @@ final class DemoCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         out.println("lapse demo: starting Kafka and Redis on this machine…");
         try (DevStack stack = DevStack.start()) {
-            LapseConfig config = LapseConfig.load(null, Map.of()).with(settings(stack));
+            Map<String, String> settings = settings(stack);
+            LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
             SimulatorSettings simulation = new SimulatorSettings(
                     orders, Durations.parse(pushInterval), silent, finish, 0, upstream.faults(), upstream.outage());
             try (UpstreamSimulator simulator = new UpstreamSimulator(
@@ -80,11 +90,16 @@ final class DemoCommand implements Callable<Integer> {
                     clock)) {
                 simulator.start();
                 config = config.with(Map.of("upstream.base-url", simulator.baseUrl()));
-                try (LapseRuntime runtime = new LapseRuntime(config, clock).start(ServiceName.ALL)) {
+                try (LapseRuntime runtime = new LapseRuntime(config, clock).start(ServiceName.ALL);
+                        ConsoleServer console = ConsoleServer.start(
+                                consoleConfig(config, settings),
+                                List.of("http://localhost:" + runtime.managementPort() + "/metrics"),
+                                System.getProperty("user.name"),
+                                CONSOLE_TIMEOUT)) {
                     out.printf(
                             "lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; status page at "
-                                    + "http://localhost:%d/ — Ctrl-C stops%n",
-                            orders, pushInterval, ttl, silent * 100, runtime.managementPort());
+                                    + "http://localhost:%d/, console at %s — Ctrl-C stops%n",
+                            orders, pushInterval, ttl, silent * 100, runtime.managementPort(), console.url());
                     StatusLine status = new StatusLine(
                             new MetricsView(runtime.registry()),
                             runtime.store(),
@@ -103,6 +118,23 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println("lapse demo: stopped");
         return 0;
+    }
+
+    /**
+     * The console runs the on-call commands, which read a configuration file: the demo's settings, written to a
+     * temporary one, with the console on a free port of 127.0.0.1.
+     */
+    private static Path consoleConfig(LapseConfig config, Map<String, String> settings) throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(settings);
+        properties.put("upstream.base-url", config.upstream().baseUrl().toString());
+        properties.put("console.port", "0");
+        Path file = Files.createTempFile("lapse-demo-console", ".properties");
+        file.toFile().deleteOnExit();
+        try (Writer writer = Files.newBufferedWriter(file)) {
+            properties.store(writer, "lapse demo: what its console's on-call commands read");
+        }
+        return file;
     }
 
     private Map<String, String> settings(DevStack stack) throws Exception {

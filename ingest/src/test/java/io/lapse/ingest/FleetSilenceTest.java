@@ -106,7 +106,9 @@ class FleetSilenceTest {
                 .isGreaterThan(0.5);
         assertThat(started.partitions())
                 .allSatisfy(p -> assertThat(p.baselinePushesPerSecond()).isGreaterThan(5));
-        assertThat(registry.get(MetricNames.FLEET_SILENCE).gauge().value()).isEqualTo(1);
+        // the gauge shows what the watch recorded, a moment after it published
+        await().atMost(DETECTED_WITHIN)
+                .until(() -> registry.get(MetricNames.FLEET_SILENCE).gauge().value() == 1);
         assertThat(new FleetSilence(redis, keys()).current().join()).isPresent();
 
         quiet.clear();

@@ -21,14 +21,16 @@ import org.slf4j.LoggerFactory;
  * for {@code silence}, then pushes again. Lapse must say so once (one SILENCE_STARTED event naming every push
  * partition, the ingest gauge at 1, one SILENCE_ENDED once pushes are back), go on firing, and pull each silent order
  * at most once per ttl of silence: a pull's fresh status re-arms the order, so one call per order per ttl is all the
- * work there is.
+ * work there is. With {@code restartPullerMidDrain}, the puller is killed (-9) a ttl after the silence was told and
+ * started again 2 s later: nothing may be lost, and the restarted puller must not pull again what was pulled before.
  */
-record FleetWideSilence(Duration silence, Duration noticedWithin) implements Fault {
+record FleetWideSilence(Duration silence, Duration noticedWithin, boolean restartPullerMidDrain) implements Fault {
 
     /** At most this many upstream calls per silent order and ttl of silence (the goal). */
     static final double MOST_CALLS_PER_TTL = 1.05;
 
     private static final Logger log = LoggerFactory.getLogger(FleetWideSilence.class);
+    private static final Duration PULLER_DOWN = Duration.ofSeconds(2);
     private static final Pattern SILENCE_GAUGE = Pattern.compile("(?m)^lapse_fleet_silence(?:\\{[^}]*})? (\\S+)$");
 
     @Override
@@ -54,6 +56,13 @@ record FleetWideSilence(Duration silence, Duration noticedWithin) implements Fau
             LapseProcess ingest = lab.generation().services().first(Role.INGEST);
             if (!Waiting.until(() -> silenceGauge(ingest) == 1, noticedWithin)) {
                 failures.add("ingest's lapse_fleet_silence is " + silenceGauge(ingest) + " during the silence, not 1");
+            }
+            if (restartPullerMidDrain) {
+                Waiting.sleep(lab.settings().ttl());
+                LapseProcess puller = lab.generation().services().first(Role.PULLER);
+                puller.kill();
+                Waiting.sleep(PULLER_DOWN);
+                puller.launch();
             }
             Waiting.untilTime(silencedAt + silence.toMillis());
             silenced.stream()

@@ -55,7 +55,13 @@ final class Scenarios {
                 false,
                 new FastClockDuringFreeze(Duration.ofSeconds(9), Duration.ofSeconds(60))));
         all.add(new Scenario(
-                "fleet-silence", true, new FleetWideSilence(settings.ttl().multipliedBy(5), Duration.ofSeconds(20))));
+                "fleet-silence",
+                true,
+                new FleetWideSilence(settings.ttl().multipliedBy(5), Duration.ofSeconds(20), false)));
+        all.add(new Scenario(
+                "fleet-silence-puller-restart",
+                false,
+                new FleetWideSilence(settings.ttl().multipliedBy(5), Duration.ofSeconds(20), true)));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
         all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
         return all;

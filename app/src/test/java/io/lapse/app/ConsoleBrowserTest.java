@@ -31,7 +31,6 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -159,25 +158,6 @@ class ConsoleBrowserTest {
 
     /** The page at this fragment as headless Chromium sees it after its script ran. */
     private static String dump(String fragment) throws Exception {
-        Assumptions.assumeTrue(ToolInstall.ensure("chromium"), ToolInstall.skipMessage("chromium"));
-        Path dump = Files.createTempFile("console-page", ".html");
-        Process chromium = new ProcessBuilder(
-                        "chromium",
-                        "--headless",
-                        "--no-sandbox",
-                        "--disable-gpu",
-                        "--disable-dev-shm-usage",
-                        "--virtual-time-budget=10000",
-                        "--dump-dom",
-                        console.url().resolve("/" + fragment).toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectOutput(dump.toFile())
-                .start();
-        boolean finished = chromium.waitFor(60, TimeUnit.SECONDS);
-        if (!finished) {
-            chromium.destroyForcibly();
-        }
-        assertThat(finished).as("chromium dumped the page within a minute").isTrue();
-        return Files.readString(dump);
+        return HeadlessChromium.dumpDom(console.url().resolve("/" + fragment).toString());
     }
 }

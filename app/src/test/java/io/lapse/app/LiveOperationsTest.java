@@ -28,7 +28,6 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -138,26 +137,7 @@ class LiveOperationsTest {
 
     @Test
     void theStatusPageShowsTheFiguresInAHeadlessBrowser() throws Exception {
-        Assumptions.assumeTrue(ToolInstall.ensure("chromium"), ToolInstall.skipMessage("chromium"));
-        Path dump = Files.createTempFile("status-page", ".html");
-        Process chromium = new ProcessBuilder(
-                        "chromium",
-                        "--headless",
-                        "--no-sandbox",
-                        "--disable-gpu",
-                        "--disable-dev-shm-usage",
-                        "--virtual-time-budget=10000",
-                        "--dump-dom",
-                        management.url("/"))
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectOutput(dump.toFile())
-                .start();
-        boolean finished = chromium.waitFor(120, TimeUnit.SECONDS);
-        if (!finished) {
-            chromium.destroyForcibly();
-        }
-        assertThat(finished).as("chromium dumped the page within 2 minutes").isTrue();
-        String dom = Files.readString(dump);
+        String dom = HeadlessChromium.dumpDom(management.url("/"));
 
         assertThat(figure(dom, "ready")).isEqualTo("UP");
         assertThat(figure(dom, "live")).isEqualTo("UP");

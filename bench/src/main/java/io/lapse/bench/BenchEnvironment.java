@@ -16,4 +16,10 @@ record BenchEnvironment(String date, int cores, String os, String java, long max
                 Runtime.getRuntime().maxMemory() / (1024 * 1024),
                 redis.version());
     }
+
+    /** The report's first line: when, on what, and what ran there ({@code onThisMachine}). */
+    String line(String onThisMachine) {
+        return "- date: " + date + "; machine: " + cores + " cores, " + os + ", " + java + "; " + onThisMachine
+                + " on this machine\n";
+    }
 }

@@ -49,15 +49,7 @@ public final class PullerBenchmark {
             RecoveryResult recovery,
             Duration took) {
         StringBuilder out = new StringBuilder("# Lapse puller benchmark\n\n");
-        out.append("- date: ")
-                .append(env.date())
-                .append("; machine: ")
-                .append(env.cores())
-                .append(" cores, ")
-                .append(env.os())
-                .append(", ")
-                .append(env.java())
-                .append("; Kafka broker, Redis, simulated upstream" + " and puller on this machine\n");
+        out.append(env.line("Kafka broker, Redis, simulated upstream and puller"));
         out.append("- simulated upstream latency ")
                 .append(Durations.format(options.latency()))
                 .append(" per request; pull threads (upstream.concurrency) 3 × rate × latency, at least 16\n\n");

@@ -13,15 +13,7 @@ final class StormReport {
     static String markdown(BenchEnvironment env, StormResult r, String plot, Duration took) {
         StormBenchOptions o = r.options();
         StringBuilder out = new StringBuilder("# Lapse expiry storm\n\n");
-        out.append("- date: ")
-                .append(env.date())
-                .append("; machine: ")
-                .append(env.cores())
-                .append(" cores, ")
-                .append(env.os())
-                .append(", ")
-                .append(env.java())
-                .append("; Kafka broker, Redis, simulated upstream, ingest, timer and puller on this machine\n");
+        out.append(env.line("Kafka broker, Redis, simulated upstream, ingest, timer and puller"));
         out.append(String.format(
                 Locale.ROOT,
                 "- %,d orders pushing every %s, timer.ttl %s; every push stops for %s while upstream answers pulls"

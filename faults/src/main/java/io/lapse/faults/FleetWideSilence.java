@@ -42,7 +42,8 @@ record FleetWideSilence(Duration silence, Duration noticedWithin, boolean restar
                 lab.broker().bootstrapServers(),
                 lab.generation().topics().fleetEvents(),
                 partitions,
-                record -> JsonCodec.FLEET_EVENT.decode(record.value()))) {
+                // the topic also holds the events of earlier scenarios of the same processes
+                record -> fromThisScenario(JsonCodec.FLEET_EVENT.decode(record.value()), started))) {
             Fleet fleet = lab.fleet();
             List<String> silenced = fleet.ids(Fleet.Mode.PUSHING);
             Map<String, Long> callsBefore =
@@ -121,6 +122,11 @@ record FleetWideSilence(Duration silence, Duration noticedWithin, boolean restar
             }
         }
         return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+    }
+
+    /** @return the event, or null (which the tap leaves out) for one decided before the scenario began */
+    private static FleetEvent fromThisScenario(FleetEvent event, long scenarioStart) {
+        return event.at() >= scenarioStart ? event : null;
     }
 
     private static long count(TopicTap<FleetEvent> events, FleetEvent.Kind kind) {

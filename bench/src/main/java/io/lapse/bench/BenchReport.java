@@ -52,12 +52,13 @@ final class BenchReport {
         if (!runs.isEmpty()) {
             out.append('\n').append(LatenessSection.markdown(options, runs));
         }
-        out.append("\nTotal run time: ")
-                .append(took.toMinutes())
-                .append(" min ")
-                .append(took.toSecondsPart())
-                .append(" s\n");
+        out.append(BenchReport.totalRunTime(took));
         return out.toString();
+    }
+
+    /** Every report's last line. */
+    static String totalRunTime(Duration took) {
+        return "\nTotal run time: " + took.toMinutes() + " min " + took.toSecondsPart() + " s\n";
     }
 
     private static String percent(double fraction) {

@@ -113,11 +113,7 @@ public final class PullerBenchmark {
                     + " the last order's first OK pull, and until the last expiry fired during the outage was"
                     + " answered.\n");
         }
-        out.append("\nTotal run time: ")
-                .append(took.toMinutes())
-                .append(" min ")
-                .append(took.toSecondsPart())
-                .append(" s\n");
+        out.append(BenchReport.totalRunTime(took));
         return out.toString();
     }
 

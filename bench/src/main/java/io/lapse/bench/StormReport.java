@@ -85,11 +85,7 @@ final class StormReport {
         out.append("\nBacklog and upstream calls, sampled each second: ")
                 .append(plot)
                 .append('\n');
-        out.append("\nTotal run time: ")
-                .append(took.toMinutes())
-                .append(" min ")
-                .append(took.toSecondsPart())
-                .append(" s\n");
+        out.append(BenchReport.totalRunTime(took));
         return out.toString();
     }
 

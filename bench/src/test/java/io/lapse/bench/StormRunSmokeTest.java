@@ -26,9 +26,8 @@ class StormRunSmokeTest {
                 ORDERS,
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(3),
-                // the first round of pulls needs orders ÷ rate limit = 9 s after the first expiry: a shorter silence
-                // ends
-                // before every order was pulled, and the pushes coming back answer the rest
+                // the first round of pulls takes orders ÷ rate limit = 9 s from the first expiry: a shorter silence
+                // ends before every order was pulled, and the pushes coming back answer the rest
                 Duration.ofSeconds(20),
                 StormBenchOptions.backlogRateLimit(ORDERS, Duration.ofSeconds(3)),
                 Duration.ofMillis(5),

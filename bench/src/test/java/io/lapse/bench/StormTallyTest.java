@@ -138,14 +138,6 @@ class StormTallyTest {
     }
 
     @Test
-    void axisTicksFallOnRoundNumbers() {
-        assertThat(StormPlot.niceCeiling(1)).isEqualTo(1);
-        assertThat(StormPlot.niceCeiling(3)).isEqualTo(5);
-        assertThat(StormPlot.niceCeiling(1_234)).isEqualTo(2_000);
-        assertThat(StormPlot.niceCeiling(5_001)).isEqualTo(10_000);
-    }
-
-    @Test
     void theCsvHoldsEverySample() {
         String csv =
                 StormPlot.csv(List.of(new StormSampler.Sample(-1_000, -1, 0), new StormSampler.Sample(1_500, 42, 7)));

@@ -34,14 +34,15 @@ final class TimerRounds {
     private static final long WATERMARK_POLL_MIN_MS = 2;
     private static final long WATERMARK_POLL_MAX_MS = 50;
     private static final long WATERMARK_POLL_AGE_SHARE = 20;
-    private static final long PRUNE_EVERY_MS = 60_000;
-    private static final int PRUNE_LIMIT = 1_000;
+    // with EndedPruning's batches, 16 shards can forget 960,000 orders a minute: 56 times what 1 M orders end
+    private static final long PRUNE_EVERY_MS = 10_000;
     private static final long ACK_TIMEOUT_SECONDS = 30;
 
     private final TimerStore store;
     private final Watermarks watermarks;
     private final RedisEpochs epochs;
     private final ExpiryFiring firing;
+    private final EndedPruning pruning;
     private final ShardSchedule schedule = new ShardSchedule();
     private final RedisClockEstimate redisClock = new RedisClockEstimate();
     private final Wakeup wakeup;
@@ -65,6 +66,7 @@ final class TimerRounds {
             Supplier<Set<Integer>> owned,
             Wakeup wakeup) {
         this.store = store;
+        this.pruning = new EndedPruning(store);
         this.owned = owned;
         this.wakeup = wakeup;
         this.watermarks = watermarks;
@@ -149,12 +151,7 @@ final class TimerRounds {
         }
         if (now - lastPrune >= PRUNE_EVERY_MS) {
             lastPrune = now;
-            List<CompletableFuture<Long>> pruned =
-                    owned.stream().map(s -> store.prune(s, PRUNE_LIMIT)).toList();
-            long total = 0;
-            for (CompletableFuture<Long> p : pruned) {
-                total += p.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            }
+            long total = pruning.round(owned);
             if (total > 0) {
                 log.info("forgot {} orders that ended or were given up longer than the retention ago", total);
             }

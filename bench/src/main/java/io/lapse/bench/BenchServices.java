@@ -1,7 +1,7 @@
 package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.store.RedisConnection;

@@ -6,7 +6,7 @@ import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.Fleet;

@@ -2,7 +2,7 @@ package io.lapse.bench;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.micrometer.core.instrument.Counter;

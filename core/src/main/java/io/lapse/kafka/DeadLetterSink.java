@@ -3,7 +3,7 @@ package io.lapse.kafka;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.lapse.internal.Exceptions;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;

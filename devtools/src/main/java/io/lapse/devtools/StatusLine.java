@@ -1,6 +1,6 @@
 package io.lapse.devtools;
 
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.simulator.Fleet;
 import io.lapse.store.TimerStore;
 import java.time.Clock;

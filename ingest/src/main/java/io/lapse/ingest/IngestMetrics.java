@@ -1,6 +1,6 @@
 package io.lapse.ingest;
 
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.store.ApplyResult;
 import io.lapse.store.StatusReader;
 import io.micrometer.core.instrument.Counter;

@@ -10,7 +10,7 @@ import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.store.FleetSilence;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;

@@ -1,6 +1,6 @@
 package io.lapse.puller;
 
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;

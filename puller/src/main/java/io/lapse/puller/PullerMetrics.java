@@ -2,7 +2,7 @@ package io.lapse.puller;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lapse.event.PullResult;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -13,7 +13,7 @@ import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.puller.UpstreamStub.Answer;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.RedisConnection;

@@ -1,7 +1,5 @@
 package io.lapse.store;
 
-import io.lapse.ops.TimerCounts;
-import io.lapse.ops.TimerView;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

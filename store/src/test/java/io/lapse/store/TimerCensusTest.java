@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TimerSettings;
-import io.lapse.ops.TimerCounts;
 import io.lapse.store.internal.ZsetTimerStore;
 import java.util.List;
 import java.util.Map;

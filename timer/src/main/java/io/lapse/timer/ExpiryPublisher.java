@@ -4,7 +4,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.internal.Futures;
 import io.lapse.kafka.KafkaSend;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.store.Claim;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -5,7 +5,7 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.lapse.store.Listening;
 import io.lapse.store.ServiceContext;
 import io.micrometer.core.instrument.Gauge;

@@ -1,7 +1,7 @@
 package io.lapse.ingest.fleet;
 
 import io.lapse.event.FleetEvent.PartitionRate;
-import io.lapse.ops.MetricNames;
+import io.lapse.metrics.MetricNames;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.metrics;
 
 /**
  * The names of the meters that more than one module reads: the service that registers one and the status page, the

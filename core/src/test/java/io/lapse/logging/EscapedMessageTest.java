@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.logging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 /** The text log format as logback-text.xml configures it: one line per event, whatever the message carries. */
 class EscapedMessageTest {
 
-    private static final String CONFIGURATION = "<configuration><include resource=\"io/lapse/ops/logback-text.xml\"/>"
-            + "<root level=\"INFO\"><appender-ref ref=\"console\"/></root></configuration>";
+    private static final String CONFIGURATION =
+            "<configuration><include resource=\"io/lapse/logging/logback-text.xml\"/>"
+                    + "<root level=\"INFO\"><appender-ref ref=\"console\"/></root></configuration>";
 
     @Test
     void aMessageWithANewlineAndAnEscapeSequenceFromKafkaStaysOneHarmlessLine() throws JoranException {

@@ -1,5 +1,6 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
+import io.lapse.metrics.MetricNames;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.store;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.ManagementSettings;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.TimerCounts;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

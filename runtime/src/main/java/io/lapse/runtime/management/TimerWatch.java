@@ -1,6 +1,8 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.TimerCounts;
+import io.lapse.store.TimerView;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.logging;
 
 import ch.qos.logback.classic.pattern.MessageConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.GroupLag;

@@ -1,4 +1,4 @@
-package io.lapse.ops;
+package io.lapse.store;
 
 /**
  * What Redis holds: orders watched now and those overdue (deadline more than {@link #OVERDUE_GRACE_MS} ms past and

@@ -1,5 +1,6 @@
-package io.lapse.ops;
+package io.lapse.runtime.management;
 
+import io.lapse.store.TimerCounts;
 import java.util.List;
 import java.util.Map;
 

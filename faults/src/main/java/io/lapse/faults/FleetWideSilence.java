@@ -3,8 +3,10 @@ package io.lapse.faults;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.simulator.Fleet;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,19 +20,37 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Upstream's push pipeline breaks: every order still pushing goes silent at once (upstream still answers their pulls)
- * for {@code silence}, then pushes again. Lapse must say so once (one SILENCE_STARTED event naming every push
- * partition, the ingest gauge at 1, one SILENCE_ENDED once pushes are back), go on firing, and pull each silent order
+ * for {@code silence}, then pushes again. Lapse must say so once (one SILENCE_STARTED event naming the silent push
+ * partitions, the ingest gauge at 1, one SILENCE_ENDED once pushes are back), go on firing, and pull each silent order
  * at most once per ttl of silence: a pull's fresh status re-arms the order, so one call per order per ttl is all the
- * work there is. With {@code restartPullerMidDrain}, the puller is killed (-9) a ttl after the silence was told and
- * started again 2 s later: nothing may be lost, and the restarted puller must not pull again what was pulled before.
+ * work there is. A tenth of the silent orders finish a ttl into the silence: upstream answers FINISHED to their next
+ * pull, and no call may follow that one. The {@link Storm} says how else this storm is made harder.
  */
-record FleetWideSilence(Duration silence, Duration noticedWithin, boolean restartPullerMidDrain) implements Fault {
+record FleetWideSilence(Duration silence, Duration noticedWithin, Storm storm) implements Fault {
+
+    /** What makes a storm harder than the whole fleet going silent while Lapse is healthy. */
+    enum Storm {
+        /** Every push partition goes silent; nothing else happens. */
+        WHOLE_FLEET,
+        /** The puller is killed (-9) a ttl into the silence and started again 2 s later. */
+        PULLER_RESTARTED_MID_DRAIN,
+        /** Only the orders of push partition 0 go silent (one producer of several broke): only it is named. */
+        ONE_PARTITION,
+        /**
+         * Ingest is frozen (SIGSTOP) a second before the silence and thawed 3 s into it, so the storm begins while
+         * ingest lags behind the pushes: the watermark must hold back every order whose last push was still unread.
+         */
+        INGEST_LAGGING
+    }
 
     /** At most this many upstream calls per silent order and ttl of silence (the goal). */
     static final double MOST_CALLS_PER_TTL = 1.05;
 
     private static final Logger log = LoggerFactory.getLogger(FleetWideSilence.class);
     private static final Duration PULLER_DOWN = Duration.ofSeconds(2);
+    private static final Duration INGEST_FROZEN_BEFORE_SILENCE = Duration.ofSeconds(1);
+    private static final Duration INGEST_FROZEN_INTO_SILENCE = Duration.ofSeconds(3);
+    private static final int FINISHING_ONE_IN = 10;
     private static final Pattern SILENCE_GAUGE = Pattern.compile("(?m)^lapse_fleet_silence(?:\\{[^}]*})? (\\S+)$");
 
     @Override
@@ -45,21 +65,40 @@ record FleetWideSilence(Duration silence, Duration noticedWithin, boolean restar
                 // the topic also holds the events of earlier scenarios of the same processes
                 record -> fromThisScenario(JsonCodec.FLEET_EVENT.decode(record.value()), started))) {
             Fleet fleet = lab.fleet();
-            List<String> silenced = fleet.ids(Fleet.Mode.PUSHING);
+            List<Integer> silentPartitions = storm == Storm.ONE_PARTITION
+                    ? List.of(0)
+                    : IntStream.range(0, partitions).boxed().toList();
+            List<String> silenced = fleet.ids(Fleet.Mode.PUSHING).stream()
+                    .filter(id -> silentPartitions.contains(pushPartition(id, partitions)))
+                    .toList();
             Map<String, Long> callsBefore =
                     silenced.stream().collect(Collectors.toMap(Function.identity(), fleet::pullsServed));
+            LapseProcess ingest = lab.generation().services().first(Role.INGEST);
+            if (storm == Storm.INGEST_LAGGING) {
+                ingest.freeze();
+                Waiting.sleep(INGEST_FROZEN_BEFORE_SILENCE);
+            }
             silenced.forEach(fleet::silence);
             long silencedAt = System.currentTimeMillis();
+            if (storm == Storm.INGEST_LAGGING) {
+                Waiting.sleep(INGEST_FROZEN_INTO_SILENCE);
+                ingest.thaw();
+            }
             if (!Waiting.until(() -> count(events, FleetEvent.Kind.SILENCE_STARTED) > 0, noticedWithin)) {
                 failures.add("no SILENCE_STARTED event within " + noticedWithin.toSeconds() + " s of " + silenced.size()
                         + " orders going silent at once");
             }
-            LapseProcess ingest = lab.generation().services().first(Role.INGEST);
             if (!Waiting.until(() -> silenceGauge(ingest) == 1, noticedWithin)) {
                 failures.add("ingest's lapse_fleet_silence is " + silenceGauge(ingest) + " during the silence, not 1");
             }
-            if (restartPullerMidDrain) {
-                Waiting.sleep(lab.settings().ttl());
+            Waiting.untilTime(silencedAt + lab.settings().ttl().toMillis());
+            Map<String, Long> finishing = new HashMap<>();
+            for (int i = 0; i < silenced.size(); i += FINISHING_ONE_IN) {
+                String id = silenced.get(i);
+                finishing.put(id, fleet.pullsServed(id));
+                fleet.finish(id);
+            }
+            if (storm == Storm.PULLER_RESTARTED_MID_DRAIN) {
                 LapseProcess puller = lab.generation().services().first(Role.PULLER);
                 puller.kill();
                 Waiting.sleep(PULLER_DOWN);
@@ -86,18 +125,27 @@ record FleetWideSilence(Duration silence, Duration noticedWithin, boolean restar
             events.seen().stream()
                     .filter(e -> e.event() == FleetEvent.Kind.SILENCE_STARTED)
                     .findFirst()
-                    .filter(e -> !e.partitionNumbers()
-                            .equals(IntStream.range(0, partitions).boxed().toList()))
-                    .ifPresent(e -> failures.add(
-                            "the silence names push partitions " + e.partitionNumbers() + ", not all " + partitions));
-            long calls = silenced.stream()
+                    .filter(e -> !e.partitionNumbers().equals(silentPartitions))
+                    .ifPresent(e -> failures.add("the silence names push partitions " + e.partitionNumbers()
+                            + ", not the silent ones " + silentPartitions));
+            List<String> stayedSilent =
+                    silenced.stream().filter(id -> !finishing.containsKey(id)).toList();
+            long calls = stayedSilent.stream()
                     .mapToLong(id -> fleet.pullsServed(id) - callsBefore.get(id))
                     .sum();
             long neverPulled = silenced.stream()
                     .filter(id -> fleet.pullsServed(id) == callsBefore.get(id))
                     .count();
+            List<String> pulledAfterFinished = finishing.entrySet().stream()
+                    .filter(f -> fleet.pullsServed(f.getKey()) - f.getValue() > 1)
+                    .map(f -> f.getKey() + " (" + (fleet.pullsServed(f.getKey()) - f.getValue()) + " calls)")
+                    .toList();
+            if (!pulledAfterFinished.isEmpty()) {
+                failures.add(pulledAfterFinished.size() + " of " + finishing.size() + " orders that finished during "
+                        + "the silence were pulled again after upstream answered FINISHED: " + pulledAfterFinished);
+            }
             double ttls = (double) silentFor / lab.settings().ttl().toMillis();
-            double callsPerTtl = calls / (silenced.size() * ttls);
+            double callsPerTtl = calls / (stayedSilent.size() * ttls);
             log.info(
                     "fleet-silence: {} orders silent for {} s ({} ttls): {} upstream calls, {} per order and ttl; "
                             + "events {}",
@@ -118,10 +166,14 @@ record FleetWideSilence(Duration silence, Duration noticedWithin, boolean restar
                 failures.add(String.format(
                         "%d upstream calls for %d orders silent for %.1f ttls: %.2f calls per order and ttl, more "
                                 + "than %.2f",
-                        calls, silenced.size(), ttls, callsPerTtl, MOST_CALLS_PER_TTL));
+                        calls, stayedSilent.size(), ttls, callsPerTtl, MOST_CALLS_PER_TTL));
             }
         }
         return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+    }
+
+    private static int pushPartition(String orderId, int partitions) {
+        return LibrdkafkaPartitioner.partition(orderId.getBytes(StandardCharsets.UTF_8), partitions);
     }
 
     /** @return the event, or null (which the tap leaves out) for one decided before the scenario began */

@@ -1,6 +1,7 @@
 package io.lapse.faults;
 
 import io.lapse.config.ConfigKeys;
+import io.lapse.faults.FleetWideSilence.Storm;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -21,11 +22,14 @@ final class Scenarios {
     private static final Duration UPSTREAM_ERRORS = Duration.ofSeconds(30);
     private static final Duration UPSTREAM_STALL = Duration.ofSeconds(10);
     private static final Duration POISON = Duration.ofSeconds(10);
+    private static final Duration STORM_NOTICED_WITHIN = Duration.ofSeconds(20);
 
     private Scenarios() {}
 
     static List<Scenario> all(SuiteSettings settings) {
         List<Scenario> all = new ArrayList<>();
+        // five ttls: long enough for every silent order to be pulled several times, so that calls per ttl mean much
+        Duration stormSilence = settings.ttl().multipliedBy(5);
         // first: if the suite cannot pass without a fault, no other verdict means anything. Out of CI: every set of
         // processes already proves in its warm-up that silent orders fire and are pulled
         all.add(new Scenario(
@@ -55,13 +59,19 @@ final class Scenarios {
                 false,
                 new FastClockDuringFreeze(Duration.ofSeconds(9), Duration.ofSeconds(60))));
         all.add(new Scenario(
-                "fleet-silence",
-                true,
-                new FleetWideSilence(settings.ttl().multipliedBy(5), Duration.ofSeconds(20), false)));
+                "fleet-silence", true, new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.WHOLE_FLEET)));
         all.add(new Scenario(
                 "fleet-silence-puller-restart",
                 false,
-                new FleetWideSilence(settings.ttl().multipliedBy(5), Duration.ofSeconds(20), true)));
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.PULLER_RESTARTED_MID_DRAIN)));
+        all.add(new Scenario(
+                "fleet-silence-one-partition",
+                false,
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.ONE_PARTITION)));
+        all.add(new Scenario(
+                "fleet-silence-ingest-lagging",
+                false,
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.INGEST_LAGGING)));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
         all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
         return all;

@@ -71,7 +71,8 @@ final class Observations implements AutoCloseable {
                 : new Seen.Pull(
                         result.orderId(),
                         result.expiry().deadline(),
-                        result.expiry().attempt());
+                        result.expiry().attempt(),
+                        record.timestamp());
     }
 
     private static Seen.DeadLetter deadLetter(ConsumerRecord<byte[], byte[]> record) {

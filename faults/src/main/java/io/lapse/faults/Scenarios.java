@@ -69,6 +69,13 @@ final class Scenarios {
                 false,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.ONE_PARTITION)));
         all.add(new Scenario(
+                "fleet-silence-staggered",
+                false,
+                // 240 orders at 60 pulls/s: a backlog that drains in 4 s, well within the silence once the puller
+                // is thawed 6 s into it
+                Map.of(ConfigKeys.UPSTREAM_RATE_LIMIT, "60"),
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.STAGGERED)));
+        all.add(new Scenario(
                 "fleet-silence-ingest-lagging",
                 false,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.INGEST_LAGGING)));

@@ -26,7 +26,7 @@ final class Seen {
     }
 
     /** A PullResult, by the expiry it answers. */
-    record Pull(String orderId, long deadline, int attempt) implements OfOrder {
+    record Pull(String orderId, long deadline, int attempt, long appendedAt) implements OfOrder {
 
         Key key() {
             return new Key(orderId, deadline, attempt);

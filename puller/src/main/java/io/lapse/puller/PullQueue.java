@@ -3,6 +3,8 @@ package io.lapse.puller;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
 import io.lapse.event.TimerExpired;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -19,7 +21,9 @@ import java.util.function.BooleanSupplier;
  * each pull handed in puts one task of "run the earliest waiting pull" in it instead of itself: the bulkhead still
  * bounds the pull threads and the queue, and this decides which pull a thread runs. So that a pull whose silence began
  * later is not overtaken for ever while earlier ones keep coming (a partition whose expiries are all younger would
- * otherwise hold back its commits), the one waiting longest goes next once {@code patience} others went since it came.
+ * otherwise hold back its commits), the one waiting longest goes next once it has waited {@code patience}. Patience
+ * is a time, not a count of pulls that went before: a count is used up within a second by a storm's backlog, and the
+ * order then falls back to the order of reading, which is partition by partition.
  *
  * <p>The order holds within what this instance has read: the pulls in flight, up to the bulkhead's threads and queue.
  * Kafka gives each instance its own partitions, and nothing orders pulls across instances: each drains its own
@@ -34,11 +38,14 @@ final class PullQueue {
 
     private static final Executor RESUBMIT = CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS);
 
-    /** A pull waiting for a thread; {@code arrival} orders arrivals and tells two waiting pulls apart. */
+    /**
+     * A pull waiting for a thread; {@code arrival} orders arrivals and tells two waiting pulls apart, {@code arrivedAt}
+     * is when it came (ms).
+     */
     private record Waiting(
             TimerExpired expiry,
             long arrival,
-            long takenBefore,
+            long arrivedAt,
             Callable<PullOutcome> pull,
             CompletableFuture<PullOutcome> outcome) {
         Waiting {
@@ -53,23 +60,30 @@ final class PullQueue {
     private static final Comparator<Waiting> BY_ARRIVAL = Comparator.comparingLong(Waiting::arrival);
 
     private final ThreadPoolBulkhead pullThreads;
-    private final int patience;
+    private final long patienceMillis;
+    /** Tasks waiting for a thread the bulkhead holds at once: its queue (a thread that runs one took it out). */
+    private final int mostTasks;
+
+    private final Clock clock;
     private final BooleanSupplier running;
     private final TreeSet<Waiting> bySilence = new TreeSet<>(BY_SILENCE);
     private final TreeSet<Waiting> byArrival = new TreeSet<>(BY_ARRIVAL);
     private long arrivals;
-    private long taken;
+    /** Tasks handed to the bulkhead that have not taken a pull yet: never more than the pulls waiting. */
+    private int tasksHandedIn;
 
     /**
-     * @param patience how many pulls may go before one that waits, at most, once they came after it
+     * @param patience how long a pull waits, at most, while pulls of earlier silences go before it
      * @param running  false once the puller closes: then a pull the bulkhead refuses is abandoned
      */
-    PullQueue(ThreadPoolBulkhead pullThreads, int patience, BooleanSupplier running) {
-        if (patience < 1) {
-            throw new IllegalArgumentException("patience must be at least 1, got " + patience);
+    PullQueue(ThreadPoolBulkhead pullThreads, Duration patience, Clock clock, BooleanSupplier running) {
+        if (patience.isNegative() || patience.isZero()) {
+            throw new IllegalArgumentException("patience must be positive, got " + patience);
         }
         this.pullThreads = Objects.requireNonNull(pullThreads, "pullThreads");
-        this.patience = patience;
+        this.patienceMillis = patience.toMillis();
+        this.mostTasks = Math.max(1, pullThreads.getBulkheadConfig().getQueueCapacity());
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.running = Objects.requireNonNull(running, "running");
     }
 
@@ -77,12 +91,28 @@ final class PullQueue {
     CompletableFuture<PullOutcome> submit(TimerExpired expiry, Callable<PullOutcome> pull) {
         CompletableFuture<PullOutcome> outcome = new CompletableFuture<>();
         synchronized (this) {
-            Waiting waiting = new Waiting(expiry, arrivals++, taken, pull, outcome);
+            Waiting waiting = new Waiting(expiry, arrivals++, clock.millis(), pull, outcome);
             bySilence.add(waiting);
             byArrival.add(waiting);
         }
-        offerThread();
+        handInTasks();
         return outcome;
+    }
+
+    /**
+     * One task per waiting pull, up to what the bulkhead holds: more pulls may wait here than the bulkhead has room for,
+     * and each task takes the earliest when a thread runs it, so the order covers everything waiting.
+     */
+    private void handInTasks() {
+        while (true) {
+            synchronized (this) {
+                if (tasksHandedIn >= Math.min(byArrival.size(), mostTasks)) {
+                    return;
+                }
+                tasksHandedIn++;
+            }
+            offerThread();
+        }
     }
 
     /** Pulls waiting for a thread now. */
@@ -90,10 +120,7 @@ final class PullQueue {
         return byArrival.size();
     }
 
-    /**
-     * One task per pull handed in, so every waiting pull is run by some task. The loop reads only while the bulkhead
-     * has room; should it be full nonetheless, the task is handed in again a little later.
-     */
+    /** Should the bulkhead be full nonetheless (its threads finish a task before taking the next), a little later. */
     private void offerThread() {
         try {
             pullThreads.submit(this::runNext);
@@ -116,17 +143,18 @@ final class PullQueue {
         } catch (Throwable e) {
             next.outcome().completeExceptionally(e);
         }
+        handInTasks();
     }
 
     private synchronized Waiting takeNext() {
+        tasksHandedIn--;
         if (byArrival.isEmpty()) {
             return null;
         }
         Waiting longest = byArrival.first();
-        Waiting next = taken - longest.takenBefore() >= patience ? longest : bySilence.first();
+        Waiting next = clock.millis() - longest.arrivedAt() >= patienceMillis ? longest : bySilence.first();
         bySilence.remove(next);
         byArrival.remove(next);
-        taken++;
         return next;
     }
 
@@ -134,6 +162,7 @@ final class PullQueue {
     private void abandonNewest() {
         Waiting newest;
         synchronized (this) {
+            tasksHandedIn--;
             newest = byArrival.pollLast();
             if (newest != null) {
                 bySilence.remove(newest);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkheadConfig;
 import io.lapse.event.TimerExpired;
+import io.lapse.time.SettableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,9 @@ class PullQueueTest {
                     .maxThreadPoolSize(1)
                     .queueCapacity(20)
                     .build());
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final SettableClock clock = SettableClock.at(1_000_000);
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<String> pulledInTurn = new ArrayList<>();
     private final List<CompletableFuture<PullOutcome>> pulls = new ArrayList<>();
@@ -61,6 +65,17 @@ class PullQueueTest {
         }));
     }
 
+    /** A pull that takes this long by the queue's clock. */
+    private void submitTaking(PullQueue queue, TimerExpired expiry, Duration taking) {
+        pulls.add(queue.submit(expiry, () -> {
+            synchronized (pulledInTurn) {
+                pulledInTurn.add(expiry.orderId());
+            }
+            clock.advance(taking);
+            return PullOutcome.notFound();
+        }));
+    }
+
     private List<String> pulledOnceLetGo() {
         letGo.countDown();
         CompletableFuture.allOf(pulls.toArray(CompletableFuture[]::new)).join();
@@ -71,7 +86,7 @@ class PullQueueTest {
 
     @Test
     void waitingPullsGoEarliestSilenceFirstThenEarliestDeadlineWhateverTheOrderTheyCameIn() throws Exception {
-        PullQueue queue = new PullQueue(oneThread, 100, running::get);
+        PullQueue queue = new PullQueue(oneThread, PATIENCE, clock, running::get);
         keepTheThreadBusy(queue);
 
         submit(queue, expiry("silent-since-30", 30, 120));
@@ -85,21 +100,34 @@ class PullQueueTest {
     }
 
     @Test
-    void aPullOvertakenByEarlierSilencesGoesNextOncePatienceOthersWentBeforeIt() throws Exception {
-        PullQueue queue = new PullQueue(oneThread, 2, running::get);
+    void aPullOvertakenByEarlierSilencesGoesNextOnceItHasWaitedItsPatience() throws Exception {
+        PullQueue queue = new PullQueue(oneThread, PATIENCE, clock, running::get);
         keepTheThreadBusy(queue);
 
         submit(queue, expiry("young", 100, 200));
-        submit(queue, expiry("old-1", 10, 110));
+        submitTaking(queue, expiry("old-1", 10, 110), PATIENCE);
         submit(queue, expiry("old-2", 20, 120));
         submit(queue, expiry("old-3", 30, 130));
 
-        assertThat(pulledOnceLetGo()).containsExactly("old-1", "old-2", "young", "old-3");
+        assertThat(pulledOnceLetGo()).containsExactly("old-1", "young", "old-2", "old-3");
+    }
+
+    @Test
+    void withinItsPatienceAPullLetsAnyNumberOfEarlierSilencesGoFirst() throws Exception {
+        PullQueue queue = new PullQueue(oneThread, PATIENCE, clock, running::get);
+        keepTheThreadBusy(queue);
+
+        submit(queue, expiry("young", 1_000, 2_000));
+        for (int i = 0; i < 20; i++) {
+            submit(queue, expiry("old-" + i, i, 100 + i));
+        }
+
+        assertThat(pulledOnceLetGo()).hasSize(21).endsWith("young");
     }
 
     @Test
     void aPullThatThrowsFailsItsOwnOutcomeOnly() throws Exception {
-        PullQueue queue = new PullQueue(oneThread, 100, running::get);
+        PullQueue queue = new PullQueue(oneThread, PATIENCE, clock, running::get);
 
         CompletableFuture<PullOutcome> broken = queue.submit(expiry("broken", 1, 2), () -> {
             throw new IllegalStateException("no answer");

@@ -282,8 +282,9 @@ class PullerServiceTest {
     void readingPausesWhileManyExpiriesAwaitTheirAnswer() {
         restartWith(Map.of("upstream.concurrency", "1"));
         long lastSeen = aWhileAgo();
-        for (int i = 0; i < 20; i++) {
-            upstream.answer("busy-" + i, Answer.status("busy-" + i, "CHARGING").after(Duration.ofMillis(50)));
+        int expiries = 2 * PullerService.PULLS_SORTED_TOGETHER_PER_THREAD;
+        for (int i = 0; i < expiries; i++) {
+            upstream.answer("busy-" + i, Answer.status("busy-" + i, "CHARGING").after(Duration.ofMillis(20)));
             expire("busy-" + i, lastSeen);
         }
 
@@ -294,12 +295,13 @@ class PullerServiceTest {
                     int inFlight =
                             (int) registry.get("lapse.puller.in.flight").gauge().value();
                     mostInFlight.accumulateAndGet(inFlight, Math::max);
-                    return upstream.requests("busy-19") == 1 && inFlight == 0;
+                    return upstream.requests("busy-" + (expiries - 1)) == 1 && inFlight == 0;
                 });
 
-        // 4 per pull thread may wait, plus at most one more poll's worth read before the pause
-        assertThat(mostInFlight.get()).isBetween(1, 8);
-        assertThat(results.atLeast(20, r -> r.orderId().startsWith("busy-"))).hasSize(20);
+        // the pulls sorted together per pull thread may wait, plus the one running and one more poll's worth
+        assertThat(mostInFlight.get()).isBetween(1, PullerService.PULLS_SORTED_TOGETHER_PER_THREAD + 2);
+        assertThat(results.atLeast(expiries, r -> r.orderId().startsWith("busy-")))
+                .hasSize(expiries);
     }
 
     @Test

@@ -3,10 +3,12 @@ package io.lapse.operations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Option;
 
-/** Which dead letters a dlq command looks at: --since and --reason. */
+/** Which dead letters a dlq command looks at: --since, --reason and --at. */
 public final class DeadLetterFilter {
 
     @Option(
@@ -21,13 +23,39 @@ public final class DeadLetterFilter {
             description = "Only dead letters whose reason contains this " + "(ignoring case).")
     String reason;
 
+    @Option(
+            names = "--at",
+            paramLabel = "WHERE",
+            split = ",",
+            description = "Only these dead letters, as dlq list shows where they are (topic/partition@offset); "
+                    + "repeat or separate with commas.")
+    List<String> at;
+
     long sinceMillis(long now) {
         return since == null ? 0 : Arguments.pastTime("--since", since, now);
     }
 
     String describe(long now) {
         return (since == null ? "" : " since " + Show.time(sinceMillis(now)))
-                + (reason == null ? "" : " with a reason containing '" + reason + "'");
+                + (reason == null ? "" : " with a reason containing '" + reason + "'")
+                + (at == null ? "" : " at " + String.join(", ", at));
+    }
+
+    /** @return null for any dead letter */
+    private Set<Coordinate> places() {
+        if (at == null) {
+            return null;
+        }
+        return at.stream()
+                .map(String::strip)
+                .map(text -> {
+                    Coordinate place = Coordinate.parse(text);
+                    if (place == null) {
+                        throw new OnCallError("--at: '" + text + "' is not topic/partition@offset");
+                    }
+                    return place;
+                })
+                .collect(Collectors.toSet());
     }
 
     /** The matching dead letters, oldest first per partition. */
@@ -35,6 +63,7 @@ public final class DeadLetterFilter {
         String topic = connections.config().topics().dlq();
         int partitions = Topics.partitions(connections, topic);
         String wanted = reason == null ? null : reason.toLowerCase(Locale.ROOT);
+        Set<Coordinate> places = places();
         List<DeadLetterRecord> found = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
             long from = sinceMillis(now);
@@ -45,6 +74,7 @@ public final class DeadLetterFilter {
                     record -> {
                         DeadLetterRecord letter = DeadLetterRecord.of(record);
                         if (record.timestamp() >= from
+                                && (places == null || places.contains(letter.at()))
                                 && (wanted == null
                                         || letter.reason()
                                                 .toLowerCase(Locale.ROOT)

@@ -209,10 +209,12 @@ class ConsoleBrowserTest {
         type(filter.findElement(By.name("reason")), "pull FAILED");
         type(filter.findElement(By.name("key")), TO_REDRIVE);
         filter.findElement(By.cssSelector("button[type=submit]")).click();
+        // the page showed every dead letter first: the filtered list replaces it
         eventually()
-                .untilAsserted(() -> assertThat(browser().findElements(By.cssSelector("#dlq input.dlq-pick")))
-                        .isNotEmpty());
-        browser().findElements(By.cssSelector("#dlq input.dlq-pick")).forEach(WebElement::click);
+                .untilAsserted(() -> assertThat(browser().findElements(By.cssSelector("#dlq tbody tr")))
+                        .singleElement()
+                        .satisfies(row -> assertThat(row.getText()).contains(TO_REDRIVE, "pull FAILED")));
+        browser().findElement(By.cssSelector("#dlq input.dlq-pick")).click();
         browser().findElement(By.id("redrive-dry-run")).click();
 
         eventually().untilAsserted(() -> assertThat(text("redrive-result")).startsWith("dry run: would redrive 1 "));
@@ -228,10 +230,7 @@ class ConsoleBrowserTest {
 
         eventually().untilAsserted(() -> assertThat(text("redrive-result")).startsWith("redrove 1 "));
         assertThat(copiesOnTheExpiredTopic(TO_REDRIVE)).isEqualTo(1);
-        eventually()
-                .untilAsserted(() -> assertThat(okPulls(TO_REDRIVE))
-                        .as("the redriven expiry pulled, on %s", config.topics().pulled())
-                        .anySatisfy(pull -> assertThat(pull.expiry()).isEqualTo(PullResult.ExpiryRef.of(failed))));
+        awaitOkPullOf(TO_REDRIVE, failed);
         open("audit");
         eventually()
                 .untilAsserted(() -> assertThat(text("audit-log"))
@@ -268,10 +267,7 @@ class ConsoleBrowserTest {
         confirm();
 
         eventually().untilAsserted(() -> assertThat(text("replay-result")).contains("published 1 "));
-        eventually()
-                .untilAsserted(() -> assertThat(okPulls(TO_REPLAY))
-                        .as("the replayed expiry pulled, on %s", config.topics().pulled())
-                        .anySatisfy(pull -> assertThat(pull.expiry()).isEqualTo(PullResult.ExpiryRef.of(failed))));
+        awaitOkPullOf(TO_REPLAY, failed);
         assertThat(upstream.api().requests(TO_REPLAY)).isGreaterThan(requestsBefore);
     }
 
@@ -375,6 +371,16 @@ class ConsoleBrowserTest {
     /** The expiry whose pull failed: a dead letter keeps it whole. */
     private static TimerExpired failedExpiry(String orderId) {
         return JsonCodec.TIMER_EXPIRED.decode(failedPulls(orderId).get(0).originalValue());
+    }
+
+    /** Waits for upstream's answer to this very expiry (or a copy of it) on the pulled topic. */
+    private static void awaitOkPullOf(String orderId, TimerExpired expiry) {
+        eventually()
+                .untilAsserted(() -> assertThat(okPulls(orderId))
+                        .as(
+                                "an OK pull of %s's expiry on %s",
+                                orderId, config.topics().pulled())
+                        .anySatisfy(pull -> assertThat(pull.expiry()).isEqualTo(PullResult.ExpiryRef.of(expiry))));
     }
 
     private static List<PullResult> okPulls(String orderId) {

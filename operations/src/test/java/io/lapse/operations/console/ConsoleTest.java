@@ -1,6 +1,7 @@
 package io.lapse.operations.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -201,9 +202,32 @@ class ConsoleTest {
         JsonNode replayed = JSON.readTree(replayDryRun.body());
         assertThat(replayed.get("dryRun").asBoolean()).isTrue();
         assertThat(replayed.get("perPartition").isObject()).isTrue();
-        assertThat(get("/api/replay").statusCode())
-                .as("a dry run is no replay run")
-                .isEqualTo(404);
+    }
+
+    @Test
+    void aReplayRunsInTheBackgroundUntilItsSummaryAndIsAudited() throws Exception {
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+        String run = "{\"topic\":\"" + config.topics().push() + "\",\"from\":\"-1h\",\"key\":\"console-none\","
+                + "\"reason\":\"after the upstream outage\"}";
+
+        HttpResponse<String> started = postTo("/api/replay", run, cookie, token);
+
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        !JSON.readTree(get("/api/replay").body()).get("running").asBoolean());
+        JsonNode done = JSON.readTree(get("/api/replay").body());
+        assertThat(done.get("replay").asText()).isEqualTo(config.topics().push() + " from -1h to now key console-none");
+        assertThat(done.get("report").get("dryRun").asBoolean()).isFalse();
+        assertThat(done.get("report").get("published").asLong()).isZero();
+        JsonNode audit = JSON.readTree(get("/api/audit").body());
+        assertThat(audit).anySatisfy(entry -> {
+            assertThat(entry.get("action").asText()).isEqualTo("replay");
+            assertThat(entry.get("orderId").asText()).endsWith("key console-none: published 0");
+            assertThat(entry.get("user").asText()).isEqualTo(USER);
+            assertThat(entry.get("reason").asText()).isEqualTo("after the upstream outage");
+        });
     }
 
     @Test

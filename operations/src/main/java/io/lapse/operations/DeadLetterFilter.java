@@ -3,6 +3,7 @@ package io.lapse.operations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.LongSummaryStatistics;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -58,6 +59,26 @@ public final class DeadLetterFilter {
                 .collect(Collectors.toSet());
     }
 
+    /** Only the offsets from the first to the last dead letter named in each partition: a few, not the whole topic. */
+    private static List<OffsetRange> narrowed(List<OffsetRange> ranges, Set<Coordinate> places) {
+        return ranges.stream()
+                .map(range -> {
+                    LongSummaryStatistics named = places.stream()
+                            .filter(place -> place.topic()
+                                            .equals(range.partition().topic())
+                                    && place.partition() == range.partition().partition())
+                            .mapToLong(Coordinate::offset)
+                            .summaryStatistics();
+                    return named.getCount() == 0
+                            ? new OffsetRange(range.partition(), range.start(), range.start())
+                            : new OffsetRange(
+                                    range.partition(),
+                                    Math.max(range.start(), named.getMin()),
+                                    Math.min(range.end(), named.getMax() + 1));
+                })
+                .toList();
+    }
+
     /** The matching dead letters, oldest first per partition. */
     List<DeadLetterRecord> read(Connections connections, long now, Progress progress) {
         String topic = connections.config().topics().dlq();
@@ -68,6 +89,9 @@ public final class DeadLetterFilter {
         try (KafkaConsumer<byte[], byte[]> reader = connections.reader()) {
             long from = sinceMillis(now);
             List<OffsetRange> ranges = OffsetRange.of(reader, topic, partitions, from, OffsetRange.OPEN_END);
+            if (places != null) {
+                ranges = narrowed(ranges, places);
+            }
             TopicScan.read(
                     reader,
                     ranges,

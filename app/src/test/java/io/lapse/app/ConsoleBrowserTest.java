@@ -5,17 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
+import io.lapse.devstack.TopicRecorder;
+import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
-import io.lapse.event.StatusPush;
+import io.lapse.event.PullResult;
+import io.lapse.event.TimerExpired;
+import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.kafka.TopicProvisioner;
 import io.lapse.operations.console.ConsoleServer;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
-import io.lapse.store.OrderView;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.lapse.simulator.SimulatorSettings;
+import io.lapse.simulator.UpstreamSimulator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,45 +27,110 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The console's page in a real browser: a push whose orderId is markup becomes a dead letter, and the Dead letters
- * page shows that markup as text instead of running it.
+ * The console in a real browser, clicked through as on-call would, against the four services on the devstack with a
+ * simulated upstream: firing an order pulls it, a failed pull redriven from the Dead letters page is
+ * pulled again, a replay of the expired topic pulls an order again, and a dead letter whose key is markup shows as
+ * text. Screenshots of every page land in target/ at the end.
  */
 @Tag("slow")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
 
     private static final String MARKUP = "<img src=x onerror=alert(1)>";
+    private static final String PUSHING = "browser-pushing";
+    /** Silent while upstream refuses it: its one expiry's pull FAILED and became a dead letter. */
+    private static final String TO_REDRIVE = "browser-redrive";
+
+    private static final String TO_REPLAY = "browser-replay";
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
+    private static LapseConfig config;
+    private static UpstreamSimulator upstream;
     private static LapseRuntime lapse;
     private static ConsoleServer console;
+    private static TopicRecorder expired;
+    private static TopicRecorder pulled;
+    private static TopicRecorder deadLetters;
+    private static SeleniumChromium chromium;
 
     @BeforeAll
-    static void startIngestAndTheConsole() throws Exception {
+    static void startTheServicesWithTwoFailedPullsAndThenTheConsole() throws Exception {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "kafka.bootstrap.servers", stack.bootstrapServers(),
                 "redis.uri", stack.redisUri(),
                 "topics.partitions", "2",
+                "timer.ttl", "4s",
+                // one expiry per silence within the test: a repeat would pull the refused orders again by itself
+                "timer.repeat", "10m",
+                "upstream.max-attempts", "2",
+                "upstream.retry-backoff", "50ms",
                 "management.address", "127.0.0.1",
                 "management.port", "0",
                 "console.port", "0"));
-        LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
-        lapse = new LapseRuntime(config, Clock.systemUTC()).start(Set.of(ServiceName.INGEST));
-        // lapse inspect reads the expiries too, and only the timer would create their topic
-        new TopicProvisioner(new KafkaClients(config.kafka()))
-                .ensure(Set.of(config.topics().expired()));
+        // the compensator gives each shard its epoch, without which the timer fires nothing
+        settings.put(
+                "compensator.state-dir",
+                Files.createTempDirectory("console-streams").toString());
+        config = LapseConfig.load(null, Map.of()).with(settings);
+        upstream = new UpstreamSimulator(
+                SimulatorSettings.manual(Duration.ofSeconds(1)),
+                new KafkaClients(config.kafka()),
+                config.topics().push(),
+                Clock.systemUTC());
+        upstream.start();
+        settings.put("upstream.base-url", upstream.baseUrl());
+        config = config.with(settings);
+        upstream.api().refuse(Set.of(TO_REDRIVE, TO_REPLAY), 503);
+        lapse = new LapseRuntime(config, Clock.systemUTC()).start(ServiceName.ALL);
+        expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
+        pulled = TopicRecorder.start(stack.bootstrapServers(), config.topics().pulled());
+        deadLetters =
+                TopicRecorder.start(stack.bootstrapServers(), config.topics().dlq());
+
+        List<String> orders = List.of(PUSHING, TO_REDRIVE, TO_REPLAY);
+        orders.forEach(upstream.fleet()::start);
+        // pushes on every partition move its watermark past the silent orders' deadlines
+        upstream.fleet().startMany(6, "browser-live-");
+        await().atMost(WAIT)
+                .until(() ->
+                        lapse.store().inspect(orders).join().values().stream().allMatch(view -> view.isWatched()));
+        upstream.fleet().silence(TO_REDRIVE);
+        upstream.fleet().silence(TO_REPLAY);
+        sendPushWithMarkupForAnOrderId();
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(failedPullLetters(TO_REDRIVE) > 0 && failedPullLetters(TO_REPLAY) > 0)
+                        .as(
+                                "dead letters %s, pulls %s, expiries %s",
+                                deadLetters.values(JsonCodec.DEAD_LETTER::decode),
+                                pulled.values(JsonCodec.PULL_RESULT::decode),
+                                expired.values(JsonCodec.TIMER_EXPIRED::decode))
+                        .isTrue());
+        upstream.api().refuse(Set.of(), 503);
+
         Path file = Files.createTempFile("console-browser", ".properties");
         Files.writeString(
                 file,
@@ -74,7 +140,212 @@ class ConsoleBrowserTest {
                                 .map(e -> e.getKey() + "=" + e.getValue())
                                 .toList()));
         console = ConsoleServer.start(file, List.of(), "browser-test", Duration.ofSeconds(5));
+        chromium = SeleniumChromium.start();
+        browser().get(console.url().toString());
+    }
 
+    @AfterAll
+    static void screenshotEveryPageThenStop() throws Exception {
+        try {
+            if (chromium != null) {
+                // each page once it shows what it fetched
+                Map<String, By> shown = Map.of(
+                        "overview", By.cssSelector("#lag tbody tr"),
+                        "order", By.cssSelector("#order-timeline tbody tr"),
+                        "dead-letters", By.cssSelector("#dlq tbody tr"),
+                        "replay", By.cssSelector("#replay-result:not(:empty)"),
+                        "audit", By.cssSelector("#audit-log tbody tr"));
+                for (String page : List.of("overview", "order", "dead-letters", "replay", "audit")) {
+                    open(page);
+                    eventually()
+                            .until(() ->
+                                    !browser().findElements(shown.get(page)).isEmpty());
+                    chromium.screenshot(Path.of("target", "console-" + page + ".png"));
+                }
+            }
+        } finally {
+            for (AutoCloseable running :
+                    new AutoCloseable[] {chromium, console, expired, pulled, deadLetters, lapse, upstream}) {
+                if (running != null) {
+                    running.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void findingAnOrderAndClickingFireMakesThePullerPullIt() {
+        open("order");
+        type(By.id("order-id"), PUSHING);
+        browser().findElement(By.cssSelector("#order-form button")).click();
+        eventually().untilAsserted(() -> assertThat(text("order-title")).startsWith("order " + PUSHING));
+        assertThat(text("order-timeline")).contains("push CHARGING");
+        assertThat(okPulls(PUSHING))
+                .as("a pushing order is not pulled by itself")
+                .isEmpty();
+
+        long clicked = System.currentTimeMillis();
+        type(By.id("act-reason"), "customer says the charger is stuck");
+        browser().findElement(By.id("fire")).click();
+        confirm();
+
+        eventually()
+                .untilAsserted(() -> assertThat(okPulls(PUSHING))
+                        .as(
+                                "the pull of the fired order, on %s",
+                                config.topics().pulled())
+                        .anySatisfy(
+                                pull -> assertThat(pull.expiry().deadline()).isGreaterThanOrEqualTo(clicked - 1000)));
+        eventually().untilAsserted(() -> assertThat(text("act-result")).startsWith("fire: "));
+    }
+
+    @Test
+    @Order(2)
+    void aFailedPullRedrivenFromTheDeadLettersPageAfterADryRunIsPulledAgain() {
+        TimerExpired failed = failedExpiry(TO_REDRIVE);
+        open("dead-letters");
+        WebElement filter = browser().findElement(By.id("dlq-form"));
+        type(filter.findElement(By.name("reason")), "pull FAILED");
+        type(filter.findElement(By.name("key")), TO_REDRIVE);
+        filter.findElement(By.cssSelector("button[type=submit]")).click();
+        // the page showed every dead letter first: the filtered list replaces it
+        eventually()
+                .untilAsserted(() -> assertThat(browser().findElements(By.cssSelector("#dlq tbody tr")))
+                        .singleElement()
+                        .satisfies(row -> assertThat(row.getText()).contains(TO_REDRIVE, "pull FAILED")));
+        browser().findElement(By.cssSelector("#dlq input.dlq-pick")).click();
+        browser().findElement(By.id("redrive-dry-run")).click();
+
+        eventually().untilAsserted(() -> assertThat(text("redrive-result")).startsWith("dry run: would redrive 1 "));
+        assertThat(text("redrive-plan"))
+                .contains("would publish " + config.topics().expired() + "/");
+        assertThat(copiesOnTheExpiredTopic(TO_REDRIVE))
+                .as("a dry run publishes nothing")
+                .isZero();
+
+        type(By.id("redrive-reason"), "upstream refused it by mistake");
+        browser().findElement(By.id("redrive")).click();
+        confirm();
+
+        eventually().untilAsserted(() -> assertThat(text("redrive-result")).startsWith("redrove 1 "));
+        assertThat(copiesOnTheExpiredTopic(TO_REDRIVE)).isEqualTo(1);
+        awaitOkPullOf(TO_REDRIVE, failed);
+        open("audit");
+        eventually()
+                .untilAsserted(() -> assertThat(text("audit-log"))
+                        .contains("browser-test redrive dead letters ")
+                        .contains("upstream refused it by mistake"));
+    }
+
+    @Test
+    @Order(3)
+    void aReplayOfTheExpiredTopicAfterADryRunReachesUpstreamAndThePulledTopic() {
+        TimerExpired failed = failedExpiry(TO_REPLAY);
+        long requestsBefore = upstream.api().requests(TO_REPLAY);
+        open("replay");
+        assertThat(browser().findElement(By.id("replay-topic")).getAttribute("value"))
+                .as("the form offers the expired topic")
+                .isEqualTo(config.topics().expired());
+        type(By.id("replay-from"), "-10m");
+        type(By.id("replay-key"), TO_REPLAY);
+        browser().findElement(By.id("replay-dry-run")).click();
+
+        eventually()
+                .untilAsserted(() -> assertThat(text("replay-plan-summary"))
+                        .startsWith("dry run: replay " + config.topics().expired())
+                        .contains("would publish 1 "));
+        assertThat(browser().findElements(By.cssSelector("#replay-partitions tbody tr")))
+                .singleElement()
+                .satisfies(row -> assertThat(row.getText()).endsWith(" 1"));
+        assertThat(copiesOnTheExpiredTopic(TO_REPLAY))
+                .as("a dry run publishes nothing")
+                .isZero();
+
+        type(By.id("replay-reason"), "pull again what upstream refused");
+        browser().findElement(By.id("replay-run")).click();
+        confirm();
+
+        eventually().untilAsserted(() -> assertThat(text("replay-result")).contains("published 1 "));
+        awaitOkPullOf(TO_REPLAY, failed);
+        assertThat(upstream.api().requests(TO_REPLAY)).isGreaterThan(requestsBefore);
+    }
+
+    @Test
+    @Order(4)
+    void markupInADeadLetterShowsAsTextAndRunsNothing() {
+        open("dead-letters");
+        WebElement filter = browser().findElement(By.id("dlq-form"));
+        type(filter.findElement(By.name("reason")), "");
+        type(filter.findElement(By.name("key")), "onerror");
+        filter.findElement(By.cssSelector("button[type=submit]")).click();
+
+        eventually()
+                .untilAsserted(() -> assertThat(browser().findElements(By.cssSelector("#dlq tbody tr")))
+                        .singleElement()
+                        .satisfies(row -> assertThat(row.findElements(By.tagName("td")))
+                                .extracting(WebElement::getText)
+                                .contains(MARKUP)));
+        assertThat(text("dlq")).contains(MARKUP + "\"}", "3c 69 6d 67 20 73 72 63 3d 78");
+        assertThat(browser().findElements(By.cssSelector("main img")))
+                .as("an <img> made of the markup")
+                .isEmpty();
+        assertThat(alertShown()).as("an alert raised by the markup").isFalse();
+    }
+
+    @Test
+    @Order(5)
+    void theOverviewCountsTheDeadLetters() {
+        open("overview");
+
+        eventually()
+                .untilAsserted(() -> assertThat(text("dead-letters-count"))
+                        .isEqualTo(String.valueOf(deadLetters.records().size())));
+    }
+
+    /** Waits for the page: an element it re-rendered meanwhile is looked up again. */
+    private static ConditionFactory eventually() {
+        return await().atMost(WAIT).ignoreException(StaleElementReferenceException.class);
+    }
+
+    private static WebDriver browser() {
+        return chromium.driver();
+    }
+
+    /** Clicks the page's tab, as a person would. */
+    private static void open(String tab) {
+        browser().findElement(By.cssSelector("nav a[data-tab='" + tab + "']")).click();
+    }
+
+    private static void type(By field, String text) {
+        type(browser().findElement(field), text);
+    }
+
+    private static void type(WebElement field, String text) {
+        field.clear();
+        field.sendKeys(text);
+    }
+
+    private static String text(String id) {
+        return browser().findElement(By.id(id)).getText();
+    }
+
+    private static void confirm() {
+        new WebDriverWait(browser(), Duration.ofSeconds(5))
+                .until(ExpectedConditions.alertIsPresent())
+                .accept();
+    }
+
+    private static boolean alertShown() {
+        try {
+            browser().switchTo().alert();
+            return true;
+        } catch (NoAlertPresentException e) {
+            return false;
+        }
+    }
+
+    private static void sendPushWithMarkupForAnOrderId() throws Exception {
         // no status: ingest refuses the push and keeps it as a dead letter, markup and all
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaClients(config.kafka()).producer("console-poison", Map.of())) {
@@ -83,81 +354,49 @@ class ConsoleBrowserTest {
                             MARKUP.getBytes(StandardCharsets.UTF_8),
                             ("{\"orderId\":\"" + MARKUP + "\"}").getBytes(StandardCharsets.UTF_8)))
                     .get(30, TimeUnit.SECONDS);
-            producer.send(new ProducerRecord<>(
-                            config.topics().push(),
-                            null,
-                            System.currentTimeMillis(),
-                            "browser-1".getBytes(StandardCharsets.UTF_8),
-                            JsonCodec.STATUS_PUSH.encode(
-                                    new StatusPush("browser-1", "CHARGING", System.currentTimeMillis()))))
-                    .get(30, TimeUnit.SECONDS);
-        }
-        HttpClient http = HttpClient.newHttpClient();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> http.send(
-                                HttpRequest.newBuilder(console.url().resolve("/api/dead-letters"))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString())
-                        .body()
-                        .contains("onerror"));
-    }
-
-    @AfterAll
-    static void stopEverything() {
-        if (console != null) {
-            console.close();
-        }
-        if (lapse != null) {
-            lapse.close();
         }
     }
 
-    @Test
-    void markupInADeadLetterShowsAsTextAndRunsNothing() throws Exception {
-        String dom = dump("#dead-letters");
-
-        String table = dom.substring(dom.indexOf("id=\"dlq\""), dom.indexOf("</table>", dom.indexOf("id=\"dlq\"")));
-        assertThat(table)
-                .as("the dead letter's key as text in the table")
-                .contains("<td>&lt;img src=x onerror=alert(1)&gt;</td>");
-        assertThat(table)
-                .as("its value as text, and in hex")
-                .contains("&lt;img src=x onerror=alert(1)&gt;\"}", "3c 69 6d 67 20 73 72 63 3d 78");
-        assertThat(Pattern.compile("<img[^>]*src=\"?x").matcher(dom).find())
-                .as("an <img> element made of the markup, in %s", dom)
-                .isFalse();
+    private static List<DeadLetter> failedPulls(String orderId) {
+        return deadLetters.values(JsonCodec.DEAD_LETTER::decode).stream()
+                .filter(letter ->
+                        orderId.equals(letter.key()) && letter.reason().startsWith("pull FAILED"))
+                .toList();
     }
 
-    @Test
-    void theOverviewCountsTheDeadLetter() throws Exception {
-        String dom = dump("#overview");
-
-        Matcher count =
-                Pattern.compile("id=\"dead-letters-count\"[^>]*>([^<]*)<").matcher(dom);
-        assertThat(count.find()).as("#dead-letters-count in %s", dom).isTrue();
-        assertThat(count.group(1)).isEqualTo("1");
-        assertThat(dom).contains("status is missing");
+    private static long failedPullLetters(String orderId) {
+        return failedPulls(orderId).size();
     }
 
-    @Test
-    void theOrderPageShowsTheTimerAndTheTimeline() throws Exception {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> lapse.store()
-                                .inspect(List.of("browser-1"))
-                                .join()
-                                .get("browser-1")
-                                .phase()
-                        != OrderView.Phase.UNKNOWN);
-
-        String dom = dump("#order/browser-1");
-
-        assertThat(dom).contains("<h2 id=\"order-title\">order browser-1 (shard ");
-        assertThat(dom).contains("<td>push CHARGING</td>");
-        assertThat(dom).contains("ARMED, attempt 0");
+    /** The expiry whose pull failed: a dead letter keeps it whole. */
+    private static TimerExpired failedExpiry(String orderId) {
+        return JsonCodec.TIMER_EXPIRED.decode(failedPulls(orderId).get(0).originalValue());
     }
 
-    /** The page at this fragment as headless Chromium sees it after its script ran. */
-    private static String dump(String fragment) throws Exception {
-        return HeadlessChromium.dumpDom(console.url().resolve("/" + fragment).toString());
+    /** Waits for upstream's answer to this very expiry (or a copy of it) on the pulled topic. */
+    private static void awaitOkPullOf(String orderId, TimerExpired expiry) {
+        eventually()
+                .untilAsserted(() -> assertThat(okPulls(orderId))
+                        .as(
+                                "an OK pull of %s's expiry on %s",
+                                orderId, config.topics().pulled())
+                        .anySatisfy(pull -> assertThat(pull.expiry()).isEqualTo(PullResult.ExpiryRef.of(expiry))));
+    }
+
+    private static List<PullResult> okPulls(String orderId) {
+        return pulled.values(JsonCodec.PULL_RESULT::decode).stream()
+                .filter(pull -> pull.orderId().equals(orderId) && pull.outcome() == PullResult.Outcome.OK)
+                .toList();
+    }
+
+    private static long copiesOnTheExpiredTopic(String orderId) {
+        return expired.records().stream()
+                .filter(record ->
+                        orderId.equals(key(record)) && record.headers().lastHeader(CopyHeader.NAME) != null)
+                .count();
+    }
+
+    private static String key(ConsumerRecord<byte[], byte[]> record) {
+        return record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
     }
 }

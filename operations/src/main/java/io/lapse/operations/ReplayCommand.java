@@ -60,6 +60,15 @@ public final class ReplayCommand extends OnCallCommand {
     @Mixin
     PublishOptions publishing;
 
+    /**
+     * Draws the progress to this command's stderr whether or not it is a terminal: the console runs a replay in its
+     * own process and shows that line on its page while the replay runs.
+     */
+    public ReplayCommand drawingProgress() {
+        environment = new OnCallEnvironment(environment.env(), environment.clock(), true);
+        return this;
+    }
+
     @Override
     int run(Connections connections) {
         long started = now();

@@ -2,6 +2,8 @@ package io.lapse.operations;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a replay did, for people and (with --json) for scripts.
@@ -14,6 +16,7 @@ import java.util.List;
  * @param replayedBefore records (or, on the expired topic, orders) an earlier run already re-published
  * @param selected       records chosen to publish (all of them published unless --dry-run or failed)
  * @param wouldPublish   with --dry-run, the first {@value #SHOWN} records a real run would publish
+ * @param perPartition   how many of the selected records each partition read held (topic/partition), for --json
  */
 record ReplayReport(
         String topic,
@@ -34,9 +37,16 @@ record ReplayReport(
         long failed,
         String firstError,
         List<String> wouldPublish,
+        Map<String, Long> perPartition,
         long millis) {
 
     static final int SHOWN = 100;
+
+    ReplayReport {
+        wouldPublish = List.copyOf(wouldPublish);
+        // sorted, so that the JSON lists the partitions in order
+        perPartition = java.util.Collections.unmodifiableMap(new TreeMap<>(perPartition));
+    }
 
     /** Every line through {@link Show#line}: keys, topics and errors come from Kafka. */
     void print(PrintWriter out) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -22,6 +23,7 @@ final class ReplayRun {
     private final Republisher publisher;
     private final CopyLedger ledger;
     private final List<String> sample = new ArrayList<>();
+    private final Map<String, Long> perPartition = new TreeMap<>();
     private long read;
     private long copies;
     private long otherKeys;
@@ -84,6 +86,7 @@ final class ReplayRun {
 
     private void publish(ConsumerRecord<byte[], byte[]> record) {
         selected++;
+        perPartition.merge(record.topic() + "/" + record.partition(), 1L, Long::sum);
         if (publisher != null) {
             // onto its own topic a copy keeps its original's partition; another topic's partitions mean nothing to it
             Integer partition = target.equals(record.topic()) ? record.partition() : null;
@@ -123,6 +126,7 @@ final class ReplayRun {
                 outcome.failed(),
                 outcome.firstError(),
                 List.copyOf(sample),
+                Map.copyOf(perPartition),
                 millis);
     }
 }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -71,6 +73,25 @@ class DlqCommandTest {
                 .singleElement()
                 .asString()
                 .contains("differs from orderId 'other'");
+    }
+
+    @Test
+    void atPicksDeadLettersByWhereTheyAre() {
+        JsonNode all = rig.lapse("dlq", "list", "--json").json();
+        List<String> picked = new ArrayList<>();
+        all.forEach(letter -> {
+            if (List.of("bad-2", "wrong-key").contains(letter.get("key").asText())) {
+                picked.add(letter.get("at").asText());
+            }
+        });
+
+        Lapse.Outcome listed = rig.lapse("dlq", "list", "--at", String.join(",", picked), "--json");
+        Lapse.Outcome wrong = rig.lapse("dlq", "list", "--at", "bad-2");
+
+        assertThat(picked).hasSize(2);
+        assertThat(listed.json().findValuesAsText("key")).containsExactlyInAnyOrder("bad-2", "wrong-key");
+        assertThat(wrong.exit()).isEqualTo(2);
+        assertThat(wrong.err()).contains("--at: 'bad-2' is not topic/partition@offset");
     }
 
     @Test

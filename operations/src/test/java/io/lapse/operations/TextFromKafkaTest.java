@@ -10,6 +10,7 @@ import io.lapse.store.AuditLog;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +79,7 @@ class TextFromKafkaTest {
                 0,
                 "refused" + FORGED,
                 List.of("push/0@1 key k" + FORGED),
+                Map.of("push/0", 1L),
                 5);
         RedriveReport redrive = new RedriveReport(
                 true,

@@ -3,13 +3,11 @@ package io.lapse.operations.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.lapse.config.LapseConfig;
 import io.lapse.operations.Arguments;
 import io.lapse.store.AuditLog;
-import io.lapse.store.RedisConnection;
-import io.lapse.store.TimerKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
@@ -20,13 +18,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The console's JSON API under {@code /api/}: the on-call commands' results, the audit log, and fire and cancel as
- * POSTs that the {@link RequestGuard} lets through.
+ * The console's JSON API under {@code /api/}: the on-call commands' results, the audit log, and fire, cancel, redrive
+ * and replay as POSTs that the {@link RequestGuard} lets through.
  */
 final class ConsoleApi implements HttpHandler {
 
@@ -39,12 +36,22 @@ final class ConsoleApi implements HttpHandler {
 
     private final OnCallCommands commands;
     private final RequestGuard guard;
-    private final LapseConfig config;
+    private final ConsoleAudit audit;
+    private final RepublishApi republish;
+    private final String expiredTopic;
 
-    ConsoleApi(OnCallCommands commands, RequestGuard guard, LapseConfig config) {
+    /** @param expiredTopic what the replay form offers first: replaying expiries is what on-call does most */
+    ConsoleApi(
+            OnCallCommands commands,
+            RequestGuard guard,
+            ConsoleAudit audit,
+            RepublishApi republish,
+            String expiredTopic) {
         this.commands = commands;
+        this.expiredTopic = expiredTopic;
         this.guard = guard;
-        this.config = config;
+        this.audit = audit;
+        this.republish = republish;
     }
 
     @Override
@@ -68,6 +75,7 @@ final class ConsoleApi implements HttpHandler {
                     JSON.createObjectNode()
                             .put("tokenRequired", guard.tokenRequired())
                             .put("user", commands.user())
+                            .put("expiredTopic", expiredTopic)
                             .toString());
             return;
         }
@@ -83,6 +91,10 @@ final class ConsoleApi implements HttpHandler {
         }
         if (acting && path.startsWith(ORDERS) && (path.endsWith("/fire") || path.endsWith("/cancel"))) {
             act(exchange, path);
+        } else if (acting && path.equals("/api/dead-letters/redrive")) {
+            republish.redrive(exchange);
+        } else if (acting && path.equals("/api/replay")) {
+            republish.replay(exchange);
         } else if (acting) {
             respond(exchange, 404, error("nothing to POST to at " + path));
         } else if (path.equals("/api/status")) {
@@ -91,6 +103,8 @@ final class ConsoleApi implements HttpHandler {
             order(exchange, decodePath(path.substring(ORDERS.length())));
         } else if (path.equals("/api/dead-letters")) {
             deadLetters(exchange, query(exchange));
+        } else if (path.equals("/api/replay")) {
+            republish.latestReplay(exchange);
         } else if (path.equals("/api/audit")) {
             audit(exchange, query(exchange));
         } else {
@@ -113,7 +127,7 @@ final class ConsoleApi implements HttpHandler {
         int slash = path.lastIndexOf('/');
         String orderId = decodePath(path.substring(ORDERS.length(), slash));
         String action = path.substring(slash + 1);
-        String reason = reason(exchange);
+        String reason = text(body(exchange), "reason");
         if (reason == null) {
             respond(exchange, 400, error("say why: a reason is required, for the audit"));
             return;
@@ -159,13 +173,8 @@ final class ConsoleApi implements HttpHandler {
 
     private void audit(HttpExchange exchange, Map<String, String> query) throws IOException {
         List<AuditLog.Entry> entries;
-        try (RedisConnection redis = RedisConnection.open(config.redis())) {
-            entries = new AuditLog(
-                            redis,
-                            new TimerKeys(
-                                    config.redis().keyPrefix(), config.timer().shards()))
-                    .newest(limit(query))
-                    .get(10, TimeUnit.SECONDS);
+        try {
+            entries = audit.newest(limit(query));
         } catch (Exception e) {
             respond(exchange, 502, error("cannot read the audit log from Redis: " + e.getMessage()));
             return;
@@ -173,19 +182,24 @@ final class ConsoleApi implements HttpHandler {
         respond(exchange, 200, JSON.writeValueAsString(entries));
     }
 
-    private static String reason(HttpExchange exchange) throws IOException {
+    /** The request's JSON body; a missing node when it has none or it is no JSON. */
+    static JsonNode body(HttpExchange exchange) throws IOException {
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readNBytes(MAX_BODY);
         }
         try {
-            JsonNode reason = JSON.readTree(body).path("reason");
-            return reason.isTextual() && !reason.asText().isBlank()
-                    ? reason.asText().strip()
-                    : null;
+            JsonNode json = JSON.readTree(body);
+            return json == null ? MissingNode.getInstance() : json;
         } catch (IOException e) {
-            return null;
+            return MissingNode.getInstance();
         }
+    }
+
+    /** @return the field's text, stripped, or null when it is missing, blank or no text */
+    static String text(JsonNode body, String field) {
+        JsonNode value = body.path(field);
+        return value.isTextual() && !value.asText().isBlank() ? value.asText().strip() : null;
     }
 
     private static int limit(Map<String, String> query) {
@@ -218,8 +232,7 @@ final class ConsoleApi implements HttpHandler {
         return URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
-    private static void respondWith(HttpExchange exchange, OnCallCommands.Outcome outcome, int status)
-            throws IOException {
+    static void respondWith(HttpExchange exchange, OnCallCommands.Outcome outcome, int status) throws IOException {
         boolean document = !outcome.out().isBlank() && outcome.exit() <= 1;
         respond(exchange, status, document ? outcome.out() : error(outcome.error()));
     }

@@ -16,10 +16,11 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "console",
         usageHelpAutoWidth = true,
-        header = "A web console for on-call: status, orders, dead letters and the audit, with fire and cancel.",
+        header = "A web console for on-call: status, orders, dead letters, replay and the audit.",
         description = {
             "Serves a web page that shows what lapse status, lapse inspect and lapse dlq list show, and the audit "
-                    + "of manual actions; fire and cancel an order from it, with a reason the audit keeps.",
+                    + "of manual actions; fire and cancel an order, redrive dead letters and replay a topic from it "
+                    + "(a dry run first), with a reason the audit keeps.",
             "Binds to console.address:console.port (127.0.0.1:8088). Any address but a loopback one requires "
                     + "console.auth-token-file: every request then needs Authorization: Bearer <token>.",
             "Runs until interrupted (Ctrl-C). Exit code 2, with one line on stderr, when it cannot start."

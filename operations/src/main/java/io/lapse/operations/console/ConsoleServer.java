@@ -28,13 +28,15 @@ public final class ConsoleServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService threads;
+    private final ReplayJobs replays;
     private final String host;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ConsoleServer(HttpServer server, ExecutorService threads, String host) {
+    private ConsoleServer(HttpServer server, ExecutorService threads, ReplayJobs replays, String host) {
         this.server = server;
         this.threads = threads;
+        this.replays = replays;
         this.host = host;
     }
 
@@ -67,11 +69,20 @@ public final class ConsoleServer implements AutoCloseable {
         }
         ExecutorService threads = Executors.newFixedThreadPool(THREADS, named());
         server.setExecutor(threads);
-        server.createContext("/api/", new ConsoleApi(commands, guard, config));
+        ConsoleAudit audit = new ConsoleAudit(config, commands.user());
+        ReplayJobs replays = new ReplayJobs(commands, audit);
+        server.createContext(
+                "/api/",
+                new ConsoleApi(
+                        commands,
+                        guard,
+                        audit,
+                        new RepublishApi(commands, audit, replays),
+                        config.topics().expired()));
         server.createContext("/", new ConsoleAssets(guard));
         server.start();
         String host = settings.address().contains(":") ? "[" + settings.address() + "]" : settings.address();
-        return new ConsoleServer(server, threads, host);
+        return new ConsoleServer(server, threads, replays, host);
     }
 
     public int port() {
@@ -102,6 +113,7 @@ public final class ConsoleServer implements AutoCloseable {
             threads.shutdownNow();
             Thread.currentThread().interrupt();
         } finally {
+            replays.close();
             stopped.countDown();
         }
     }

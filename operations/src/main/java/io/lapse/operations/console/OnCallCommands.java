@@ -2,8 +2,10 @@ package io.lapse.operations.console;
 
 import io.lapse.operations.CancelCommand;
 import io.lapse.operations.DlqListCommand;
+import io.lapse.operations.DlqRedriveCommand;
 import io.lapse.operations.FireCommand;
 import io.lapse.operations.InspectCommand;
+import io.lapse.operations.ReplayCommand;
 import io.lapse.operations.StatusCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -14,8 +16,8 @@ import picocli.CommandLine;
 
 /**
  * The on-call commands the console serves, run in this process with {@code --json}: the console shows what
- * {@code lapse status}, {@code inspect}, {@code dlq list}, {@code fire} and {@code cancel} decide, so that each rule
- * stays in its command. Each run opens its own Kafka and Redis clients and closes them, as the CLI does.
+ * {@code lapse status}, {@code inspect}, {@code dlq list}, {@code dlq redrive}, {@code replay}, {@code fire} and
+ * {@code cancel} decide, so that each rule stays in its command. Each run opens its own Kafka and Redis clients and closes them, as the CLI does.
  *
  * @param configFile passed as --config; null for defaults and LAPSE_* variables only
  * @param metricsUrls passed as --metrics each, for status; empty: status's own default
@@ -79,7 +81,36 @@ record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout,
         return run(new CancelCommand(), List.of("--reason", reason, "--user", user, "--", orderId));
     }
 
+    /** @param letters where the dead letters are, as dlq list says (topic/partition@offset) */
+    Outcome redrive(List<String> letters, boolean dryRun) {
+        // attached with "=": a value from the page is never taken for an option
+        List<String> args = new ArrayList<>(List.of("--at=" + String.join(",", letters)));
+        if (dryRun) {
+            args.add("--dry-run");
+        }
+        return run(new DlqRedriveCommand(), args);
+    }
+
+    /**
+     * @param key    null for every order's records
+     * @param stderr where the replay draws its progress while it runs
+     */
+    Outcome replay(String topic, String from, String to, String key, boolean dryRun, StringWriter stderr) {
+        List<String> args = new ArrayList<>(List.of("--topic=" + topic, "--from=" + from, "--to=" + to));
+        if (key != null) {
+            args.add("--key=" + key);
+        }
+        if (dryRun) {
+            args.add("--dry-run");
+        }
+        return run(new ReplayCommand().drawingProgress(), args, stderr);
+    }
+
     private Outcome run(Object command, List<String> specific) {
+        return run(command, specific, new StringWriter());
+    }
+
+    private Outcome run(Object command, List<String> specific, StringWriter err) {
         List<String> args = new ArrayList<>(List.of("--json", "--timeout", timeout));
         if (configFile != null) {
             args.addAll(List.of("--config", configFile.toString()));
@@ -87,7 +118,6 @@ record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout,
         // after the common options: an orderId follows "--", so that one starting with "-" is no option
         args.addAll(specific);
         StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
         int exit = new CommandLine(command)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))

@@ -46,6 +46,20 @@ function csrf() {
   return pair ? pair.substring(pair.indexOf('=') + 1) : '';
 }
 
+function post(path, body) {
+  return api(path, {
+    method: 'POST',
+    headers: {'Content-Type': 'application/json', 'X-Lapse-Csrf': csrf()},
+    body: JSON.stringify(body),
+  });
+}
+
+function fillList(id, lines) {
+  const list = byId(id);
+  clear(list);
+  lines.forEach(line => list.appendChild(el('li', line)));
+}
+
 async function api(path, options) {
   const headers = Object.assign({}, (options && options.headers) || {});
   const token = sessionStorage.getItem('lapse-console-token');
@@ -70,13 +84,14 @@ function show(tab) {
   say('');
   if (tab === 'overview') refreshOverview();
   if (tab === 'dead-letters') loadDeadLetters();
+  if (tab === 'replay') showLatestReplay();
   if (tab === 'audit') loadAudit();
 }
 
 function route() {
   const hash = location.hash.replace(/^#/, '');
   const [tab, id] = hash.split('/', 2);
-  const known = ['overview', 'order', 'dead-letters', 'audit'];
+  const known = ['overview', 'order', 'dead-letters', 'replay', 'audit'];
   show(known.includes(tab) ? tab : 'overview');
   if (tab === 'order' && id) {
     byId('order-id').value = decodeURIComponent(id);
@@ -175,32 +190,166 @@ async function act(action) {
   if (!reason) { byId('act-result').textContent = 'say why: a reason is required, for the audit'; return; }
   const what = action === 'fire' ? 'Fire the expiry of ' : 'Stop watching ';
   if (!window.confirm(what + orderId + ' now?')) return;
-  const result = await api('/api/orders/' + encodeURIComponent(orderId) + '/' + action, {
-    method: 'POST',
-    headers: {'Content-Type': 'application/json', 'X-Lapse-Csrf': csrf()},
-    body: JSON.stringify({reason}),
-  });
+  const result = await post('/api/orders/' + encodeURIComponent(orderId) + '/' + action, {reason});
+  // the order shown again first: showing it clears the last result
+  if (result.ok) await inspect(orderId);
   byId('act-result').textContent = result.ok
     ? action + ': ' + JSON.stringify(result.body)
     : action + ' refused: ' + (result.body && result.body.outcome ? result.body.outcome : failure(result));
-  if (result.ok) inspect(orderId);
 }
 
 // ---- dead letters
 
+let deadLettersAsked = 0;
+
 async function loadDeadLetters() {
   const params = new URLSearchParams();
   new FormData(byId('dlq-form')).forEach((v, k) => { if (String(v).trim()) params.append(k, String(v).trim()); });
+  const asked = ++deadLettersAsked;
   const result = await api('/api/dead-letters?' + params.toString());
+  // an earlier request answered late would show other letters than the filters say, and drop the selection
+  if (asked !== deadLettersAsked) return;
   if (!result.ok) { say('dead letters: ' + failure(result)); return; }
   byId('dlq-count').textContent = result.body.length + ' dead letters shown, newest first';
+  byId('dlq-all').checked = false;
   fillRows('dlq', result.body.map(l => {
     const value = el('td', null, 'value');
     value.appendChild(el('div', l.value));
     value.appendChild(el('div', l.valueHex, 'hex'));
-    return [time(l.written), l.at, l.reason, l.source === null ? 'unknown' : l.source,
+    const pick = el('td');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.className = 'dlq-pick';
+    box.value = l.at;
+    box.title = 'select ' + l.at;
+    pick.appendChild(box);
+    return [pick, time(l.written), l.at, l.reason, l.source === null ? 'unknown' : l.source,
       l.key === null ? '(none)' : l.key, value];
   }));
+  selectionChanged();
+}
+
+// ---- redrive: a dry run of exactly this selection first, then the redrive of it
+
+let plannedRedrive = null;
+
+function selectedLetters() {
+  return Array.from(document.querySelectorAll('input.dlq-pick:checked')).map(box => box.value);
+}
+
+function selectionChanged() {
+  const letters = selectedLetters();
+  byId('redrive-selected').textContent = letters.length === 0 ? 'none selected' : letters.length + ' selected';
+  plannedRedrive = null;
+  byId('redrive').disabled = true;
+  clear(byId('redrive-plan'));
+  byId('redrive-result').textContent = '';
+}
+
+function redriveSummary(r) {
+  const parts = [(r.dryRun ? 'dry run: would redrive ' + r.wouldPublish.length : 'redrove ' + r.published)
+    + ' of ' + r.selected + ' dead letters'];
+  if (r.redrivenBefore) parts.push(r.redrivenBefore + ' redriven before');
+  if (r.statusSince) parts.push(r.statusSince + ' of orders with a status since');
+  if (r.superseded) parts.push(r.superseded + ' superseded by newer expiries');
+  if (r.refused.length) parts.push(r.refused.length + ' refused');
+  if (r.unknownSource) parts.push(r.unknownSource + ' without a source');
+  if (r.topicGone) parts.push(r.topicGone + ' whose topic no longer exists');
+  if (r.failed) parts.push(r.failed + ' failed (first: ' + r.firstError + ')');
+  return parts.join(', ');
+}
+
+async function redrive(dryRun) {
+  const letters = dryRun ? selectedLetters() : plannedRedrive;
+  if (!letters || letters.length === 0) { byId('redrive-result').textContent = 'select the dead letters to redrive'; return; }
+  const reason = byId('redrive-reason').value.trim();
+  if (!dryRun && !reason) { byId('redrive-result').textContent = 'say why: a reason is required, for the audit'; return; }
+  if (!dryRun && !window.confirm('Publish ' + letters.length + ' dead letters again?')) return;
+  byId('redrive-result').textContent = dryRun ? 'looking…' : 'redriving…';
+  const result = await post('/api/dead-letters/redrive', {letters, dryRun, reason});
+  if (!result.ok) { byId('redrive-result').textContent = 'redrive: ' + failure(result); return; }
+  const r = result.body;
+  fillList('redrive-plan', r.wouldPublish.map(line => 'would publish ' + line)
+    .concat(r.refused.map(line => 'not redriven ' + line)));
+  byId('redrive-result').textContent = redriveSummary(r);
+  plannedRedrive = dryRun && r.wouldPublish.length > 0 ? letters : null;
+  byId('redrive').disabled = plannedRedrive === null;
+}
+
+// ---- replay: a dry run of exactly this form first, then the replay, with its progress, then its summary
+
+let plannedReplay = null;
+let replayTimer = null;
+
+function replayForm() {
+  const form = {};
+  new FormData(byId('replay-form')).forEach((v, k) => { if (String(v).trim()) form[k] = String(v).trim(); });
+  return form;
+}
+
+function replaySummary(r) {
+  let text = (r.dryRun ? 'dry run: ' : '') + 'replay ' + r.topic + ' from ' + r.from + ' to ' + r.to
+    + (r.toTopic !== r.topic ? ' → ' + r.toTopic : '') + ': read ' + r.read + ' records';
+  if (r.key) text += ', ' + (r.read - r.otherKeys) + ' of order ' + r.key;
+  if (r.copiesLeftOut) text += ', ' + r.copiesLeftOut + ' copies left out';
+  if (r.orders !== null && r.orders !== undefined) {
+    text += '; ' + r.orders + ' orders expired' + (r.statusSince ? ', ' + r.statusSince + ' had a status since' : '');
+  }
+  if (r.replayedBefore) text += ', ' + r.replayedBefore + ' replayed before';
+  text += '; ' + (r.dryRun ? 'would publish ' + r.selected : 'published ' + r.published)
+    + (r.failed ? ', ' + r.failed + ' failed (first: ' + r.firstError + ')' : '') + ' in ' + duration(r.millis);
+  return text;
+}
+
+function replayChanged() {
+  plannedReplay = null;
+  byId('replay-plan').hidden = true;
+}
+
+async function replayDryRun() {
+  replayChanged();
+  byId('replay-result').textContent = 'looking…';
+  const form = replayForm();
+  const result = await post('/api/replay', Object.assign({dryRun: true}, form));
+  if (!result.ok) { byId('replay-result').textContent = 'replay: ' + failure(result); return; }
+  const r = result.body;
+  byId('replay-result').textContent = '';
+  byId('replay-plan').hidden = false;
+  byId('replay-plan-summary').textContent = replaySummary(r);
+  fillRows('replay-partitions', Object.entries(r.perPartition).map(([partition, count]) => [partition, count]));
+  fillList('replay-sample', r.wouldPublish.map(line => 'would publish ' + line)
+    .concat(r.selected > r.wouldPublish.length ? ['… and ' + (r.selected - r.wouldPublish.length) + ' more'] : []));
+  plannedReplay = r.selected > 0 ? form : null;
+  byId('replay-run').disabled = plannedReplay === null;
+}
+
+async function replayRun() {
+  if (!plannedReplay) return;
+  const reason = byId('replay-reason').value.trim();
+  if (!reason) { byId('replay-result').textContent = 'say why: a reason is required, for the audit'; return; }
+  if (!window.confirm('Replay ' + plannedReplay.topic + ' from ' + plannedReplay.from + ' now?')) return;
+  const result = await post('/api/replay', Object.assign({dryRun: false, reason}, plannedReplay));
+  if (!result.ok) { byId('replay-result').textContent = 'replay: ' + failure(result); return; }
+  replayChanged();
+  renderReplay(result.body);
+}
+
+async function showLatestReplay() {
+  clearTimeout(replayTimer);
+  const result = await api('/api/replay');
+  if (result.ok) renderReplay(result.body);
+}
+
+function renderReplay(state) {
+  clearTimeout(replayTimer);
+  if (state.running) {
+    byId('replay-progress').textContent = 'replaying ' + state.replay + (state.progress ? ': ' + state.progress : '…');
+    byId('replay-result').textContent = '';
+    replayTimer = setTimeout(showLatestReplay, 500);
+    return;
+  }
+  byId('replay-progress').textContent = 'last replay: ' + state.replay + ' (' + state.reason + ')';
+  byId('replay-result').textContent = state.report ? replaySummary(state.report) : 'replay failed: ' + state.error;
 }
 
 // ---- audit
@@ -225,12 +374,23 @@ document.addEventListener('DOMContentLoaded', async () => {
     location.hash = 'order/' + encodeURIComponent(byId('order-id').value.trim());
   });
   byId('dlq-form').addEventListener('submit', e => { e.preventDefault(); loadDeadLetters(); });
+  byId('dlq').addEventListener('change', e => { if (e.target.classList.contains('dlq-pick')) selectionChanged(); });
+  byId('dlq-all').addEventListener('change', () => {
+    document.querySelectorAll('input.dlq-pick').forEach(box => { box.checked = byId('dlq-all').checked; });
+    selectionChanged();
+  });
+  byId('redrive-dry-run').addEventListener('click', () => redrive(true));
+  byId('redrive').addEventListener('click', () => redrive(false));
+  byId('replay-form').addEventListener('submit', e => { e.preventDefault(); replayDryRun(); });
+  byId('replay-form').addEventListener('input', replayChanged);
+  byId('replay-run').addEventListener('click', replayRun);
   byId('fire').addEventListener('click', () => act('fire'));
   byId('cancel').addEventListener('click', () => act('cancel'));
   window.addEventListener('hashchange', route);
   const session = await api('/api/session');
   if (session.ok) {
     byId('who').textContent = 'acting as ' + session.body.user;
+    if (!byId('replay-topic').value) byId('replay-topic').value = session.body.expiredTopic;
     if (session.body.tokenRequired && !sessionStorage.getItem('lapse-console-token')) byId('token-box').hidden = false;
   }
   route();

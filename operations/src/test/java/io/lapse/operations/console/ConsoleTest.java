@@ -1,6 +1,7 @@
 package io.lapse.operations.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -166,6 +167,70 @@ class ConsoleTest {
     }
 
     @Test
+    void aRedriveAndAReplayNeedTheCsrfTokenAndAReasonButTheirDryRunsNoReason() throws Exception {
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+        String letter = config.topics().dlq() + "/0@999";
+        String redrive = "/api/dead-letters/redrive";
+        String replay = "/api/replay";
+        String range = "\"topic\":\"" + config.topics().expired() + "\",\"from\":\"-1h\"";
+
+        HttpResponse<String> noCsrf =
+                postTo(redrive, "{\"letters\":[\"" + letter + "\"],\"dryRun\":true}", cookie, null);
+        HttpResponse<String> noReason = postTo(redrive, "{\"letters\":[\"" + letter + "\"]}", cookie, token);
+        HttpResponse<String> anOption = postTo(redrive, "{\"letters\":[\"--dry-run\"],\"dryRun\":true}", cookie, token);
+        HttpResponse<String> replayNoReason = postTo(replay, "{" + range + "}", cookie, token);
+
+        assertThat(noCsrf.statusCode()).as(noCsrf.body()).isEqualTo(403);
+        assertThat(noReason.statusCode()).as(noReason.body()).isEqualTo(400);
+        assertThat(anOption.statusCode()).as(anOption.body()).isEqualTo(400);
+        assertThat(JSON.readTree(anOption.body()).get("error").asText())
+                .isEqualTo("'--dry-run' is not topic/partition@offset");
+        assertThat(replayNoReason.statusCode()).as(replayNoReason.body()).isEqualTo(400);
+
+        HttpResponse<String> redriveDryRun =
+                postTo(redrive, "{\"letters\":[\"" + letter + "\"],\"dryRun\":true}", cookie, token);
+        HttpResponse<String> replayDryRun = postTo(replay, "{" + range + ",\"dryRun\":true}", cookie, token);
+
+        assertThat(redriveDryRun.statusCode()).as(redriveDryRun.body()).isEqualTo(200);
+        JsonNode redriven = JSON.readTree(redriveDryRun.body());
+        assertThat(redriven.get("dryRun").asBoolean()).isTrue();
+        assertThat(redriven.get("selected").asLong())
+                .as("no dead letter is at %s", letter)
+                .isZero();
+        assertThat(replayDryRun.statusCode()).as(replayDryRun.body()).isEqualTo(200);
+        JsonNode replayed = JSON.readTree(replayDryRun.body());
+        assertThat(replayed.get("dryRun").asBoolean()).isTrue();
+        assertThat(replayed.get("perPartition").isObject()).isTrue();
+    }
+
+    @Test
+    void aReplayRunsInTheBackgroundUntilItsSummaryAndIsAudited() throws Exception {
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+        String run = "{\"topic\":\"" + config.topics().push() + "\",\"from\":\"-1h\",\"key\":\"console-none\","
+                + "\"reason\":\"after the upstream outage\"}";
+
+        HttpResponse<String> started = postTo("/api/replay", run, cookie, token);
+
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        !JSON.readTree(get("/api/replay").body()).get("running").asBoolean());
+        JsonNode done = JSON.readTree(get("/api/replay").body());
+        assertThat(done.get("replay").asText()).isEqualTo(config.topics().push() + " from -1h to now key console-none");
+        assertThat(done.get("report").get("dryRun").asBoolean()).isFalse();
+        assertThat(done.get("report").get("published").asLong()).isZero();
+        JsonNode audit = JSON.readTree(get("/api/audit").body());
+        assertThat(audit).anySatisfy(entry -> {
+            assertThat(entry.get("action").asText()).isEqualTo("replay");
+            assertThat(entry.get("orderId").asText()).endsWith("key console-none: published 0");
+            assertThat(entry.get("user").asText()).isEqualTo(USER);
+            assertThat(entry.get("reason").asText()).isEqualTo("after the upstream outage");
+        });
+    }
+
+    @Test
     void aRequestFromAnotherOriginCannotAct() throws Exception {
         String cookie = csrfCookie();
         String token = cookie.substring(cookie.indexOf('=') + 1);
@@ -242,8 +307,11 @@ class ConsoleTest {
 
     private static HttpResponse<String> post(String order, String action, String body, String cookie, String csrf)
             throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(
-                        console.url().resolve("/api/orders/" + order + "/" + action))
+        return postTo("/api/orders/" + order + "/" + action, body, cookie, csrf);
+    }
+
+    private static HttpResponse<String> postTo(String path, String body, String cookie, String csrf) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(console.url().resolve(path))
                 .header("Content-Type", "application/json")
                 .header("Cookie", cookie)
                 .POST(HttpRequest.BodyPublishers.ofString(body));

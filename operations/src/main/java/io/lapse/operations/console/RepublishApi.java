@@ -1,0 +1,129 @@
+package io.lapse.operations.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Redrive and replay from the page: {@code lapse dlq redrive} and {@code lapse replay} with their own rules. A dry run
+ * only reads; a run needs a reason, and is audited with the console's user once it has published.
+ */
+final class RepublishApi {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Where a dead letter is, as dlq list shows it; Kafka's topic names are made of these characters. */
+    private static final Pattern LETTER = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*/\\d{1,9}@\\d{1,19}");
+
+    private static final int MAX_LETTERS = 1000;
+
+    private final OnCallCommands commands;
+    private final ConsoleAudit audit;
+    private final ReplayJobs replays;
+
+    RepublishApi(OnCallCommands commands, ConsoleAudit audit, ReplayJobs replays) {
+        this.commands = commands;
+        this.audit = audit;
+        this.replays = replays;
+    }
+
+    /** POST /api/dead-letters/redrive {letters: [where, …], dryRun, reason} */
+    void redrive(HttpExchange exchange) throws IOException {
+        JsonNode body = ConsoleApi.body(exchange);
+        List<String> letters = new ArrayList<>();
+        body.path("letters").forEach(letter -> letters.add(letter.asText("")));
+        if (letters.isEmpty() || letters.size() > MAX_LETTERS) {
+            ConsoleApi.respond(
+                    exchange, 400, ConsoleApi.error("select between 1 and " + MAX_LETTERS + " dead letters"));
+            return;
+        }
+        Optional<String> odd =
+                letters.stream().filter(l -> !LETTER.matcher(l).matches()).findFirst();
+        if (odd.isPresent()) {
+            ConsoleApi.respond(exchange, 400, ConsoleApi.error("'" + odd.get() + "' is not topic/partition@offset"));
+            return;
+        }
+        boolean dryRun = body.path("dryRun").asBoolean(false);
+        String reason = ConsoleApi.text(body, "reason");
+        if (!dryRun && reason == null) {
+            ConsoleApi.respond(exchange, 400, ConsoleApi.error("say why: a reason is required, for the audit"));
+            return;
+        }
+        OnCallCommands.Outcome outcome = commands.redrive(letters, dryRun);
+        if (!dryRun && outcome.exit() <= 1) {
+            JsonNode report = JSON.readTree(outcome.out());
+            audit.record(
+                    "redrive",
+                    "dead letters " + String.join(", ", letters) + ": published "
+                            + report.path("published").asLong(),
+                    reason);
+        }
+        // exit 1: something was refused or failed; the report says what
+        ConsoleApi.respondWith(exchange, outcome, outcome.exit() <= 1 ? 200 : 422);
+    }
+
+    /** POST /api/replay {topic, from, to, key, dryRun, reason}: a dry run answers at once, a run starts in the back. */
+    void replay(HttpExchange exchange) throws IOException {
+        JsonNode body = ConsoleApi.body(exchange);
+        ReplayJobs.Request request;
+        try {
+            request = new ReplayJobs.Request(
+                    ConsoleApi.text(body, "topic"),
+                    ConsoleApi.text(body, "from"),
+                    ConsoleApi.text(body, "to"),
+                    ConsoleApi.text(body, "key"));
+        } catch (IllegalArgumentException e) {
+            ConsoleApi.respond(exchange, 400, ConsoleApi.error(e.getMessage()));
+            return;
+        }
+        if (body.path("dryRun").asBoolean(false)) {
+            OnCallCommands.Outcome outcome = commands.replay(
+                    request.topic(), request.from(), request.to(), request.key(), true, new StringWriter());
+            ConsoleApi.respondWith(exchange, outcome, outcome.exit() <= 1 ? 200 : 422);
+            return;
+        }
+        String reason = ConsoleApi.text(body, "reason");
+        if (reason == null) {
+            ConsoleApi.respond(exchange, 400, ConsoleApi.error("say why: a reason is required, for the audit"));
+            return;
+        }
+        Optional<ReplayJobs.State> started = replays.start(request, reason);
+        if (started.isEmpty()) {
+            ConsoleApi.respond(exchange, 409, ConsoleApi.error("a replay is running: wait for its summary"));
+            return;
+        }
+        ConsoleApi.respond(exchange, 202, state(started.get()).toString());
+    }
+
+    /** GET /api/replay: the replay running now, or the last one. */
+    void latestReplay(HttpExchange exchange) throws IOException {
+        Optional<ReplayJobs.State> latest = replays.latest();
+        if (latest.isEmpty()) {
+            ConsoleApi.respond(exchange, 404, ConsoleApi.error("no replay has run from this console"));
+            return;
+        }
+        ConsoleApi.respond(exchange, 200, state(latest.get()).toString());
+    }
+
+    private static ObjectNode state(ReplayJobs.State state) throws IOException {
+        ObjectNode node = JSON.createObjectNode()
+                .put("id", state.id())
+                .put("running", state.running())
+                .put("replay", state.request().describe())
+                .put("reason", state.reason())
+                .put("progress", state.progress());
+        OnCallCommands.Outcome outcome = state.outcome();
+        if (outcome != null && outcome.exit() <= 1 && !outcome.out().isBlank()) {
+            node.set("report", JSON.readTree(outcome.out()));
+        } else if (outcome != null) {
+            node.put("error", outcome.error());
+        }
+        return node;
+    }
+}

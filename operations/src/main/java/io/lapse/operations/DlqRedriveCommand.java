@@ -131,6 +131,8 @@ public final class DlqRedriveCommand extends OnCallCommand {
             }
         }
         Republisher.Outcome outcome = publisher == null ? new Republisher.Outcome(0, 0, null) : publisher.finish();
+        publishing.audit(
+                connections, "redrive", "dead letters " + filter.describe(now) + ": published " + outcome.published());
         RedriveReport report = new RedriveReport(
                 publishing.dryRun,
                 letters.size(),

@@ -116,6 +116,11 @@ public final class ReplayCommand extends OnCallCommand {
             progress.finish();
         }
         ReplayReport report = replay.finish(topic, Show.time(start), Show.time(end), key, now() - started);
+        publishing.audit(
+                connections,
+                "replay",
+                topic + " from " + Show.time(start) + " to " + Show.time(end) + (key == null ? "" : " key " + key)
+                        + (toTopic == null ? "" : " to " + toTopic) + ": published " + report.published());
         if (publishing.json) {
             Json.print(out(), report);
         } else {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
+import io.lapse.store.AuditLog;
 import io.lapse.store.OrderUpdate;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -146,6 +147,38 @@ class ReplayCommandTest {
                         "dry run: replay",
                         "would publish 1");
         assertThat(rig.records(target)).isEmpty();
+    }
+
+    @Test
+    void aReplayIsAuditedWithWhoAndWhyButADryRunIsNot() {
+        String target = rig.config.topics().expired() + ".audited";
+        rig.createTopic(target);
+        String expired = rig.config.topics().expired();
+
+        rig.lapse("replay", "--topic", expired, "--from", "-1h", "--to-topic", target, "--dry-run", "--user", "bob");
+        Lapse.Outcome run = rig.lapse(
+                "replay",
+                "--topic",
+                expired,
+                "--from",
+                "-1h",
+                "--to-topic",
+                target,
+                "--why",
+                "pulls lost in the outage",
+                "--user",
+                "alice");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<AuditLog.Entry> audit = new AuditLog(rig.redis, rig.keys)
+                .newest(10).join().stream()
+                        .filter(e -> e.action().equals("replay"))
+                        .toList();
+        assertThat(audit).singleElement().satisfies(e -> {
+            assertThat(e.user()).isEqualTo("alice");
+            assertThat(e.reason()).isEqualTo("pulls lost in the outage");
+            assertThat(e.orderId()).startsWith(expired + " from ").contains("to " + target, "published 2");
+        });
     }
 
     @Test

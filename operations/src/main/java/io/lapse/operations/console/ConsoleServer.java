@@ -69,15 +69,15 @@ public final class ConsoleServer implements AutoCloseable {
         }
         ExecutorService threads = Executors.newFixedThreadPool(THREADS, named());
         server.setExecutor(threads);
-        ConsoleAudit audit = new ConsoleAudit(config, commands.user());
-        ReplayJobs replays = new ReplayJobs(commands, audit);
+        ConsoleAudit audit = new ConsoleAudit(config);
+        ReplayJobs replays = new ReplayJobs(commands);
         server.createContext(
                 "/api/",
                 new ConsoleApi(
                         commands,
                         guard,
                         audit,
-                        new RepublishApi(commands, audit, replays),
+                        new RepublishApi(commands, replays),
                         config.topics().expired()));
         server.createContext("/", new ConsoleAssets(guard));
         server.start();

@@ -82,27 +82,33 @@ record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout,
     }
 
     /** @param letters where the dead letters are, as dlq list says (topic/partition@offset) */
-    Outcome redrive(List<String> letters, boolean dryRun) {
+    Outcome redrive(List<String> letters, boolean dryRun, String reason) {
         // attached with "=": a value from the page is never taken for an option
         List<String> args = new ArrayList<>(List.of("--at=" + String.join(",", letters)));
+        publishing(args, dryRun, reason);
+        return run(new DlqRedriveCommand(), args);
+    }
+
+    /** A dry run, or a run audited with the console's user and the reason given on the page. */
+    private void publishing(List<String> args, boolean dryRun, String reason) {
         if (dryRun) {
             args.add("--dry-run");
+        } else {
+            args.addAll(List.of("--why=" + reason, "--user=" + user));
         }
-        return run(new DlqRedriveCommand(), args);
     }
 
     /**
      * @param key    null for every order's records
      * @param stderr where the replay draws its progress while it runs
      */
-    Outcome replay(String topic, String from, String to, String key, boolean dryRun, StringWriter stderr) {
+    Outcome replay(
+            String topic, String from, String to, String key, boolean dryRun, String reason, StringWriter stderr) {
         List<String> args = new ArrayList<>(List.of("--topic=" + topic, "--from=" + from, "--to=" + to));
         if (key != null) {
             args.add("--key=" + key);
         }
-        if (dryRun) {
-            args.add("--dry-run");
-        }
+        publishing(args, dryRun, reason);
         return run(new ReplayCommand().drawingProgress(), args, stderr);
     }
 

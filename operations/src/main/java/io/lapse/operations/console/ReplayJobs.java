@@ -1,6 +1,5 @@
 package io.lapse.operations.console;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.StringWriter;
 import java.util.Arrays;
 import java.util.Optional;
@@ -16,12 +15,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The replay the console runs in the background, one at a time: a replay can read a topic for minutes, longer than a
  * request should last. The page polls its {@link State}: the replay's progress line while it runs, then its summary.
- * It is audited once done, with what it published.
+ * The replay audits itself, with the console's user and the reason given on the page.
  */
 final class ReplayJobs implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplayJobs.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * What the page asks to replay; the replay command checks the rest (times, the topic's existence).
@@ -57,7 +55,6 @@ final class ReplayJobs implements AutoCloseable {
     }
 
     private final OnCallCommands commands;
-    private final ConsoleAudit audit;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread replaying = new Thread(r, "lapse-console-replay");
         replaying.setDaemon(true);
@@ -67,9 +64,8 @@ final class ReplayJobs implements AutoCloseable {
     private final AtomicReference<Job> latest = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    ReplayJobs(OnCallCommands commands, ConsoleAudit audit) {
+    ReplayJobs(OnCallCommands commands) {
         this.commands = commands;
-        this.audit = audit;
     }
 
     private final class Job {
@@ -87,11 +83,8 @@ final class ReplayJobs implements AutoCloseable {
         void run() {
             OnCallCommands.Outcome done;
             try {
-                done = commands.replay(request.topic(), request.from(), request.to(), request.key(), false, stderr);
-                if (done.exit() <= 1) {
-                    long published = JSON.readTree(done.out()).path("published").asLong();
-                    audit.record("replay", request.describe() + ": published " + published, reason);
-                }
+                done = commands.replay(
+                        request.topic(), request.from(), request.to(), request.key(), false, reason, stderr);
             } catch (Exception e) {
                 log.warn("console: the replay of {} failed", request.describe(), e);
                 done = new OnCallCommands.Outcome(2, "", "replay: " + e.getMessage());

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * Redrive and replay from the page: {@code lapse dlq redrive} and {@code lapse replay} with their own rules. A dry run
- * only reads; a run needs a reason, and is audited with the console's user once it has published.
+ * only reads; a run needs a reason, and the command audits it with the console's user.
  */
 final class RepublishApi {
 
@@ -24,12 +24,10 @@ final class RepublishApi {
     private static final int MAX_LETTERS = 1000;
 
     private final OnCallCommands commands;
-    private final ConsoleAudit audit;
     private final ReplayJobs replays;
 
-    RepublishApi(OnCallCommands commands, ConsoleAudit audit, ReplayJobs replays) {
+    RepublishApi(OnCallCommands commands, ReplayJobs replays) {
         this.commands = commands;
-        this.audit = audit;
         this.replays = replays;
     }
 
@@ -55,15 +53,7 @@ final class RepublishApi {
             ConsoleApi.respond(exchange, 400, ConsoleApi.error("say why: a reason is required, for the audit"));
             return;
         }
-        OnCallCommands.Outcome outcome = commands.redrive(letters, dryRun);
-        if (!dryRun && outcome.exit() <= 1) {
-            JsonNode report = JSON.readTree(outcome.out());
-            audit.record(
-                    "redrive",
-                    "dead letters " + String.join(", ", letters) + ": published "
-                            + report.path("published").asLong(),
-                    reason);
-        }
+        OnCallCommands.Outcome outcome = commands.redrive(letters, dryRun, reason);
         // exit 1: something was refused or failed; the report says what
         ConsoleApi.respondWith(exchange, outcome, outcome.exit() <= 1 ? 200 : 422);
     }
@@ -84,7 +74,7 @@ final class RepublishApi {
         }
         if (body.path("dryRun").asBoolean(false)) {
             OnCallCommands.Outcome outcome = commands.replay(
-                    request.topic(), request.from(), request.to(), request.key(), true, new StringWriter());
+                    request.topic(), request.from(), request.to(), request.key(), true, null, new StringWriter());
             ConsoleApi.respondWith(exchange, outcome, outcome.exit() <= 1 ? 200 : 422);
             return;
         }

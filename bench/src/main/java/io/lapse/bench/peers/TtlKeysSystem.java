@@ -1,0 +1,73 @@
+package io.lapse.bench.peers;
+
+import io.lapse.devstack.RedisServer;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The seed design: one key per entity set with {@code SET … PX T} at every heartbeat, and the application subscribed
+ * to {@code __keyevent@0__:expired}. Redis announces a key when its expiry cycle deletes it, not at its deadline.
+ */
+final class TtlKeysSystem implements PeerSystem {
+
+    private static final String CHANNEL = "__keyevent@0__:expired";
+    private static final String PREFIX = "ttl:";
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private final RedisServer server;
+    private final RedisLink link;
+    private final StatefulRedisPubSubConnection<String, String> subscription;
+
+    private TtlKeysSystem(RedisServer server, RedisLink link, Fires fires) throws Exception {
+        this.server = server;
+        this.link = link;
+        link.async().configSet("notify-keyspace-events", "Ex").get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        this.subscription = link.client().connectPubSub();
+        subscription.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String key) {
+                if (key.startsWith(PREFIX)) {
+                    fires.fired(EntityIds.indexOf(key.substring(PREFIX.length())), System.currentTimeMillis());
+                }
+            }
+        });
+        subscription.async().subscribe(CHANNEL).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    static PeerSystem start(RedisServer server, Fires fires) throws Exception {
+        RedisLink link = RedisLink.open(server.uri());
+        try {
+            return new TtlKeysSystem(server, link, fires);
+        } catch (Exception e) {
+            link.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void rearm(int[] entities, int count, long deadlineMillis) throws InterruptedException {
+        SetArgs expiry = SetArgs.Builder.pxAt(deadlineMillis);
+        for (int i = 0; i < count; i++) {
+            String key = PREFIX + EntityIds.of(entities[i]);
+            link.send(redis -> redis.set(key, "", expiry));
+        }
+    }
+
+    @Override
+    public long memoryBytes() throws Exception {
+        return link.usedMemory();
+    }
+
+    @Override
+    public long serverPid() {
+        return server.pid();
+    }
+
+    @Override
+    public void close() {
+        subscription.close();
+        link.close();
+    }
+}

@@ -1,6 +1,5 @@
 package io.lapse.bench.peers;
 
-import io.lapse.devstack.RedisServer;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -30,24 +29,25 @@ final class IdealPollerSystem implements PeerSystem {
             return due
             """;
 
-    private final RedisServer server;
+    private final RedisHost host;
     private final RedisLink link;
     private final RedisLink pollerLink;
     private final Fires fires;
     private final Thread poller;
     private volatile boolean running = true;
 
-    private IdealPollerSystem(RedisServer server, RedisLink link, RedisLink pollerLink, Fires fires) {
-        this.server = server;
+    private IdealPollerSystem(RedisHost host, RedisLink link, RedisLink pollerLink, Fires fires) {
+        this.host = host;
         this.link = link;
         this.pollerLink = pollerLink;
         this.fires = fires;
         this.poller = new Thread(this::poll, "peers-ideal-poller");
     }
 
-    static PeerSystem start(RedisServer server, Fires fires) {
+    static PeerSystem start(Fires fires) {
+        RedisHost host = RedisHost.start();
         IdealPollerSystem system =
-                new IdealPollerSystem(server, RedisLink.open(server.uri()), RedisLink.open(server.uri()), fires);
+                new IdealPollerSystem(host, RedisLink.open(host.uri()), RedisLink.open(host.uri()), fires);
         system.poller.start();
         return system;
     }
@@ -103,12 +103,12 @@ final class IdealPollerSystem implements PeerSystem {
 
     @Override
     public long memoryBytes() throws Exception {
-        return link.usedMemory();
+        return host.memoryBytes();
     }
 
     @Override
-    public long serverPid() {
-        return server.pid();
+    public double serverCpuSeconds() {
+        return host.cpuSeconds();
     }
 
     @Override
@@ -122,5 +122,6 @@ final class IdealPollerSystem implements PeerSystem {
         }
         pollerLink.close();
         link.close();
+        host.close();
     }
 }

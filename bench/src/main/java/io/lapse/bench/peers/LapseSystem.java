@@ -4,9 +4,9 @@ import io.lapse.bench.BenchServices;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.devstack.KafkaBroker;
-import io.lapse.devstack.RedisServer;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
+import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -29,9 +31,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 final class LapseSystem implements PeerSystem {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
+    private static final long HIGHEST_MILLIS = 3_600_000;
     private static final int PARTITIONS = 6;
     /** acks=1 and lingering like a busy upstream, as the load of {@code ./lapse bench} */
-    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
+    static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
             ProducerConfig.ACKS_CONFIG,
             "1",
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
@@ -43,65 +46,71 @@ final class LapseSystem implements PeerSystem {
             ProducerConfig.MAX_BLOCK_MS_CONFIG,
             10_000);
 
-    private final RedisServer server;
-    private final RedisLink link;
+    private final RedisHost host;
     private final KafkaProducer<byte[], byte[]> producer;
     private final String pushTopic;
     private final long deadlineMillis;
     private final LongAdder failedSends = new LongAdder();
     private final TopicTail expired;
     private final LapseRuntime lapse;
+    private final Histogram claimDelay;
 
     private LapseSystem(
-            RedisServer server,
-            RedisLink link,
+            RedisHost host,
             KafkaClients clients,
             LapseConfig config,
             Duration deadline,
             TopicTail expired,
-            LapseRuntime lapse) {
-        this.server = server;
-        this.link = link;
+            LapseRuntime lapse,
+            Histogram claimDelay) {
+        this.host = host;
         this.producer = clients.producer("peers-load", PRODUCER_SETTINGS);
         this.pushTopic = config.topics().push();
         this.deadlineMillis = deadline.toMillis();
         this.expired = expired;
         this.lapse = lapse;
+        this.claimDelay = claimDelay;
     }
 
-    /** @param mode timer.mode: zset or ttl */
-    static PeerSystem start(KafkaBroker broker, RedisServer server, String mode, Duration deadline, Fires fires)
+    /**
+     * @param mode  timer.mode: zset or ttl
+     * @param extra Lapse settings of this variant, on top of the benchmark's
+     */
+    static PeerSystem start(KafkaBroker broker, String mode, Map<String, String> extra, Duration deadline, Fires fires)
             throws Exception {
+        RedisHost host = RedisHost.start();
         String name = "peers-" + mode + "-" + RUNS.incrementAndGet();
         Map<String, String> settings = new HashMap<>(new Namespace(name).settings());
         settings.put("kafka.bootstrap.servers", broker.bootstrapServers());
-        settings.put("redis.uri", server.uri());
+        settings.put("redis.uri", host.uri());
         settings.put("management.port", "0");
         settings.put("topics.partitions", Integer.toString(PARTITIONS));
         settings.put("timer.mode", mode);
         settings.put("timer.ttl", deadline.toMillis() + "ms");
         // only first expiries are measured; repeats would only add load
         settings.put("timer.repeat", "1h");
+        settings.putAll(extra);
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         KafkaClients clients = new KafkaClients(config.kafka());
         broker.createTopic(config.topics().expired(), PARTITIONS);
+        Histogram claimDelay = new Histogram(HIGHEST_MILLIS, 3);
         TopicTail expired = TopicTail.start(clients, config.topics().expired(), PARTITIONS, (record, at) -> {
             try {
-                fires.fired(
-                        EntityIds.indexOf(
-                                JsonCodec.TIMER_EXPIRED.decode(record.value()).orderId()),
-                        at);
+                TimerExpired event = JsonCodec.TIMER_EXPIRED.decode(record.value());
+                fires.fired(EntityIds.indexOf(event.orderId()), at);
+                synchronized (claimDelay) {
+                    claimDelay.recordValue(Math.max(0, Math.min(event.firedAt() - event.deadline(), HIGHEST_MILLIS)));
+                }
             } catch (InvalidRecordException e) {
                 fires.fired(-1, at);
             }
         });
-        RedisLink link = RedisLink.open(server.uri());
         try {
             LapseRuntime lapse = BenchServices.start(config, EnumSet.of(ServiceName.INGEST, ServiceName.TIMER));
-            return new LapseSystem(server, link, clients, config, deadline, expired, lapse);
+            return new LapseSystem(host, clients, config, deadline, expired, lapse, claimDelay);
         } catch (Exception e) {
-            link.close();
             expired.close();
+            host.close();
             throw e;
         }
     }
@@ -127,12 +136,20 @@ final class LapseSystem implements PeerSystem {
 
     @Override
     public long memoryBytes() throws Exception {
-        return link.usedMemory();
+        return host.memoryBytes();
+    }
+
+    /** From the deadline to the claim in Redis (the event's firedAt, by Redis's clock); the rest is the publish. */
+    @Override
+    public Optional<Histogram> claimDelay() {
+        synchronized (claimDelay) {
+            return Optional.of(claimDelay.copy());
+        }
     }
 
     @Override
-    public long serverPid() {
-        return server.pid();
+    public double serverCpuSeconds() {
+        return host.cpuSeconds();
     }
 
     @Override
@@ -140,6 +157,6 @@ final class LapseSystem implements PeerSystem {
         producer.close();
         lapse.close();
         expired.close();
-        link.close();
+        host.close();
     }
 }

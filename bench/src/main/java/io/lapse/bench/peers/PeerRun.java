@@ -1,6 +1,5 @@
 package io.lapse.bench.peers;
 
-import io.lapse.devstack.RedisServer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -54,10 +53,9 @@ final class PeerRun {
 
     private PeerResult measure() throws Exception {
         Fires fires = new Fires(plan);
-        try (RedisServer server = RedisServer.start();
-                PeerSystem system = peer.starter().start(server, fires)) {
+        try (PeerSystem system = peer.starter().start(fires)) {
             long memoryBefore = system.memoryBytes();
-            double serverCpuBefore = ProcessCpu.seconds(system.serverPid());
+            double serverCpuBefore = system.serverCpuSeconds();
             double jvmCpuBefore = ProcessCpu.ofThisJvm();
             log.info("{}: {} entities, {} re-arms/s", peer.name(), plan.entities(), Math.round(needed()));
             try (HeartbeatDriver driver = HeartbeatDriver.start(plan, system, options.deadline())) {
@@ -69,9 +67,16 @@ final class PeerRun {
                 awaitFires(fires, driver, lastDeadline);
                 HeartbeatDriver.Stats stats = driver.stop();
                 double seconds = (System.nanoTime() - started) / 1e9;
-                double serverCpu = (ProcessCpu.seconds(system.serverPid()) - serverCpuBefore) / seconds;
+                double serverCpu = (system.serverCpuSeconds() - serverCpuBefore) / seconds;
                 double jvmCpu = (ProcessCpu.ofThisJvm() - jvmCpuBefore) / seconds;
-                return judge(fires, driver, stats, serverCpu, jvmCpu, (memoryAfter - memoryBefore) / plan.entities());
+                return judge(
+                        fires,
+                        driver,
+                        stats,
+                        system.claimDelay().orElse(null),
+                        serverCpu,
+                        jvmCpu,
+                        (memoryAfter - memoryBefore) / plan.entities());
             }
         }
     }
@@ -113,6 +118,7 @@ final class PeerRun {
             Fires fires,
             HeartbeatDriver driver,
             HeartbeatDriver.Stats stats,
+            Histogram claimDelay,
             double serverCpu,
             double jvmCpu,
             long bytesPerEntity) {
@@ -151,6 +157,7 @@ final class PeerRun {
                 fired,
                 fires.falseFires() + early,
                 lateness,
+                claimDelay,
                 serverCpu,
                 jvmCpu,
                 bytesPerEntity,

@@ -80,6 +80,17 @@ final class PeersReport {
             table.row(row(run));
         }
         out.append(table);
+        for (PeerResult run : size.peers()) {
+            if (run.claimDelay() != null && run.claimDelay().getTotalCount() > 0 && run.keptUp()) {
+                out.append('\n')
+                        .append(run.system())
+                        .append(": deadline → claim in Redis p50 ")
+                        .append(BenchReport.millis(run.claimDelay().getValueAtPercentile(50)))
+                        .append(", p99 ")
+                        .append(BenchReport.millis(run.claimDelay().getValueAtPercentile(99)))
+                        .append(" (the rest of its lateness is the publish to Kafka and the consumer's poll)\n");
+            }
+        }
         out.append('\n').append(hop(size)).append('\n');
         size.latenessRatio()
                 .ifPresent(ratio -> out.append("\nLateness ratio (issue 20): Lapse zset p99 ÷ (Kafka hop p99 + ideal"
@@ -130,7 +141,7 @@ final class PeersReport {
         if (size.hop() == null) {
             return "Kafka hop alone: not measured (" + size.hopFailure() + ")\n";
         }
-        return "Kafka hop alone (produce → consume with Lapse's producer settings, at "
+        return "Kafka hop alone (produce → consume, acks=1 and linger 5 ms as the pushes to Lapse, at "
                 + BenchReport.count(Math.round(size.needed())) + " records/s): p50 "
                 + BenchReport.millis(size.hop().getValueAtPercentile(50)) + ", p99 "
                 + BenchReport.millis(size.hop().getValueAtPercentile(99)) + ", max "

@@ -1,6 +1,5 @@
 package io.lapse.bench.peers;
 
-import io.lapse.devstack.RedisServer;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -18,25 +17,25 @@ final class PolledZsetSystem implements PeerSystem {
     private static final long POLL_MILLIS = 1_000;
     private static final long TIMEOUT_SECONDS = 30;
 
-    private final RedisServer server;
+    private final RedisHost host;
     private final RedisLink link;
     private final RedisLink pollerLink;
     private final Fires fires;
     private final Thread poller;
     private volatile boolean running = true;
 
-    private PolledZsetSystem(RedisServer server, RedisLink link, RedisLink pollerLink, Fires fires) {
-        this.server = server;
+    private PolledZsetSystem(RedisHost host, RedisLink link, RedisLink pollerLink, Fires fires) {
+        this.host = host;
         this.link = link;
         this.pollerLink = pollerLink;
         this.fires = fires;
         this.poller = new Thread(this::poll, "peers-zset-poller");
     }
 
-    static PeerSystem start(RedisServer server, Fires fires) {
-        RedisLink link = RedisLink.open(server.uri());
-        RedisLink pollerLink = RedisLink.open(server.uri());
-        PolledZsetSystem system = new PolledZsetSystem(server, link, pollerLink, fires);
+    static PeerSystem start(Fires fires) {
+        RedisHost host = RedisHost.start();
+        PolledZsetSystem system =
+                new PolledZsetSystem(host, RedisLink.open(host.uri()), RedisLink.open(host.uri()), fires);
         system.poller.start();
         return system;
     }
@@ -79,12 +78,12 @@ final class PolledZsetSystem implements PeerSystem {
 
     @Override
     public long memoryBytes() throws Exception {
-        return link.usedMemory();
+        return host.memoryBytes();
     }
 
     @Override
-    public long serverPid() {
-        return server.pid();
+    public double serverCpuSeconds() {
+        return host.cpuSeconds();
     }
 
     @Override
@@ -98,5 +97,6 @@ final class PolledZsetSystem implements PeerSystem {
         }
         pollerLink.close();
         link.close();
+        host.close();
     }
 }

@@ -1,6 +1,5 @@
 package io.lapse.bench.peers;
 
-import io.lapse.devstack.RedisServer;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -16,12 +15,12 @@ final class TtlKeysSystem implements PeerSystem {
     private static final String PREFIX = "ttl:";
     private static final long TIMEOUT_SECONDS = 30;
 
-    private final RedisServer server;
+    private final RedisHost host;
     private final RedisLink link;
     private final StatefulRedisPubSubConnection<String, String> subscription;
 
-    private TtlKeysSystem(RedisServer server, RedisLink link, Fires fires) throws Exception {
-        this.server = server;
+    private TtlKeysSystem(RedisHost host, RedisLink link, Fires fires) throws Exception {
+        this.host = host;
         this.link = link;
         link.async().configSet("notify-keyspace-events", "Ex").get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         this.subscription = link.client().connectPubSub();
@@ -36,12 +35,17 @@ final class TtlKeysSystem implements PeerSystem {
         subscription.async().subscribe(CHANNEL).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
-    static PeerSystem start(RedisServer server, Fires fires) throws Exception {
-        RedisLink link = RedisLink.open(server.uri());
+    static PeerSystem start(Fires fires) throws Exception {
+        RedisHost host = RedisHost.start();
+        RedisLink link = null;
         try {
-            return new TtlKeysSystem(server, link, fires);
+            link = RedisLink.open(host.uri());
+            return new TtlKeysSystem(host, link, fires);
         } catch (Exception e) {
-            link.close();
+            if (link != null) {
+                link.close();
+            }
+            host.close();
             throw e;
         }
     }
@@ -57,17 +61,18 @@ final class TtlKeysSystem implements PeerSystem {
 
     @Override
     public long memoryBytes() throws Exception {
-        return link.usedMemory();
+        return host.memoryBytes();
     }
 
     @Override
-    public long serverPid() {
-        return server.pid();
+    public double serverCpuSeconds() {
+        return host.cpuSeconds();
     }
 
     @Override
     public void close() {
         subscription.close();
         link.close();
+        host.close();
     }
 }

@@ -1,0 +1,107 @@
+package io.lapse.bench.peers;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The seed design on a database: one row per entity whose due time every heartbeat upserts, and a job that every
+ * minute deletes the rows that fell due and fires them.
+ */
+final class TaskTableSystem implements PeerSystem {
+
+    private static final String TABLE = "tasks";
+    private static final Duration SCAN_EVERY = Duration.ofMinutes(1);
+    private static final String UPSERT = "INSERT INTO " + TABLE + " (entity, due) VALUES (?, ?)"
+            + " ON CONFLICT (entity) DO UPDATE SET due = EXCLUDED.due";
+    private static final String CLAIM = "DELETE FROM " + TABLE + " WHERE due <= ? RETURNING entity";
+
+    private final PostgresServer server;
+    private final Fires fires;
+    private final Thread scanner;
+    private volatile boolean running = true;
+
+    private TaskTableSystem(PostgresServer server, Fires fires) {
+        this.server = server;
+        this.fires = fires;
+        this.scanner = new Thread(this::scan, "peers-task-table-scanner");
+    }
+
+    static PeerSystem start(Fires fires) throws SQLException {
+        PostgresServer server = PostgresServer.start();
+        try {
+            server.execute("CREATE TABLE " + TABLE + " (entity integer PRIMARY KEY, due bigint NOT NULL)");
+            server.execute("CREATE INDEX tasks_due ON " + TABLE + " (due)");
+        } catch (SQLException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        TaskTableSystem system = new TaskTableSystem(server, fires);
+        system.scanner.start();
+        return system;
+    }
+
+    /** One upsert per heartbeat, sent as one JDBC batch per driver batch and committed with it. */
+    @Override
+    public void rearm(int[] entities, int count, long deadlineMillis) {
+        try (Connection connection = server.pool().getConnection();
+                PreparedStatement upsert = connection.prepareStatement(UPSERT)) {
+            for (int i = 0; i < count; i++) {
+                upsert.setInt(1, entities[i]);
+                upsert.setLong(2, deadlineMillis);
+                upsert.addBatch();
+            }
+            upsert.executeBatch();
+        } catch (SQLException e) {
+            throw new IllegalStateException("the upsert failed", e);
+        }
+    }
+
+    private void scan() {
+        try {
+            while (running) {
+                Thread.sleep(SCAN_EVERY.toMillis());
+                try (Connection connection = server.pool().getConnection();
+                        PreparedStatement claim = connection.prepareStatement(CLAIM)) {
+                    claim.setLong(1, System.currentTimeMillis());
+                    try (ResultSet due = claim.executeQuery()) {
+                        while (due.next()) {
+                            fires.fired(due.getInt(1), System.currentTimeMillis());
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (SQLException e) {
+            if (running) {
+                throw new IllegalStateException("the task-table scan failed", e);
+            }
+        }
+    }
+
+    @Override
+    public long memoryBytes() throws SQLException {
+        return server.tableBytes(TABLE);
+    }
+
+    @Override
+    public double serverCpuSeconds() {
+        return server.cpuSeconds();
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        scanner.interrupt();
+        try {
+            scanner.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        server.close();
+    }
+}

@@ -22,6 +22,7 @@ record Peer(String name, Starter starter) {
     static final String TASK_TABLE = "PostgreSQL task table scanned every minute";
     static final String DB_SCHEDULER = "db-scheduler (PostgreSQL)";
     static final String BULLMQ = "BullMQ delayed jobs (Node.js)";
+    static final String REDISSON = "Redisson RDelayedQueue";
 
     /** Every system, in the order they run: the Redis seed designs, the floor, Lapse, then the database designs and the libraries. */
     static List<Peer> all(KafkaBroker broker, Duration deadline) {
@@ -37,6 +38,7 @@ record Peer(String name, Starter starter) {
                 new Peer(LAPSE_TTL, fires -> LapseSystem.start(broker, "ttl", Map.of(), deadline, fires)),
                 new Peer(TASK_TABLE, TaskTableSystem::start),
                 new Peer(DB_SCHEDULER, DbSchedulerSystem::start),
+                new Peer(REDISSON, RedissonSystem::start),
                 new Peer(BULLMQ, BullMqSystem::start));
     }
 }

@@ -6,6 +6,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -22,6 +23,7 @@ final class RedisLink implements AutoCloseable {
     private final StatefulRedisConnection<String, String> connection;
     private final Semaphore window = new Semaphore(IN_FLIGHT);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedisLink(RedisClient client) {
         this.client = client;
@@ -42,7 +44,7 @@ final class RedisLink implements AutoCloseable {
         return client;
     }
 
-    /** Synchronous use, for the pollers and for INFO. */
+    /** The connection's commands, for calls the caller awaits itself (the pollers, INFO). */
     RedisAsyncCommands<String, String> async() {
         return connection.async();
     }
@@ -75,7 +77,9 @@ final class RedisLink implements AutoCloseable {
 
     @Override
     public void close() {
-        connection.close();
-        client.shutdown();
+        if (closed.compareAndSet(false, true)) {
+            connection.close();
+            client.shutdown();
+        }
     }
 }

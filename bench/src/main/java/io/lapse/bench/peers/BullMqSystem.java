@@ -16,14 +16,13 @@ import java.util.concurrent.TimeUnit;
  * process of its own ({@code bullmq-peer.mjs}), installed from the npm registry into {@code target/peers-node} on
  * first use. Its fires are the jobs its worker processes, read from the process's output.
  */
-final class BullMqSystem implements PeerSystem {
+final class BullMqSystem extends OnRedis {
 
     static final Path NODE_DIR = Path.of("target", "peers-node");
     private static final String SCRIPT = "bullmq-peer.mjs";
     private static final List<String> PACKAGES = List.of("bullmq@6.7.0", "ioredis@6.0.0");
     private static final long READY_TIMEOUT_SECONDS = 30;
 
-    private final RedisHost host;
     private final Process node;
     private final Writer commands;
     private final Thread reader;
@@ -31,7 +30,7 @@ final class BullMqSystem implements PeerSystem {
     private final StringBuilder line = new StringBuilder();
 
     private BullMqSystem(RedisHost host, Process node, Fires fires) {
-        this.host = host;
+        super(host);
         this.node = node;
         this.commands = node.outputWriter(StandardCharsets.US_ASCII);
         this.reader = new Thread(() -> read(fires), "peers-bullmq-reader");
@@ -84,11 +83,6 @@ final class BullMqSystem implements PeerSystem {
         } catch (IOException e) {
             throw new UncheckedIOException("BullMQ's process stopped reading; see " + NODE_DIR, e);
         }
-    }
-
-    @Override
-    public long memoryBytes() throws Exception {
-        return host.memoryBytes();
     }
 
     /** redis-server and the Node.js process that runs BullMQ's queue and worker. */

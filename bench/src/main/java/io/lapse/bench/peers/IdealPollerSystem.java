@@ -2,7 +2,6 @@ package io.lapse.bench.peers;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.ZAddArgs;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -12,9 +11,10 @@ import java.util.concurrent.locks.LockSupport;
  * that claims what is due with a Lua script (read and remove in one step) and otherwise sleeps until the head's score.
  * No Kafka, no watermark: it fires on time even for entities whose heartbeats wait unread somewhere.
  */
-final class IdealPollerSystem implements PeerSystem {
+final class IdealPollerSystem extends OnRedis {
 
     private static final String KEY = "due";
+    private static final String[] KEYS = {KEY};
     private static final int CLAIM_LIMIT = 1_000;
     /** With nothing armed, how soon to look again */
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -29,31 +29,24 @@ final class IdealPollerSystem implements PeerSystem {
             return due
             """;
 
-    private final RedisHost host;
     private final RedisLink link;
     private final RedisLink pollerLink;
-    private final Fires fires;
-    private final Thread poller;
-    private volatile boolean running = true;
+    private final Loop poller;
 
-    private IdealPollerSystem(RedisHost host, RedisLink link, RedisLink pollerLink, Fires fires) {
-        this.host = host;
-        this.link = link;
-        this.pollerLink = pollerLink;
-        this.fires = fires;
-        this.poller = new Thread(this::poll, "peers-ideal-poller");
+    private IdealPollerSystem(RedisHost host, Fires fires) {
+        super(host);
+        this.link = RedisLink.open(host.uri());
+        this.pollerLink = RedisLink.open(host.uri());
+        this.poller = Loop.start("peers-ideal-poller", () -> claim(fires));
     }
 
     static PeerSystem start(Fires fires) {
-        RedisHost host = RedisHost.start();
-        IdealPollerSystem system =
-                new IdealPollerSystem(host, RedisLink.open(host.uri()), RedisLink.open(host.uri()), fires);
-        system.poller.start();
-        return system;
+        return new IdealPollerSystem(RedisHost.start(), fires);
     }
 
     @Override
     public void rearm(int[] entities, int count, long deadlineMillis) throws InterruptedException {
+        poller.check();
         Object[] scoresAndMembers = new Object[2 * count];
         for (int i = 0; i < count; i++) {
             scoresAndMembers[2 * i] = (double) deadlineMillis;
@@ -62,30 +55,24 @@ final class IdealPollerSystem implements PeerSystem {
         link.send(redis -> redis.zadd(KEY, ZAddArgs.Builder.gt(), scoresAndMembers));
     }
 
-    private void poll() {
-        RedisAsyncCommands<String, String> redis = pollerLink.async();
-        String[] keys = {KEY};
-        String limit = Integer.toString(CLAIM_LIMIT);
-        try {
-            while (running) {
-                List<String> claimed = redis.<List<String>>eval(
-                                CLAIM, ScriptOutputType.MULTI, keys, Long.toString(System.currentTimeMillis()), limit)
-                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                long now = System.currentTimeMillis();
-                int members = claimed.size() - 1;
-                for (int i = 0; i < members; i++) {
-                    fires.fired(EntityIds.indexOf(claimed.get(i)), now);
-                }
-                if (members < CLAIM_LIMIT) {
-                    sleepUntilHead(claimed.get(members));
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            if (running) {
-                throw new IllegalStateException("the ideal poller failed", e);
-            }
+    /** One claim, then a sleep until the head's score unless the claim was full. */
+    private void claim(Fires fires) throws Exception {
+        List<String> claimed = pollerLink
+                .async()
+                .<List<String>>eval(
+                        CLAIM,
+                        ScriptOutputType.MULTI,
+                        KEYS,
+                        Long.toString(System.currentTimeMillis()),
+                        Integer.toString(CLAIM_LIMIT))
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        long now = System.currentTimeMillis();
+        int members = claimed.size() - 1;
+        for (int i = 0; i < members; i++) {
+            fires.fired(EntityIds.indexOf(claimed.get(i)), now);
+        }
+        if (members < CLAIM_LIMIT) {
+            sleepUntilHead(claimed.get(members));
         }
     }
 
@@ -102,24 +89,8 @@ final class IdealPollerSystem implements PeerSystem {
     }
 
     @Override
-    public long memoryBytes() throws Exception {
-        return host.memoryBytes();
-    }
-
-    @Override
-    public double serverCpuSeconds() {
-        return host.cpuSeconds();
-    }
-
-    @Override
     public void close() {
-        running = false;
-        LockSupport.unpark(poller);
-        try {
-            poller.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        poller.close();
         pollerLink.close();
         link.close();
         host.close();

@@ -28,7 +28,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * system's own redis-server: a re-arm is a status push to the push topic, a fire is a TimerExpired the benchmark
  * reads from the expired topic.
  */
-final class LapseSystem implements PeerSystem {
+final class LapseSystem extends OnRedis {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final long HIGHEST_MILLIS = 3_600_000;
@@ -46,7 +46,6 @@ final class LapseSystem implements PeerSystem {
             ProducerConfig.MAX_BLOCK_MS_CONFIG,
             10_000);
 
-    private final RedisHost host;
     private final KafkaProducer<byte[], byte[]> producer;
     private final String pushTopic;
     private final long deadlineMillis;
@@ -63,7 +62,7 @@ final class LapseSystem implements PeerSystem {
             TopicTail expired,
             LapseRuntime lapse,
             Histogram claimDelay) {
-        this.host = host;
+        super(host);
         this.producer = clients.producer("peers-load", PRODUCER_SETTINGS);
         this.pushTopic = config.topics().push();
         this.deadlineMillis = deadline.toMillis();
@@ -134,22 +133,12 @@ final class LapseSystem implements PeerSystem {
         }
     }
 
-    @Override
-    public long memoryBytes() throws Exception {
-        return host.memoryBytes();
-    }
-
     /** From the deadline to the claim in Redis (the event's firedAt, by Redis's clock); the rest is the publish. */
     @Override
     public Optional<Histogram> claimDelay() {
         synchronized (claimDelay) {
             return Optional.of(claimDelay.copy());
         }
-    }
-
-    @Override
-    public double serverCpuSeconds() {
-        return host.cpuSeconds();
     }
 
     @Override

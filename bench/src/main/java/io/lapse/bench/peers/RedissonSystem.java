@@ -14,27 +14,25 @@ import org.redisson.config.Config;
  * again with the new delay; a consumer takes what falls due from the destination queue. Commands are sent
  * asynchronously, a bounded number in flight, as {@link RedisLink} does for the plain Redis designs.
  */
-final class RedissonSystem implements PeerSystem {
+final class RedissonSystem extends OnRedis {
 
     private static final String QUEUE = "heartbeats";
     private static final int IN_FLIGHT = 20_000;
     private static final long POLL_MILLIS = 100;
 
-    private final RedisHost host;
     private final RedissonClient redisson;
     private final RBlockingQueue<String> due;
     private final RDelayedQueue<String> delayed;
     private final Semaphore window = new Semaphore(IN_FLIGHT);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final Thread consumer;
-    private volatile boolean running = true;
+    private final Loop consumer;
 
     private RedissonSystem(RedisHost host, RedissonClient redisson, Fires fires) {
-        this.host = host;
+        super(host);
         this.redisson = redisson;
         this.due = redisson.getBlockingQueue(QUEUE);
         this.delayed = redisson.getDelayedQueue(due);
-        this.consumer = new Thread(() -> consume(fires), "peers-redisson-consumer");
+        this.consumer = Loop.start("peers-redisson-consumer", () -> consume(fires));
     }
 
     static PeerSystem start(Fires fires) {
@@ -42,9 +40,7 @@ final class RedissonSystem implements PeerSystem {
         try {
             Config config = new Config();
             config.useSingleServer().setAddress(host.uri());
-            RedissonSystem system = new RedissonSystem(host, Redisson.create(config), fires);
-            system.consumer.start();
-            return system;
+            return new RedissonSystem(host, Redisson.create(config), fires);
         } catch (RuntimeException e) {
             host.close();
             throw e;
@@ -53,6 +49,7 @@ final class RedissonSystem implements PeerSystem {
 
     @Override
     public void rearm(int[] entities, int count, long deadlineMillis) throws InterruptedException {
+        consumer.check();
         Throwable failed = failure.get();
         if (failed != null) {
             throw new IllegalStateException("Redisson failed a re-arm", failed);
@@ -72,41 +69,16 @@ final class RedissonSystem implements PeerSystem {
         }
     }
 
-    private void consume(Fires fires) {
-        try {
-            while (running) {
-                String id = due.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
-                if (id != null) {
-                    fires.fired(EntityIds.indexOf(id), System.currentTimeMillis());
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            if (running) {
-                failure.compareAndSet(null, e);
-            }
+    private void consume(Fires fires) throws InterruptedException {
+        String id = due.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (id != null) {
+            fires.fired(EntityIds.indexOf(id), System.currentTimeMillis());
         }
-    }
-
-    @Override
-    public long memoryBytes() throws Exception {
-        return host.memoryBytes();
-    }
-
-    @Override
-    public double serverCpuSeconds() {
-        return host.cpuSeconds();
     }
 
     @Override
     public void close() {
-        running = false;
-        try {
-            consumer.join(TimeUnit.SECONDS.toMillis(10));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        consumer.close();
         delayed.destroy();
         redisson.shutdown();
         host.close();

@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The seed design on a database: one row per entity whose due time every heartbeat upserts, and a job that every
@@ -21,13 +20,12 @@ final class TaskTableSystem implements PeerSystem {
 
     private final PostgresServer server;
     private final Fires fires;
-    private final Thread scanner;
-    private volatile boolean running = true;
+    private final Loop scanner;
 
     private TaskTableSystem(PostgresServer server, Fires fires) {
         this.server = server;
         this.fires = fires;
-        this.scanner = new Thread(this::scan, "peers-task-table-scanner");
+        this.scanner = Loop.start("peers-task-table-scanner", this::scan);
     }
 
     static PeerSystem start(Fires fires) throws SQLException {
@@ -39,14 +37,13 @@ final class TaskTableSystem implements PeerSystem {
             server.close();
             throw e;
         }
-        TaskTableSystem system = new TaskTableSystem(server, fires);
-        system.scanner.start();
-        return system;
+        return new TaskTableSystem(server, fires);
     }
 
     /** One upsert per heartbeat, sent as one JDBC batch per driver batch and committed with it. */
     @Override
     public void rearm(int[] entities, int count, long deadlineMillis) {
+        scanner.check();
         try (Connection connection = server.pool().getConnection();
                 PreparedStatement upsert = connection.prepareStatement(UPSERT)) {
             for (int i = 0; i < count; i++) {
@@ -60,25 +57,15 @@ final class TaskTableSystem implements PeerSystem {
         }
     }
 
-    private void scan() {
-        try {
-            while (running) {
-                Thread.sleep(SCAN_EVERY.toMillis());
-                try (Connection connection = server.pool().getConnection();
-                        PreparedStatement claim = connection.prepareStatement(CLAIM)) {
-                    claim.setLong(1, System.currentTimeMillis());
-                    try (ResultSet due = claim.executeQuery()) {
-                        while (due.next()) {
-                            fires.fired(due.getInt(1), System.currentTimeMillis());
-                        }
-                    }
+    private void scan() throws InterruptedException, SQLException {
+        Thread.sleep(SCAN_EVERY.toMillis());
+        try (Connection connection = server.pool().getConnection();
+                PreparedStatement claim = connection.prepareStatement(CLAIM)) {
+            claim.setLong(1, System.currentTimeMillis());
+            try (ResultSet due = claim.executeQuery()) {
+                while (due.next()) {
+                    fires.fired(due.getInt(1), System.currentTimeMillis());
                 }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (SQLException e) {
-            if (running) {
-                throw new IllegalStateException("the task-table scan failed", e);
             }
         }
     }
@@ -95,13 +82,7 @@ final class TaskTableSystem implements PeerSystem {
 
     @Override
     public void close() {
-        running = false;
-        scanner.interrupt();
-        try {
-            scanner.join(TimeUnit.SECONDS.toMillis(30));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        scanner.close();
         server.close();
     }
 }

@@ -9,18 +9,17 @@ import java.util.concurrent.TimeUnit;
  * The seed design: one key per entity set with {@code SET … PX T} at every heartbeat, and the application subscribed
  * to {@code __keyevent@0__:expired}. Redis announces a key when its expiry cycle deletes it, not at its deadline.
  */
-final class TtlKeysSystem implements PeerSystem {
+final class TtlKeysSystem extends OnRedis {
 
     private static final String CHANNEL = "__keyevent@0__:expired";
     private static final String PREFIX = "ttl:";
     private static final long TIMEOUT_SECONDS = 30;
 
-    private final RedisHost host;
     private final RedisLink link;
     private final StatefulRedisPubSubConnection<String, String> subscription;
 
     private TtlKeysSystem(RedisHost host, RedisLink link, Fires fires) throws Exception {
-        this.host = host;
+        super(host);
         this.link = link;
         link.async().configSet("notify-keyspace-events", "Ex").get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         this.subscription = link.client().connectPubSub();
@@ -57,16 +56,6 @@ final class TtlKeysSystem implements PeerSystem {
             String key = PREFIX + EntityIds.of(entities[i]);
             link.send(redis -> redis.set(key, "", expiry));
         }
-    }
-
-    @Override
-    public long memoryBytes() throws Exception {
-        return host.memoryBytes();
-    }
-
-    @Override
-    public double serverCpuSeconds() {
-        return host.cpuSeconds();
     }
 
     @Override

@@ -7,7 +7,7 @@ import org.HdrHistogram.Histogram;
  *
  * @param needed         re-arms/s the workload needs (N / R)
  * @param sustained      re-arms/s the system took from the driver over the run
- * @param keptUp         whether the driver stayed within half a cadence of its schedule
+ * @param keptUp         whether the driver stayed within one cadence of its schedule
  * @param silent         entities that went silent
  * @param fired          silent entities that fired within the grace after their deadline
  * @param falseFires     fires of entities that kept re-arming, or before a silent entity's last deadline

@@ -45,7 +45,8 @@ final class PeerRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return PeerResult.failed(peer.name(), entities, options.neededRate(entities), "interrupted");
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
+            // a library missing from the classpath fails its own row, not the run
             log.warn("{} at {} failed", peer.name(), entities, e);
             return PeerResult.failed(peer.name(), entities, options.neededRate(entities), e.toString());
         }

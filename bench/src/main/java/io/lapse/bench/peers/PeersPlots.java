@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.XYChart;
+import org.knowm.xchart.style.Styler;
 
 /** The plots of a peers run: a lateness CDF per size, re-arms/s against size, CPU against size. */
 final class PeersPlots {
@@ -27,7 +28,7 @@ final class PeersPlots {
             XYChart cdf = latenessCdf(size);
             if (!cdf.getSeriesMap().isEmpty()) {
                 Path png = dir.resolve("peers-lateness-" + size.entities() + ".png");
-                Plots.writePng(cdf, png);
+                Plots.writePng(stacked(cdf), png);
                 written.add(png);
             }
         }
@@ -39,8 +40,14 @@ final class PeersPlots {
     }
 
     private static Path write(XYChart chart, Path png) throws IOException {
-        Plots.writePng(chart, png);
+        Plots.writePng(stacked(chart), png);
         return png;
+    }
+
+    /** A legend entry per line: the systems' names are too long to share a line of the legend. */
+    private static XYChart stacked(XYChart chart) {
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
+        return chart;
     }
 
     private static XYChart latenessCdf(SizeResult size) {

@@ -108,8 +108,8 @@ final class PeersReport {
         }
         if (!run.keptUp()) {
             String[] cells = blank(run.system());
-            cells[1] = "cannot keep up: re-arms/s " + thousands(run.sustained()) + " of " + thousands(run.needed())
-                    + " (behind by " + BenchReport.millis(run.behindMaxMillis()) + ")";
+            cells[1] = "cannot keep up: fell " + BenchReport.millis(run.behindMaxMillis()) + " behind; re-arms/s "
+                    + thousands(run.sustained()) + " of " + thousands(run.needed()) + " over the run";
             return cells;
         }
         Histogram lateness = run.lateness();

@@ -139,13 +139,13 @@ final class PeersReport {
 
     private static String hop(SizeResult size) {
         if (size.hop() == null) {
-            return "Kafka hop alone: not measured (" + size.hopFailure() + ")\n";
+            return "Kafka hop alone: not measured (" + size.hopFailure() + ")";
         }
         return "Kafka hop alone (produce → consume, acks=1 and linger 5 ms as the pushes to Lapse, at "
                 + BenchReport.count(Math.round(size.needed())) + " records/s): p50 "
                 + BenchReport.millis(size.hop().getValueAtPercentile(50)) + ", p99 "
                 + BenchReport.millis(size.hop().getValueAtPercentile(99)) + ", max "
-                + BenchReport.millis(size.hop().getMaxValue()) + "\n";
+                + BenchReport.millis(size.hop().getMaxValue());
     }
 
     private static String ratioLine(SizeResult size, double ratio) {

@@ -12,8 +12,10 @@ import picocli.CommandLine.Option;
         name = "peers",
         description = "Run one heartbeat workload (N entities re-armed every R with deadline now + T, 1 % going"
                 + " silent) against Redis TTL keys with keyspace notifications, a sorted set polled every second, an"
-                + " ideal Redis poller, the Kafka hop alone and Lapse in zset and ttl mode, each on its own fresh"
-                + " redis-server, and print a table per size, the lateness ratio against the floor, and plots.")
+                + " ideal Redis poller, Lapse in zset and ttl mode, a PostgreSQL task table scanned every minute,"
+                + " db-scheduler, Redisson's RDelayedQueue and BullMQ (Node.js), each on a fresh server of its own,"
+                + " plus the Kafka hop alone; print a table per size and the lateness ratio against the floor, and"
+                + " write plots (with --fast about 10 minutes for 10000,100000).")
 final class PeersBenchCommand implements Callable<Integer> {
 
     @Option(names = "--fast", description = "T = 6s, R = 2s instead of T = 90s, R = 15s.")

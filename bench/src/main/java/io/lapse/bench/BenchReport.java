@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The Markdown report: where it ran, with which options, the throughput table and the fire-lateness table. */
-final class BenchReport {
+public final class BenchReport {
 
     private BenchReport() {}
 
@@ -57,7 +57,7 @@ final class BenchReport {
     }
 
     /** Every report's last line. */
-    static String totalRunTime(Duration took) {
+    public static String totalRunTime(Duration took) {
         return "\nTotal run time: " + took.toMinutes() + " min " + took.toSecondsPart() + " s\n";
     }
 
@@ -67,11 +67,11 @@ final class BenchReport {
                         .toPlainString() + " %";
     }
 
-    static String count(long n) {
+    public static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);
     }
 
-    static String millis(long ms) {
+    public static String millis(long ms) {
         return ms < 1_000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 }

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /** Lapse services in the benchmark's process, started through the runtime exactly as the launcher starts them. */
-final class BenchServices {
+public final class BenchServices {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
@@ -23,7 +23,7 @@ final class BenchServices {
      * Returns once every service is ready and, with the timer, it serves every shard. A timer without a compensator
      * would wait for the compensator to vouch for the (empty) Redis: the benchmark vouches for it instead.
      */
-    static LapseRuntime start(LapseConfig config, Set<ServiceName> names) throws InterruptedException {
+    public static LapseRuntime start(LapseConfig config, Set<ServiceName> names) throws InterruptedException {
         LapseRuntime lapse = new LapseRuntime(config, Clock.systemUTC());
         try {
             if (names.contains(ServiceName.TIMER) && !names.contains(ServiceName.COMPENSATOR)) {

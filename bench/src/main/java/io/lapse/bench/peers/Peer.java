@@ -1,0 +1,44 @@
+package io.lapse.bench.peers;
+
+import io.lapse.devstack.KafkaBroker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** A system under test by name, and how to start it on a fresh server of its own. */
+record Peer(String name, Starter starter) {
+
+    /** Starts the system on its own server; its fires go to {@code fires}. */
+    interface Starter {
+        PeerSystem start(Fires fires) throws Exception;
+    }
+
+    static final String TTL_KEYS = "Redis TTL keys + keyspace notifications";
+    static final String POLLED_ZSET = "sorted set polled every 1 s";
+    static final String IDEAL = "ideal Redis poller";
+    static final String LAPSE_ZSET = "Lapse zset";
+    static final String LAPSE_TTL = "Lapse ttl";
+    static final String LAPSE_NO_SLACK = "Lapse zset, watermark-slack 0 (unsafe: shows the slack's cost)";
+    static final String TASK_TABLE = "PostgreSQL task table scanned every minute";
+    static final String DB_SCHEDULER = "db-scheduler (PostgreSQL)";
+    static final String BULLMQ = "BullMQ delayed jobs (Node.js)";
+    static final String REDISSON = "Redisson RDelayedQueue";
+
+    /** Every system, in the order they run: the Redis seed designs, the floor, Lapse, then the database designs and the libraries. */
+    static List<Peer> all(KafkaBroker broker, Duration deadline) {
+        return List.of(
+                new Peer(TTL_KEYS, TtlKeysSystem::start),
+                new Peer(POLLED_ZSET, PolledZsetSystem::start),
+                new Peer(IDEAL, IdealPollerSystem::start),
+                new Peer(LAPSE_ZSET, fires -> LapseSystem.start(broker, "zset", Map.of(), deadline, fires)),
+                new Peer(
+                        LAPSE_NO_SLACK,
+                        fires -> LapseSystem.start(
+                                broker, "zset", Map.of("timer.watermark-slack", "0ms"), deadline, fires)),
+                new Peer(LAPSE_TTL, fires -> LapseSystem.start(broker, "ttl", Map.of(), deadline, fires)),
+                new Peer(TASK_TABLE, TaskTableSystem::start),
+                new Peer(DB_SCHEDULER, DbSchedulerSystem::start),
+                new Peer(REDISSON, RedissonSystem::start),
+                new Peer(BULLMQ, BullMqSystem::start));
+    }
+}

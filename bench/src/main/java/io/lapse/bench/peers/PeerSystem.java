@@ -1,0 +1,35 @@
+package io.lapse.bench.peers;
+
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One design under test, started on its own fresh server, which closing it stops. The driver re-arms entities through it; it reports every
+ * fire it sees to the {@link Fires} it was started with, at the moment the application would learn of it.
+ */
+interface PeerSystem extends AutoCloseable {
+
+    /**
+     * Re-arms {@code count} entities so that each fires at {@code deadlineMillis} unless re-armed again. It may
+     * return before the server applied them, but must hold the caller back once too much is in flight, so that a
+     * design that cannot keep up shows as a driver falling behind.
+     */
+    void rearm(int[] entities, int count, long deadlineMillis) throws InterruptedException;
+
+    /** Bytes the system's store holds now (Redis used_memory, for instance). */
+    long memoryBytes() throws Exception;
+
+    /**
+     * The part of the lateness until the system decided to fire, where it says (Lapse's claim in Redis); empty for a
+     * system whose fire is the first the benchmark hears of it.
+     */
+    default Optional<Histogram> claimDelay() {
+        return Optional.empty();
+    }
+
+    /** Seconds of CPU the system's own server processes have used so far. */
+    double serverCpuSeconds();
+
+    @Override
+    void close();
+}

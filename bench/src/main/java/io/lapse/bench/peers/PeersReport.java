@@ -1,0 +1,173 @@
+package io.lapse.bench.peers;
+
+import io.lapse.bench.BenchReport;
+import io.lapse.bench.MarkdownTable;
+import io.lapse.config.Durations;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/** The Markdown report of {@code ./lapse bench peers}: a table per size, the Kafka hop, the lateness ratio. */
+final class PeersReport {
+
+    private static final double GOAL = 3.0;
+
+    private PeersReport() {}
+
+    static String markdown(PeersOptions options, List<SizeResult> sizes, List<String> plots, Duration took) {
+        StringBuilder out = new StringBuilder("# Lapse beside its peers\n\n");
+        out.append("- date: ")
+                .append(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z")))
+                .append("; machine: ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, ")
+                .append(System.getProperty("os.name"))
+                .append(' ')
+                .append(System.getProperty("os.version"))
+                .append(", ")
+                .append(System.getProperty("java.vm.name"))
+                .append(' ')
+                .append(Runtime.version())
+                .append("; Kafka broker in this JVM, a fresh redis-server per run\n");
+        out.append("- workload: every entity re-arms every ")
+                .append(Durations.format(options.cadence()))
+                .append(" with deadline now + ")
+                .append(Durations.format(options.deadline()))
+                .append("; ")
+                .append(Math.round(options.silentFraction() * 100))
+                .append(" % go silent, each at a random moment within one cadence; missed = not fired within ")
+                .append(Durations.format(options.grace()))
+                .append(" of its deadline\n");
+        out.append("- lateness: from the silent entity's deadline (its last re-arm + T) to the moment the application"
+                + " learns of the fire (the Redis client receiving it, or the consumer of Lapse's expired topic"
+                + " polling it)\n");
+        out.append(
+                "- CPU in cores over the run: server = the system's redis-server; JVM = this benchmark's process"
+                        + " (driver, clients, and for Lapse its ingest and timer; the idle broker is in it for every system)\n");
+        for (SizeResult size : sizes) {
+            out.append('\n').append(section(size));
+        }
+        if (!plots.isEmpty()) {
+            out.append("\nPlots: ").append(String.join(", ", plots)).append('\n');
+        }
+        out.append(BenchReport.totalRunTime(took));
+        return out.toString();
+    }
+
+    private static String section(SizeResult size) {
+        StringBuilder out = new StringBuilder("## ")
+                .append(BenchReport.count(size.entities()))
+                .append(" entities (")
+                .append(BenchReport.count(Math.round(size.needed())))
+                .append(" re-arms/s needed)\n\n");
+        MarkdownTable table = new MarkdownTable(
+                "system",
+                "re-arms/s",
+                "fired / silent",
+                "missed",
+                "false",
+                "lateness p50",
+                "p99",
+                "max",
+                "server CPU",
+                "JVM CPU",
+                "bytes/entity");
+        for (PeerResult run : size.peers()) {
+            table.row(row(run));
+        }
+        out.append(table);
+        for (PeerResult run : size.peers()) {
+            if (run.claimDelay() != null && run.claimDelay().getTotalCount() > 0 && run.keptUp()) {
+                out.append('\n')
+                        .append(run.system())
+                        .append(": deadline → claim in Redis p50 ")
+                        .append(BenchReport.millis(run.claimDelay().getValueAtPercentile(50)))
+                        .append(", p99 ")
+                        .append(BenchReport.millis(run.claimDelay().getValueAtPercentile(99)))
+                        .append(" (the rest of its lateness is the publish to Kafka and the consumer's poll)\n");
+            }
+        }
+        out.append('\n').append(hop(size)).append('\n');
+        size.latenessRatio()
+                .ifPresent(ratio -> out.append("\nLateness ratio (issue 20): Lapse zset p99 ÷ (Kafka hop p99 + ideal"
+                                + " poller p99) = ")
+                        .append(ratioLine(size, ratio))
+                        .append('\n'));
+        return out.toString();
+    }
+
+    private static String[] row(PeerResult run) {
+        if (run.failure() != null) {
+            String[] cells = blank(run.system());
+            cells[1] = run.failure();
+            return cells;
+        }
+        if (!run.keptUp()) {
+            String[] cells = blank(run.system());
+            cells[1] = "cannot keep up: fell " + BenchReport.millis(run.behindMaxMillis()) + " behind; re-arms/s "
+                    + thousands(run.sustained()) + " of " + thousands(run.needed()) + " over the run";
+            return cells;
+        }
+        Histogram lateness = run.lateness();
+        boolean any = lateness.getTotalCount() > 0;
+        return new String[] {
+            run.system(),
+            BenchReport.count(Math.round(run.sustained())),
+            BenchReport.count(run.fired()) + " / " + BenchReport.count(run.silent()),
+            BenchReport.count(run.missed()),
+            BenchReport.count(run.falseFires()),
+            any ? BenchReport.millis(lateness.getValueAtPercentile(50)) : "—",
+            any ? BenchReport.millis(lateness.getValueAtPercentile(99)) : "—",
+            any ? BenchReport.millis(lateness.getMaxValue()) : "—",
+            cores(run.serverCpu()),
+            cores(run.jvmCpu()),
+            BenchReport.count(run.bytesPerEntity())
+        };
+    }
+
+    /** A row that says only what happened, in its second cell. */
+    private static String[] blank(String system) {
+        String[] cells = new String[11];
+        Arrays.fill(cells, "");
+        cells[0] = system;
+        return cells;
+    }
+
+    private static String hop(SizeResult size) {
+        if (size.hop() == null) {
+            return "Kafka hop alone: not measured (" + size.hopFailure() + ")";
+        }
+        return "Kafka hop alone (produce → consume, acks=1 and linger 5 ms as the pushes to Lapse, at "
+                + BenchReport.count(Math.round(size.needed())) + " records/s): p50 "
+                + BenchReport.millis(size.hop().getValueAtPercentile(50)) + ", p99 "
+                + BenchReport.millis(size.hop().getValueAtPercentile(99)) + ", max "
+                + BenchReport.millis(size.hop().getMaxValue());
+    }
+
+    private static String ratioLine(SizeResult size, double ratio) {
+        long lapse = size.completed(Peer.LAPSE_ZSET).orElseThrow().lateness().getValueAtPercentile(99);
+        long ideal = size.completed(Peer.IDEAL).orElseThrow().lateness().getValueAtPercentile(99);
+        long hop = size.hop().getValueAtPercentile(99);
+        return String.format(
+                Locale.ROOT,
+                "%d ms ÷ (%d ms + %d ms) = %.1f (goal ≤ %.0f: %s)",
+                lapse,
+                hop,
+                ideal,
+                ratio,
+                GOAL,
+                ratio <= GOAL ? "met" : "not met");
+    }
+
+    private static String thousands(double perSecond) {
+        return perSecond >= 10_000 ? Math.round(perSecond / 1_000) + " k" : BenchReport.count(Math.round(perSecond));
+    }
+
+    private static String cores(double cores) {
+        return String.format(Locale.ROOT, "%.2f", cores);
+    }
+}

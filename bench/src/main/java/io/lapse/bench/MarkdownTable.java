@@ -8,16 +8,16 @@ import java.util.List;
  * A Markdown table whose columns are padded to line up, so that it reads as well in a terminal as rendered. The first
  * column is a label (left-aligned), the others are figures (right-aligned).
  */
-final class MarkdownTable {
+public final class MarkdownTable {
 
     private final List<String> header;
     private final List<List<String>> rows = new ArrayList<>();
 
-    MarkdownTable(String... header) {
+    public MarkdownTable(String... header) {
         this.header = List.of(header);
     }
 
-    MarkdownTable row(String... cells) {
+    public MarkdownTable row(String... cells) {
         if (cells.length != header.size()) {
             throw new IllegalArgumentException(
                     "a row of " + cells.length + " cells in a table of " + header.size() + " columns");

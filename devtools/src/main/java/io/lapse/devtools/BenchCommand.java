@@ -11,7 +11,12 @@ import picocli.CommandLine.Option;
 
 @Command(
         name = "bench",
-        subcommands = {PullerBenchCommand.class, InspectBenchCommand.class, StormBenchCommand.class},
+        subcommands = {
+            PullerBenchCommand.class,
+            InspectBenchCommand.class,
+            StormBenchCommand.class,
+            SoakBenchCommand.class
+        },
         description = "Measure ingest throughput, fire lateness and Redis memory per order on an embedded Kafka and "
                 + "Redis, and print the figures as Markdown tables (the defaults take about 8 minutes). "
                 + "`lapse bench puller` measures the puller, `lapse bench inspect` the on-call inspect on big topics, "

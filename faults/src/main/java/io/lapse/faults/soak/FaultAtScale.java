@@ -149,8 +149,9 @@ final class FaultAtScale {
         long slowest = Arrays.stream(late).max().orElse(-1);
         return String.format(
                 Locale.ROOT,
-                "timer killed (-9) and started again: ready %.1f s after the kill; the slowest of the %d silent"
-                        + " orders' expiries in the following ttl + 10 s fired %s after its deadline",
+                "timer killed (-9) and started again: ready %.1f s after the kill; of the %d expiries of silent"
+                        + " orders from the kill until ttl + 10 s after it was ready, the slowest fired %s after its"
+                        + " deadline",
                 (readyAt - killedAt) / 1000.0,
                 late.length,
                 slowest < 0 ? "(none fired)" : String.format(Locale.ROOT, "%.1f s", slowest / 1000.0));

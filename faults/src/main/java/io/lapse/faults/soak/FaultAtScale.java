@@ -6,6 +6,7 @@ import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.faults.LapseProcess;
 import io.lapse.faults.LapseServices;
 import io.lapse.faults.Role;
+import io.lapse.faults.Waiting;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -63,7 +64,7 @@ final class FaultAtScale {
         double steady = steadyIngestLag();
         LapseProcess ingest = services.first(Role.INGEST);
         ingest.freeze();
-        SoakRun.sleep(FREEZE);
+        Waiting.sleep(FREEZE);
         ingest.thaw();
         long thawedAt = System.currentTimeMillis();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
@@ -82,7 +83,7 @@ final class FaultAtScale {
                             STEADY_MARGIN_SECONDS,
                             (System.currentTimeMillis() - thawedAt) / 1000.0);
                 }
-                SoakRun.sleep(POLL);
+                Waiting.sleep(POLL);
             }
         }
         return "ingest frozen " + FREEZE.toSeconds() + " s; its lag was not back to its steady state (median " + steady
@@ -123,7 +124,7 @@ final class FaultAtScale {
                                 "lapse_compensator_scan_duration_seconds",
                                 "\"full\""));
             }
-            SoakRun.sleep(POLL);
+            Waiting.sleep(POLL);
         }
         return "Redis flushed under load; no full rebuild completed within " + RECOVERY_TIMEOUT.toMinutes()
                 + " minutes";
@@ -138,13 +139,10 @@ final class FaultAtScale {
         long killedAt = System.currentTimeMillis();
         timer.kill();
         timer.launch();
-        long deadline = killedAt + RECOVERY_TIMEOUT.toMillis();
-        while (!timer.answers("/health/ready") && System.currentTimeMillis() < deadline) {
-            SoakRun.sleep(POLL);
-        }
+        Waiting.until(() -> timer.answers("/health/ready"), RECOVERY_TIMEOUT);
         long readyAt = System.currentTimeMillis();
         // the silent orders whose deadlines fell while it was down fire once it is back: wait out one ttl for them
-        SoakRun.sleep(options.ttl().plus(SoakOptions.GRACE));
+        Waiting.sleep(options.ttl().plus(SoakOptions.GRACE));
         long[] late = judge.lateness(killedAt, System.currentTimeMillis());
         long slowest = Arrays.stream(late).max().orElse(-1);
         return String.format(

@@ -20,7 +20,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Judges every expiry against the pushes on the push topic, and every silent order against its expiries, from the
@@ -84,18 +83,7 @@ final class Judge implements AutoCloseable {
         this.graceMillis = grace.toMillis();
         this.pushPartitions = partitions(pushTopic, partitions);
         this.expiredPartitions = partitions(expiredTopic, partitions);
-        this.consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        20_000),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        this.consumer = ByteConsumers.create(bootstrapServers, Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20_000));
         List<TopicPartition> all = Stream.concat(pushPartitions.stream(), expiredPartitions.stream())
                 .toList();
         consumer.assign(all);

@@ -14,7 +14,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Lag of a consumer group in records (end offsets minus committed offsets) and in seconds: the age of the first record
@@ -29,18 +28,8 @@ final class LagProbe implements AutoCloseable {
 
     LagProbe(Admin admin, String bootstrapServers) {
         this.admin = admin;
-        this.reader = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
-                        1024),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        this.reader =
+                ByteConsumers.create(bootstrapServers, Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 1024));
     }
 
     GroupLag lag(String group) {

@@ -11,6 +11,7 @@ import io.lapse.faults.LapseJar;
 import io.lapse.faults.LapseProcess;
 import io.lapse.faults.LapseServices;
 import io.lapse.faults.Role;
+import io.lapse.faults.Waiting;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -168,11 +169,11 @@ public final class SoakRun {
         try {
             String fault = "";
             if (options.fault() != null) {
-                sleepUntil(startedAt + options.duration().toMillis() / 2);
+                Waiting.untilTime(startedAt + options.duration().toMillis() / 2);
                 fault = new FaultAtScale(options, services, stores, broker, settings, samples, judge).inject();
                 out.println("fault " + options.fault().label + ": " + fault);
             }
-            sleepUntil(startedAt + options.duration().toMillis());
+            Waiting.untilTime(startedAt + options.duration().toMillis());
             return fault;
         } finally {
             sampling.close();
@@ -237,16 +238,12 @@ public final class SoakRun {
     }
 
     private static void awaitReady(LapseServices services) {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (!services.all().stream().allMatch(p -> p.answers("/health/ready"))) {
-            if (System.nanoTime() > deadline) {
-                String tails = services.all().stream()
-                        .map(p -> "--- " + p.logPath() + "\n" + p.logTail())
-                        .collect(Collectors.joining("\n"));
-                throw new IllegalStateException(
-                        "the services are not ready within " + READY_TIMEOUT.toSeconds() + " s\n" + tails);
-            }
-            sleep(Duration.ofMillis(500));
+        if (!Waiting.until(() -> services.all().stream().allMatch(p -> p.answers("/health/ready")), READY_TIMEOUT)) {
+            String tails = services.all().stream()
+                    .map(p -> "--- " + p.logPath() + "\n" + p.logTail())
+                    .collect(Collectors.joining("\n"));
+            throw new IllegalStateException(
+                    "the services are not ready within " + READY_TIMEOUT.toSeconds() + " s\n" + tails);
         }
     }
 
@@ -292,22 +289,6 @@ public final class SoakRun {
             return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             return ""; // it ended meanwhile
-        }
-    }
-
-    private static void sleepUntil(long epochMillis) {
-        long left = epochMillis - System.currentTimeMillis();
-        if (left > 0) {
-            sleep(Duration.ofMillis(left));
-        }
-    }
-
-    static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The real soak, small: broker, redis-server, the load generator and the four services as processes, 300 orders
- * pushing every 2 s with a 6 s ttl for 30 s, a tenth of them going silent and sessions of 20 to 60 s, so that orders
- * finish and are replaced within the run. Asserts what a user of the soak relies on: its silent orders are fired
+ * pushing every 2 s with a 6 s ttl for 24 s (the shortest run that judges a silent order: ttl + 10 s + two pushes),
+ * a tenth of them going silent and sessions of 12 to 40 s, so that orders finish and are replaced within the run. Asserts what a user of the soak relies on: its silent orders are fired
  * in time and none falsely, and it reports every lag and writes its CSV and plots.
  */
 @Tag("slow")
@@ -25,12 +25,12 @@ class SoakRunSmokeTest {
     void silentOrdersFireInTimeNoneFalselyAndEveryFigureIsWritten() throws Exception {
         SoakOptions options = new SoakOptions(
                 300,
-                Duration.ofSeconds(30),
+                Duration.ofSeconds(24),
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(6),
                 0.1,
-                Duration.ofSeconds(20),
-                Duration.ofSeconds(60),
+                Duration.ofSeconds(12),
+                Duration.ofSeconds(40),
                 3,
                 Path.of("target", "soak-smoke"),
                 null);

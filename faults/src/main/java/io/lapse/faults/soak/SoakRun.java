@@ -153,7 +153,10 @@ public final class SoakRun {
         }
     }
 
-    /** Samples until the end of the run, breaking something at its middle if asked; returns what the fault cost. */
+    /**
+     * Samples until the end of the run, breaking something at its middle if asked, and then until no silent order
+     * awaits its verdict (10 s and two push intervals at most); returns what the fault cost.
+     */
     private String soak(
             long startedAt,
             Sampler sampler,
@@ -174,6 +177,11 @@ public final class SoakRun {
                 out.println("fault " + options.fault().label + ": " + fault);
             }
             Waiting.untilTime(startedAt + options.duration().toMillis());
+            // the generator starts its rounds a moment after the go, so the last silences may fall due just after
+            // the set time: the load runs on a little while any silent order still awaits its verdict
+            Waiting.until(
+                    () -> judge.verdicts().pending() == 0,
+                    SoakOptions.GRACE.plus(options.pushInterval().multipliedBy(2)));
             return fault;
         } finally {
             sampling.close();

@@ -8,6 +8,7 @@ import io.lapse.faults.soak.SoakResult;
 import io.lapse.faults.soak.SoakRun;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,8 +27,11 @@ final class SoakBenchCommand implements Callable<Integer> {
     @Option(names = "--orders", description = "Active orders (default 1000000).")
     int orders = DEFAULTS.orders();
 
-    @Option(names = "--duration", description = "How long the load runs once every service is ready (default 10m).")
-    String duration = Durations.format(DEFAULTS.duration());
+    @Option(
+            names = "--duration",
+            description = "How long the load runs once every service is ready (default 10m; 3m per size with"
+                    + " --find-capacity).")
+    String duration;
 
     @Option(names = "--push-interval", description = "Every order pushes this often (default 15s).")
     String pushInterval = Durations.format(DEFAULTS.pushInterval());
@@ -47,20 +51,28 @@ final class SoakBenchCommand implements Callable<Integer> {
     @Option(
             names = "--fault",
             paramLabel = "NAME",
-            description = "Break something at the run's middle: freeze-ingest, flush-redis or kill-timer.")
+            description = "Break something while the silent orders fall due: freeze-ingest, flush-redis or kill-timer.")
     String fault;
 
     @Option(
             names = "--find-capacity",
-            description = "Soak 3 minutes at 100k, 250k, 500k, 1M and 2M orders (ignores --orders and --duration)"
-                    + " and report the largest size whose lags do not grow.")
+            description = "Soak at rising sizes (--sizes) and report the largest whose lags do not grow, with no false"
+                    + " or missed expiry; ignores --orders.")
     boolean findCapacity;
+
+    @Option(
+            names = "--sizes",
+            split = ",",
+            description = "Orders per soak of --find-capacity (default 100000,250000,500000,1000000,2000000).")
+    List<Integer> sizes = Capacity.SIZES;
 
     @Override
     public Integer call() {
+        Duration length =
+                duration != null ? Durations.parse(duration) : findCapacity ? Capacity.SOAK : DEFAULTS.duration();
         SoakOptions options = new SoakOptions(
                 orders,
-                Durations.parse(duration),
+                length,
                 Durations.parse(pushInterval),
                 Durations.parse(ttl),
                 silent,
@@ -70,8 +82,7 @@ final class SoakBenchCommand implements Callable<Integer> {
                 out,
                 fault == null ? null : SoakFault.parse(fault));
         if (findCapacity) {
-            Duration soak = Capacity.SOAK;
-            return Capacity.find(options.withDuration(soak), Capacity.SIZES, System.out) > 0 ? 0 : 1;
+            return Capacity.find(options, sizes, System.out) > 0 ? 0 : 1;
         }
         SoakResult result = SoakRun.run(options, System.out);
         return result.falseExpiries() == 0 && result.missed() == 0 ? 0 : 1;

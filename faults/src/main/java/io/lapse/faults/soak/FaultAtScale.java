@@ -16,7 +16,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * Breaks one thing at a soak's middle, under full load, and measures what it cost; the run's judge counts the false,
+ * Breaks one thing under full load while silent orders fall due, and measures what it cost; the run's judge counts the false,
  * missed and revived expiries of the whole run, which the summary prints beside this.
  */
 final class FaultAtScale {

@@ -66,8 +66,10 @@ final class SessionChurn implements Runnable {
         // rounds start afresh after a stall) adds to how far the generator trails its schedule
         long scheduled = firstRoundNanos + (rounds - 1) * plan.pushInterval().toNanos();
         behindMillis.set(Math.max(0, Duration.ofNanos(nanos - scheduled).toMillis()));
-        finishDue(now);
+        // silences first: an order started in this round has not pushed yet, and one silenced before its first push
+        // would never be watched, so no expiry could be asked of it
         silenceDue(now);
+        finishDue(now);
         pushingNow = pushing.size();
     }
 

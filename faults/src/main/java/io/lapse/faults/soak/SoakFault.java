@@ -3,7 +3,7 @@ package io.lapse.faults.soak;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** What a soak may break at its middle, under full load. */
+/** What a soak may break under full load, while its silent orders fall due. */
 public enum SoakFault {
     /** kill -STOP the ingest for 10 s, then -CONT: no expiry may be false, and its lag must come back. */
     FREEZE_INGEST("freeze-ingest"),

@@ -14,7 +14,7 @@ import java.time.Duration;
  * @param sessionMax   longest charging session
  * @param partitions   of every topic
  * @param out          where the run writes its folder (named after the run) of CSV, plots and logs
- * @param fault        what to break at mid-run; null for none
+ * @param fault        what to break amid the silent orders' deadlines ({@link #faultAt()}); null for none
  */
 public record SoakOptions(
         int orders,
@@ -67,14 +67,6 @@ public record SoakOptions(
         return new SoakOptions(n, duration, pushInterval, ttl, silent, sessionMin, sessionMax, partitions, out, fault);
     }
 
-    public SoakOptions withDuration(Duration d) {
-        return new SoakOptions(orders, d, pushInterval, ttl, silent, sessionMin, sessionMax, partitions, out, fault);
-    }
-
-    public SoakOptions withFault(SoakFault f) {
-        return new SoakOptions(orders, duration, pushInterval, ttl, silent, sessionMin, sessionMax, partitions, out, f);
-    }
-
     /** When silences begin: after the pipeline has run a while (two ttl), or a quarter into a short run. */
     Duration silenceFrom() {
         Duration twoTtl = ttl.multipliedBy(2);
@@ -86,6 +78,14 @@ public record SoakOptions(
     Duration silenceUntil() {
         Duration last = duration.minus(ttl).minus(GRACE).minus(pushInterval);
         return last.compareTo(silenceFrom()) > 0 ? last : silenceFrom();
+    }
+
+    /**
+     * When a fault strikes: amid the silent orders' deadlines (the middle of the silences plus a ttl), where it costs
+     * the most, since a fault that no deadline meets would show nothing of the firing.
+     */
+    Duration faultAt() {
+        return silenceFrom().plus(silenceUntil()).dividedBy(2).plus(ttl);
     }
 
     /** Pushes per second asked of the generator. */

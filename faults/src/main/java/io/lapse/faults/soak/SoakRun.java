@@ -38,7 +38,7 @@ import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * One soak: starts a broker, redis-server, the load generator and one process per Lapse service, lets the load run
- * for the set time (breaking something at its middle if asked), samples everything every few seconds, and stops every
+ * for the set time (breaking something amid the silent orders' deadlines if asked), samples everything every few seconds, and stops every
  * process it started, also on Ctrl-C (each registers with the JVM's exit cleanup). Everything it names carries the
  * run's name: topics, groups, the Redis key prefix and its folder.
  */
@@ -154,7 +154,7 @@ public final class SoakRun {
     }
 
     /**
-     * Samples until the end of the run, breaking something at its middle if asked, and then until no silent order
+     * Samples until the end of the run, breaking something amid the silent orders' deadlines if asked, and then until no silent order
      * awaits its verdict (10 s and two push intervals at most); returns what the fault cost.
      */
     private String soak(
@@ -172,7 +172,7 @@ public final class SoakRun {
         try {
             String fault = "";
             if (options.fault() != null) {
-                Waiting.untilTime(startedAt + options.duration().toMillis() / 2);
+                Waiting.untilTime(startedAt + options.faultAt().toMillis());
                 fault = new FaultAtScale(options, services, stores, broker, settings, samples, judge).inject();
                 out.println("fault " + options.fault().label + ": " + fault);
             }

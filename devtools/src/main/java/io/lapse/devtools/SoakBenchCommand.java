@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
         name = "soak",
         description = "Soak the whole pipeline: a broker, redis-server, each service as its own `java -jar lapse.jar`"
                 + " process and a load generator in its own process pushing N orders with the churn of real charging"
-                + " (sessions of 30-90 minutes, 1 % going silent). Prints a line every 30 s and a summary (lags and"
+                + " (sessions of 30-90 minutes, 1 %% going silent). Prints a line every 30 s and a summary (lags and"
                 + " whether they grow, watermark age, fire lateness, false and missed expiries, CPU, memory and GC of"
                 + " every process, Redis and compensator bytes per order), and writes CSV and PNG plots.")
 final class SoakBenchCommand implements Callable<Integer> {

@@ -4,6 +4,7 @@ import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
 import io.lapse.config.Namespace;
+import io.lapse.devstack.JvmExitCleanup;
 import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.devstack.RedisServer;
 import io.lapse.devstack.TopicReadiness;
@@ -15,7 +16,6 @@ import io.lapse.faults.Waiting;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +23,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,44 +117,57 @@ public final class SoakRun {
                                 .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                         dir.resolve("logs"),
                         SERVICE_JVM_OPTIONS)) {
-                    Map<Role, LapseProcess> started = new EnumMap<>(Role.class);
-                    for (Role role : Role.values()) {
-                        started.put(role, services.add(role));
-                    }
-                    awaitReady(services);
-                    String compensatorId = settings.get(ConfigKeys.COMPENSATOR_APPLICATION_ID);
-                    try (LagProbe lags = new LagProbe(admin, broker.bootstrapServers());
-                            StoreProbe stores = new StoreProbe(
-                                    admin,
-                                    compensatorId,
-                                    dir.resolve("logs").resolve("compensator-1-state"),
-                                    redis.uri())) {
-                        long startedAt = System.currentTimeMillis();
-                        load.go();
-                        Sampler sampler = new Sampler(
-                                options,
-                                startedAt,
-                                Map.of(
-                                        "ingest", settings.get(ConfigKeys.INGEST_GROUP_ID),
-                                        "compensator", compensatorId,
-                                        "puller", settings.get(ConfigKeys.PULLER_GROUP_ID)),
-                                serviceSuppliers(services),
-                                pids(services, broker, redis, load),
-                                lags,
-                                stores,
-                                load,
-                                judge);
-                        String fault = soak(startedAt, sampler, services, stores, broker, settings, judge);
-                        return finish(judge, fault);
+                    ServiceReaper reaper = new ServiceReaper(jar);
+                    JvmExitCleanup.register(reaper);
+                    try {
+                        return soakWith(services, settings, broker, redis, admin, judge, load);
+                    } finally {
+                        JvmExitCleanup.unregister(reaper);
                     }
                 }
             }
         }
     }
 
+    private SoakResult soakWith(
+            LapseServices services,
+            Map<ConfigKey, String> settings,
+            KafkaBrokerProcess broker,
+            RedisServer redis,
+            Admin admin,
+            Judge judge,
+            LoadProcess load) {
+        for (Role role : Role.values()) {
+            services.add(role);
+        }
+        awaitReady(services);
+        String compensatorId = settings.get(ConfigKeys.COMPENSATOR_APPLICATION_ID);
+        try (LagProbe lags = new LagProbe(admin, broker.bootstrapServers());
+                StoreProbe stores = new StoreProbe(
+                        admin, compensatorId, dir.resolve("logs").resolve("compensator-1-state"), redis.uri())) {
+            long startedAt = System.currentTimeMillis();
+            load.go();
+            Sampler sampler = new Sampler(
+                    options,
+                    startedAt,
+                    Map.of(
+                            "ingest", settings.get(ConfigKeys.INGEST_GROUP_ID),
+                            "compensator", compensatorId,
+                            "puller", settings.get(ConfigKeys.PULLER_GROUP_ID)),
+                    serviceSuppliers(services),
+                    pids(services, broker, redis, load),
+                    lags,
+                    stores,
+                    load,
+                    judge);
+            String fault = soak(startedAt, sampler, services, stores, broker, settings, judge);
+            return finish(judge, fault);
+        }
+    }
+
     /**
-     * Samples until the end of the run, breaking something amid the silent orders' deadlines if asked, and then until no silent order
-     * awaits its verdict (10 s and two push intervals at most); returns what the fault cost.
+     * Samples until the end of the run, breaking something amid the silent orders' deadlines if asked, and then until
+     * no silent order awaits its verdict (10 s and two push intervals at most); returns what the fault cost.
      */
     private String soak(
             long startedAt,
@@ -279,24 +291,15 @@ public final class SoakRun {
     }
 
     /**
-     * The broker's process: this JVM's child whose command line names the broker's folder, read from /proc, since
-     * {@link ProcessHandle.Info} leaves out the arguments of a command line as long as the broker's classpath.
+     * The broker's process: this JVM's child whose command line names the broker's folder.
      */
     private static long brokerPid(KafkaBrokerProcess broker) {
         String folder = broker.dir().toString();
         return ProcessHandle.current()
                 .children()
-                .filter(p -> commandLine(p.pid()).contains(folder))
+                .filter(p -> ServiceReaper.commandLine(p.pid()).contains(folder))
                 .mapToLong(ProcessHandle::pid)
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no child process runs the broker in " + folder));
-    }
-
-    private static String commandLine(long pid) {
-        try {
-            return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"), StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            return ""; // it ended meanwhile
-        }
     }
 }

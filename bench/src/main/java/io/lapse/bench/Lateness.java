@@ -7,17 +7,17 @@ import org.HdrHistogram.Histogram;
  * A negative lateness (an expiry appended before its deadline) counts as 0 here; the false-expiry count reports
  * such expiries.
  */
-record Lateness(long count, long p50, long p99, long max) {
+public record Lateness(long count, long p50, long p99, long max) {
 
     private static final long HIGHEST_MILLIS = 3_600_000;
 
-    Lateness {
+    public Lateness {
         if (count < 0 || p50 < 0 || p50 > p99 || p99 > max) {
             throw new IllegalArgumentException("not percentiles: " + p50 + ", " + p99 + ", " + max);
         }
     }
 
-    static Lateness of(long[] millis) {
+    public static Lateness of(long[] millis) {
         Histogram histogram = new Histogram(HIGHEST_MILLIS, 3);
         for (long ms : millis) {
             histogram.recordValue(Math.max(0, Math.min(ms, HIGHEST_MILLIS)));

@@ -20,14 +20,14 @@ import org.slf4j.LoggerFactory;
  * of the checkout around the working directory, built first when it is missing or older than a main source or a pom
  * (the rule of the {@code lapse} launcher): verdicts about yesterday's code would be worthless.
  */
-final class LapseJar {
+public final class LapseJar {
 
     private static final Logger log = LoggerFactory.getLogger(LapseJar.class);
     private static final String JAR = "app/target/lapse.jar";
 
     private LapseJar() {}
 
-    static Path locate() {
+    public static Path locate() {
         String explicit = System.getProperty("lapse.jar");
         if (explicit != null) {
             Path jar = Path.of(explicit);
@@ -48,7 +48,7 @@ final class LapseJar {
      * The JVM options that map the class-data archive the build trains beside the jar ({@code lapse.jsa}), as the
      * {@code lapse} launcher passes them: none when it is missing or older than the jar.
      */
-    static List<String> classArchiveOptions(Path jar) {
+    public static List<String> classArchiveOptions(Path jar) {
         Path archive = jar.resolveSibling(jar.getFileName().toString().replaceFirst("\\.jar$", "") + ".jsa");
         try {
             if (Files.isRegularFile(archive)

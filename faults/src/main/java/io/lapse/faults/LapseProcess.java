@@ -21,11 +21,12 @@ import org.slf4j.LoggerFactory;
  * One Lapse service as an OS process, {@code java -jar lapse.jar <service>} configured by LAPSE_* variables, as an
  * operator runs it. Its output is appended to a log file across restarts; close() stops it politely (SIGTERM).
  */
-final class LapseProcess implements AutoCloseable {
+public final class LapseProcess implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LapseProcess.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    static final List<String> SUITE_JVM_OPTIONS = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
 
@@ -53,10 +54,23 @@ final class LapseProcess implements AutoCloseable {
      */
     static LapseProcess start(
             Path jar, Role service, String name, Map<String, String> environment, int managementPort, Path logDir) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // C1 alone: at the suite's 300 orders peak speed does not matter, and C2 compiling on both cores for a minute
         // after every start was what scenarios had to wait out
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:TieredStopAtLevel=1"));
+        return start(jar, service, name, environment, managementPort, logDir, SUITE_JVM_OPTIONS);
+    }
+
+    /** @param jvmOptions e.g. the heap; a soak at scale needs C2, which the suite's options leave out */
+    static LapseProcess start(
+            Path jar,
+            Role service,
+            String name,
+            Map<String, String> environment,
+            int managementPort,
+            Path logDir,
+            List<String> jvmOptions) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jvmOptions);
         command.addAll(LapseJar.classArchiveOptions(jar));
         command.addAll(List.of("-jar", jar.toString(), service.command));
         LapseProcess started = new LapseProcess(
@@ -66,20 +80,20 @@ final class LapseProcess implements AutoCloseable {
         return started;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    synchronized long pid() {
+    public synchronized long pid() {
         return process.pid();
     }
 
-    synchronized boolean isAlive() {
+    public synchronized boolean isAlive() {
         return process.isAlive();
     }
 
     /** Runs the process again with the same settings (and management port) after it died or was killed. */
-    synchronized void launch() {
+    public synchronized void launch() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(name + " is still running");
         }
@@ -98,16 +112,16 @@ final class LapseProcess implements AutoCloseable {
     }
 
     /** SIGKILL, and wait until it is gone. */
-    synchronized void kill() {
+    public synchronized void kill() {
         ChildProcesses.kill(process, STOP_TIMEOUT);
         log.info("{} (process {}) killed", name, process.pid());
     }
 
-    synchronized void freeze() {
+    public synchronized void freeze() {
         Signals.stop(process.pid());
     }
 
-    synchronized void thaw() {
+    public synchronized void thaw() {
         Signals.resume(process.pid());
     }
 
@@ -133,12 +147,12 @@ final class LapseProcess implements AutoCloseable {
     }
 
     /** Whether the management endpoint answers 200 on {@code path}, e.g. /health/ready, within two seconds. */
-    boolean answers(String path) {
+    public boolean answers(String path) {
         return probe(path).startsWith("200 ");
     }
 
     /** The status and body {@code path} answers, or why there is no answer, for a report. */
-    String probe(String path) {
+    public String probe(String path) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
                 .timeout(PROBE_TIMEOUT)
                 .build();
@@ -153,11 +167,11 @@ final class LapseProcess implements AutoCloseable {
         }
     }
 
-    Path logPath() {
+    public Path logPath() {
         return logFile.path();
     }
 
-    String logTail() {
+    public String logTail() {
         return logFile.tail();
     }
 

@@ -16,11 +16,12 @@ import java.util.Map;
  * The Lapse processes of one generation, by service. Instances are named {@code <service>-<n>}; each has its own
  * management port and, for the compensator, its own state directory, which a restart of the same instance keeps.
  */
-final class LapseServices implements AutoCloseable {
+public final class LapseServices implements AutoCloseable {
 
     private final Path jar;
     private final Map<String, String> environment;
     private final Path dir;
+    private final List<String> jvmOptions;
     private final Map<Role, List<LapseProcess>> running = new EnumMap<>(Role.class);
     private final Map<Role, Integer> started = new EnumMap<>(Role.class);
 
@@ -28,8 +29,14 @@ final class LapseServices implements AutoCloseable {
      * @param environment the LAPSE_* settings every instance shares
      * @param dir         for the instances' logs and state
      */
-    LapseServices(Path jar, Map<String, String> environment, Path dir) {
+    public LapseServices(Path jar, Map<String, String> environment, Path dir) {
+        this(jar, environment, dir, LapseProcess.SUITE_JVM_OPTIONS);
+    }
+
+    /** @param jvmOptions every instance's, e.g. its heap */
+    public LapseServices(Path jar, Map<String, String> environment, Path dir, List<String> jvmOptions) {
         this.jar = jar;
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.environment = Map.copyOf(environment);
         this.dir = dir;
         try {
@@ -44,7 +51,7 @@ final class LapseServices implements AutoCloseable {
     }
 
     /** Starts one more instance of the service; returns without waiting for it to be ready. */
-    synchronized LapseProcess add(Role service) {
+    public synchronized LapseProcess add(Role service) {
         int number = started.merge(service, 1, Integer::sum);
         String name = service.command + "-" + number;
         int port = Ports.free();
@@ -55,13 +62,13 @@ final class LapseServices implements AutoCloseable {
                     ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
                     dir.resolve(name + "-state").toString());
         }
-        LapseProcess process = LapseProcess.start(jar, service, name, own, port, dir);
+        LapseProcess process = LapseProcess.start(jar, service, name, own, port, dir, jvmOptions);
         running.get(service).add(process);
         return process;
     }
 
     /** The longest-running instance of the service. */
-    synchronized LapseProcess first(Role service) {
+    public synchronized LapseProcess first(Role service) {
         List<LapseProcess> instances = running.get(service);
         if (instances.isEmpty()) {
             throw new IllegalStateException("no " + service.command + " is running");
@@ -79,7 +86,7 @@ final class LapseServices implements AutoCloseable {
         return running.get(service).size();
     }
 
-    synchronized List<LapseProcess> all() {
+    public synchronized List<LapseProcess> all() {
         return running.values().stream().flatMap(List::stream).toList();
     }
 

@@ -7,15 +7,15 @@ import java.util.concurrent.TimeUnit;
  * Sends signals Java cannot send itself: SIGSTOP freezes a process the way a long GC pause, a VM steal or a
  * CPU-throttled container does (nothing runs, sockets stay open), SIGCONT lets it go on.
  */
-final class Signals {
+public final class Signals {
 
     private Signals() {}
 
-    static void stop(long pid) {
+    public static void stop(long pid) {
         send("-STOP", pid);
     }
 
-    static void resume(long pid) {
+    public static void resume(long pid) {
         send("-CONT", pid);
     }
 

@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Waiting for a condition with a timeout, and for the moments of a scenario's timeline. */
-final class Waiting {
+public final class Waiting {
 
     private static final long POLL_MILLIS = 100;
 
     private Waiting() {}
 
     /** @return whether the condition held before the timeout */
-    static boolean until(BooleanSupplier condition, Duration timeout) {
+    public static boolean until(BooleanSupplier condition, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -30,7 +30,7 @@ final class Waiting {
     }
 
     /** Sleeps until the wall clock reads {@code epochMillis}; a fault's duration is part of the scenario. */
-    static void untilTime(long epochMillis) {
+    public static void untilTime(long epochMillis) {
         untilTime(epochMillis, () -> {});
     }
 
@@ -44,7 +44,7 @@ final class Waiting {
         }
     }
 
-    static void sleep(Duration pause) {
+    public static void sleep(Duration pause) {
         try {
             Thread.sleep(pause.toMillis());
         } catch (InterruptedException e) {

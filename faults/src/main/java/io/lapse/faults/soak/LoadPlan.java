@@ -1,0 +1,36 @@
+package io.lapse.faults.soak;
+
+import java.time.Duration;
+
+/**
+ * What the load generator does: {@code orders} active orders pushing every {@code pushInterval}, sessions of
+ * {@code sessionMin} to {@code sessionMax}, and a share {@code silentShare} of the orders falling silent between
+ * {@code silenceFrom} and {@code silenceUntil} after its start.
+ */
+record LoadPlan(
+        int orders,
+        Duration pushInterval,
+        Duration sessionMin,
+        Duration sessionMax,
+        double silentShare,
+        Duration silenceFrom,
+        Duration silenceUntil) {
+
+    LoadPlan {
+        if (orders < 1) {
+            throw new IllegalArgumentException("orders must be at least 1, got " + orders);
+        }
+        if (pushInterval.isNegative() || pushInterval.isZero()) {
+            throw new IllegalArgumentException("the push interval must be positive, got " + pushInterval);
+        }
+        if (sessionMin.isNegative() || sessionMin.isZero() || sessionMax.compareTo(sessionMin) < 0) {
+            throw new IllegalArgumentException("sessions of " + sessionMin + " to " + sessionMax);
+        }
+        if (silentShare < 0 || silentShare > 1) {
+            throw new IllegalArgumentException("the silent share is from 0 to 1, got " + silentShare);
+        }
+        if (silenceFrom.isNegative() || silenceUntil.compareTo(silenceFrom) < 0) {
+            throw new IllegalArgumentException("silences from " + silenceFrom + " until " + silenceUntil);
+        }
+    }
+}

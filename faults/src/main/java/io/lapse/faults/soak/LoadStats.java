@@ -1,0 +1,39 @@
+package io.lapse.faults.soak;
+
+/**
+ * What the load generator reports every half second, as one line of its output.
+ *
+ * @param pushesSent   pushes the broker acknowledged
+ * @param pushesFailed pushes the broker refused or that timed out
+ * @param behindMillis how far the latest push round's start trailed its schedule
+ * @param pushing      orders pushing now, whose pushes make the target rate
+ * @param silenced     orders silenced so far
+ * @param finished     orders finished so far
+ */
+record LoadStats(long pushesSent, long pushesFailed, long behindMillis, long pushing, long silenced, long finished) {
+
+    static final String PREFIX = "STATS ";
+    static final LoadStats NONE = new LoadStats(0, 0, 0, 0, 0, 0);
+
+    LoadStats {
+        if (pushesSent < 0 || pushesFailed < 0 || behindMillis < 0 || pushing < 0 || silenced < 0 || finished < 0) {
+            throw new IllegalArgumentException("negative load figures");
+        }
+    }
+
+    String line() {
+        return PREFIX + pushesSent + " " + pushesFailed + " " + behindMillis + " " + pushing + " " + silenced + " "
+                + finished;
+    }
+
+    static LoadStats parse(String line) {
+        String[] f = line.substring(PREFIX.length()).split(" ");
+        return new LoadStats(
+                Long.parseLong(f[0]),
+                Long.parseLong(f[1]),
+                Long.parseLong(f[2]),
+                Long.parseLong(f[3]),
+                Long.parseLong(f[4]),
+                Long.parseLong(f[5]));
+    }
+}

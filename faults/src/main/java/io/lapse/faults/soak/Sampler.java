@@ -1,0 +1,133 @@
+package io.lapse.faults.soak;
+
+import io.lapse.bench.Lateness;
+import io.lapse.faults.LapseProcess;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Takes a {@link SoakSample}: the load's rate, every group's lag, the timer's watermark, CPU, memory and GC of every
+ * process, the stores' sizes, and the judge's verdicts with the lateness of the expiries since the previous sample.
+ * Used from one thread.
+ */
+final class Sampler {
+
+    /** The consumer groups a soak follows, by the service they belong to. */
+    static final String[] GROUPS = {"ingest", "compensator", "puller"};
+
+    private final SoakOptions options;
+    private final long startedAt;
+    private final Map<String, String> groups;
+    private final Map<String, Supplier<LapseProcess>> services;
+    private final Map<String, LongSupplier> pids;
+    private final LagProbe lags;
+    private final StoreProbe stores;
+    private final LoadProcess load;
+    private final Judge judge;
+    private final Map<String, ProcessUsage> usage = new HashMap<>();
+    private final Map<String, Long> usagePid = new HashMap<>();
+    private long lastSampledAt;
+    private long lastPushesSent;
+
+    /**
+     * @param groups   group id by the name of its service ({@link #GROUPS})
+     * @param services each Lapse service's current process, by service name
+     * @param pids     every process to watch (the services too), by name
+     */
+    Sampler(
+            SoakOptions options,
+            long startedAt,
+            Map<String, String> groups,
+            Map<String, Supplier<LapseProcess>> services,
+            Map<String, LongSupplier> pids,
+            LagProbe lags,
+            StoreProbe stores,
+            LoadProcess load,
+            Judge judge) {
+        this.options = options;
+        this.startedAt = startedAt;
+        this.groups = Map.copyOf(groups);
+        this.services = new LinkedHashMap<>(services);
+        this.pids = new LinkedHashMap<>(pids);
+        this.lags = lags;
+        this.stores = stores;
+        this.load = load;
+        this.judge = judge;
+        this.lastSampledAt = startedAt;
+    }
+
+    SoakSample sample() {
+        long now = System.currentTimeMillis();
+        Map<String, Double> f = new LinkedHashMap<>();
+        LoadStats stats = load.stats();
+        double seconds = Math.max(1, now - lastSampledAt) / 1000.0;
+        f.put("pushes.target", stats.pushing() / (options.pushInterval().toMillis() / 1000.0));
+        f.put("pushes.rate", (stats.pushesSent() - lastPushesSent) / seconds);
+        f.put("pushes.sent", (double) stats.pushesSent());
+        f.put("pushes.failed", (double) stats.pushesFailed());
+        f.put("load.behind.seconds", stats.behindMillis() / 1000.0);
+        f.put("finished.orders", (double) stats.finished());
+        lastPushesSent = stats.pushesSent();
+        for (String service : GROUPS) {
+            GroupLag lag = lag(groups.get(service));
+            f.put("lag." + service + ".records", lag == null ? Double.NaN : lag.records());
+            f.put("lag." + service + ".seconds", lag == null ? Double.NaN : lag.seconds());
+        }
+        Map<String, String> pages = new HashMap<>();
+        services.forEach((name, process) -> pages.put(name, PrometheusText.page(process.get())));
+        f.put("watermark.age.seconds", PrometheusText.sum(pages.get("timer"), "lapse_timer_watermark_age_seconds"));
+        pids.forEach((name, pid) -> {
+            ProcessUsage.Sample sample = usage(name, pid.getAsLong()).sample();
+            f.put("cpu." + name, sample.cores());
+            f.put("rss.mb." + name, sample.rssBytes() / 1048576.0);
+        });
+        pages.forEach(
+                (name, page) -> f.put("gc.seconds." + name, PrometheusText.sum(page, "jvm_gc_pause_seconds_sum")));
+        f.put("redis.used_memory", readOrNaN(stores::redisUsedMemory));
+        f.put("compensator.state.bytes", readOrNaN(stores::stateDirBytes));
+        f.put("compensator.changelog.bytes", readOrNaN(stores::changelogBytes));
+        Verdicts verdicts = judge.verdicts();
+        f.put("expiries", (double) verdicts.expiries());
+        f.put("false", (double) verdicts.falseExpiries());
+        f.put("revived", (double) verdicts.revived());
+        f.put("silent", (double) verdicts.silent());
+        f.put("fired", (double) verdicts.fired());
+        f.put("missed", (double) verdicts.missed());
+        f.put("pending", (double) verdicts.pending());
+        long[] late = judge.lateness(lastSampledAt, now);
+        Lateness lateness = Lateness.of(late);
+        f.put("late.count", (double) late.length);
+        f.put("late.p50.seconds", late.length == 0 ? Double.NaN : lateness.p50() / 1000.0);
+        f.put("late.p99.seconds", late.length == 0 ? Double.NaN : lateness.p99() / 1000.0);
+        f.put("late.max.seconds", late.length == 0 ? Double.NaN : lateness.max() / 1000.0);
+        lastSampledAt = now;
+        return new SoakSample((now - startedAt) / 1000.0, f);
+    }
+
+    private GroupLag lag(String group) {
+        try {
+            return lags.lag(group);
+        } catch (RuntimeException e) {
+            return null; // the broker is busy or away; the sample shows NaN rather than a made-up 0
+        }
+    }
+
+    private ProcessUsage usage(String name, long pid) {
+        if (!Long.valueOf(pid).equals(usagePid.get(name))) {
+            usagePid.put(name, pid);
+            usage.put(name, new ProcessUsage(pid));
+        }
+        return usage.get(name);
+    }
+
+    private static double readOrNaN(LongSupplier figure) {
+        try {
+            return figure.getAsLong();
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+}

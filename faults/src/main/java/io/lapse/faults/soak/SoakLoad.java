@@ -1,0 +1,149 @@
+package io.lapse.faults.soak;
+
+import io.lapse.config.ConfigKeys;
+import io.lapse.config.Durations;
+import io.lapse.config.LapseConfig;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.simulator.Fleet;
+import io.lapse.simulator.PushGenerator;
+import io.lapse.simulator.UpstreamApi;
+import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The soak's load generator, the main of a process of its own so that its CPU is not the services' nor the judge's:
+ * the simulated fleet with {@link SessionChurn}, pushing through the simulator's {@link PushGenerator}, and the
+ * simulated upstream API answering the puller. Its output is a protocol for {@link LoadProcess}: first
+ * {@code UPSTREAM <base url>}, then {@code SILENT <order>} and {@code FINISHED <order>} as they happen and a
+ * {@link LoadStats} line every half second. It pushes once the soak writes {@code GO} on its input, and runs until its
+ * input closes, which also ends it when the soak dies.
+ */
+@Command(name = "soak-load", mixinStandardHelpOptions = true)
+public final class SoakLoad implements Callable<Integer> {
+
+    static final String UPSTREAM = "UPSTREAM ";
+    static final String SILENT = "SILENT ";
+    static final String FINISHED = "FINISHED ";
+    /** What the soak writes once every service is ready: pushing starts then, so that the run measures a pipeline. */
+    static final String GO = "GO";
+
+    private static final Duration REPORT_EVERY = Duration.ofMillis(500);
+
+    @Option(names = "--bootstrap", required = true)
+    String bootstrap;
+
+    @Option(names = "--topic", required = true)
+    String topic;
+
+    @Option(names = "--orders", required = true)
+    int orders;
+
+    @Option(names = "--push-interval", required = true)
+    String pushInterval;
+
+    @Option(names = "--session-min", required = true)
+    String sessionMin;
+
+    @Option(names = "--session-max", required = true)
+    String sessionMax;
+
+    @Option(names = "--silent", required = true)
+    double silent;
+
+    @Option(names = "--silence-from", required = true)
+    String silenceFrom;
+
+    @Option(names = "--silence-until", required = true)
+    String silenceUntil;
+
+    @Option(names = "--seed", defaultValue = "24")
+    long seed;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new SoakLoad()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        LoadPlan plan = new LoadPlan(
+                orders,
+                Durations.parse(pushInterval),
+                Durations.parse(sessionMin),
+                Durations.parse(sessionMax),
+                silent,
+                Durations.parse(silenceFrom),
+                Durations.parse(silenceUntil));
+        PrintStream out = new PrintStream(
+                new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
+                false,
+                StandardCharsets.UTF_8);
+        Fleet fleet = new Fleet(Clock.systemUTC());
+        SessionChurn churn = new SessionChurn(fleet, plan, new SplittableRandom(seed), new SessionChurn.Events() {
+            @Override
+            public void silenced(String orderId) {
+                out.println(SILENT + orderId);
+            }
+
+            @Override
+            public void finished(String orderId) {
+                out.println(FINISHED + orderId);
+            }
+        });
+        KafkaClients clients = new KafkaClients(LapseConfig.load(null, Map.of())
+                .with(Map.of(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.name(), bootstrap))
+                .kafka());
+        try (UpstreamApi upstream = new UpstreamApi(fleet, 0, 0, Duration.ZERO);
+                PushGenerator pushes = new PushGenerator(fleet, clients, topic, plan.pushInterval(), churn)) {
+            upstream.start();
+            out.println(UPSTREAM + upstream.baseUrl());
+            out.flush();
+            BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            if (!GO.equals(input.readLine())) {
+                return 0; // the soak ended before its services were ready
+            }
+            pushes.start();
+            Thread reporter = new Thread(() -> report(out, pushes, churn), "soak-load-stats");
+            reporter.setDaemon(true);
+            reporter.start();
+            while (input.readLine() != null) {
+                // nothing else is written; end of input is the signal to stop
+            }
+            reporter.interrupt();
+            reporter.join(REPORT_EVERY.toMillis() * 4);
+        }
+        return 0;
+    }
+
+    private static void report(PrintStream out, PushGenerator pushes, SessionChurn churn) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(REPORT_EVERY.toMillis());
+                out.println(new LoadStats(
+                                pushes.pushesSent(),
+                                pushes.pushesFailed(),
+                                churn.behindMillis(),
+                                churn.pushing(),
+                                churn.silenced(),
+                                churn.finished())
+                        .line());
+                out.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.lapse.faults.soak;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * One soak's settings.
+ *
+ * @param orders       active orders, each pushing every {@code pushInterval}
+ * @param duration     how long the load runs, from the moment every service is ready
+ * @param ttl          timer.ttl (and timer.repeat)
+ * @param silent       share of the orders that go silent for good during the run
+ * @param sessionMin   shortest charging session
+ * @param sessionMax   longest charging session
+ * @param partitions   of every topic
+ * @param out          where the run writes its folder (named after the run) of CSV, plots and logs
+ * @param fault        what to break amid the silent orders' deadlines ({@link #faultAt()}); null for none
+ */
+public record SoakOptions(
+        int orders,
+        Duration duration,
+        Duration pushInterval,
+        Duration ttl,
+        double silent,
+        Duration sessionMin,
+        Duration sessionMax,
+        int partitions,
+        Path out,
+        SoakFault fault) {
+
+    /** A silent order must fire within this long after its deadline, or it is missed. */
+    static final Duration GRACE = Duration.ofSeconds(10);
+
+    public SoakOptions {
+        if (orders < 1 || partitions < 1) {
+            throw new IllegalArgumentException("orders and partitions must be at least 1");
+        }
+        if (ttl.compareTo(pushInterval.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException(
+                    "a ttl of " + ttl + " would expire orders that push every " + pushInterval);
+        }
+        if (duration.compareTo(ttl.plus(GRACE).plus(pushInterval.multipliedBy(2))) < 0) {
+            throw new IllegalArgumentException("a soak of " + duration + " is too short for a silent order to fire"
+                    + " and be judged (ttl + 10 s + two push intervals)");
+        }
+        if (silent < 0 || silent > 1) {
+            throw new IllegalArgumentException("--silent is a share from 0 to 1, got " + silent);
+        }
+    }
+
+    /** The workload: 1 M orders pushing every 15 s, ttl 90 s, 1 % silent, sessions of 30 to 90 minutes. */
+    public static SoakOptions defaults() {
+        return new SoakOptions(
+                1_000_000,
+                Duration.ofMinutes(10),
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(90),
+                0.01,
+                Duration.ofMinutes(30),
+                Duration.ofMinutes(90),
+                6,
+                Path.of("target", "soak"),
+                null);
+    }
+
+    public SoakOptions withOrders(int n) {
+        return new SoakOptions(n, duration, pushInterval, ttl, silent, sessionMin, sessionMax, partitions, out, fault);
+    }
+
+    /** When silences begin: after the pipeline has run a while (two ttl), or a quarter into a short run. */
+    Duration silenceFrom() {
+        Duration twoTtl = ttl.multipliedBy(2);
+        Duration quarter = duration.dividedBy(4);
+        return twoTtl.compareTo(quarter) < 0 ? twoTtl : quarter;
+    }
+
+    /** When the last silence begins: late enough that its order can still be judged before the end. */
+    Duration silenceUntil() {
+        Duration last = duration.minus(ttl).minus(GRACE).minus(pushInterval);
+        return last.compareTo(silenceFrom()) > 0 ? last : silenceFrom();
+    }
+
+    /**
+     * When a fault strikes: amid the silent orders' deadlines (the middle of the silences plus a ttl), where it costs
+     * the most, since a fault that no deadline meets would show nothing of the firing.
+     */
+    Duration faultAt() {
+        return silenceFrom().plus(silenceUntil()).dividedBy(2).plus(ttl);
+    }
+
+    /** Pushes per second asked of the generator. */
+    double targetPushesPerSecond() {
+        return orders / (pushInterval.toMillis() / 1000.0);
+    }
+}

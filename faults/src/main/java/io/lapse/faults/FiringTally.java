@@ -28,8 +28,10 @@ final class FiringTally {
             - **slowest firing**: the longest any silent order waited for its expiry, from its deadline or the \
             fault's recovery, whichever is later (the grace is the most it may be).
             - **duplicates**: copies of an expiry beyond the first (at least once allows them; printed, not judged).
-            - **pull results lost**: distinct expiries appended up to the end of the fault plus the grace with no \
-            PullResult naming their (deadline, attempt) by the end of the observation (FAILED and SKIPPED count).
+            - **pull results lost**: distinct expiries appended up to the end of the fault plus the grace (or 3 s \
+            before the observation ended, if earlier) with no PullResult naming their (deadline, attempt) by its end \
+            (FAILED and SKIPPED count). The observation ends 3 s after every silent order has fired and been \
+            answered, or once the grace and the settling time have passed, whichever comes first.
             """;
 
     private static final int EXAMPLES = 3;

@@ -4,14 +4,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One scenario on the lab's current generation: its orders push for the warm-up, then some go silent and some finish;
  * a second later the fault strikes; once it is over, the observation runs until the last silent order's first expiry
- * is due (deadline or recovery, whichever is later, plus the grace) and its pull result had time to follow. Then the
- * taps read Kafka to the end, the consumers are checked, and the figures tallied.
+ * is due (deadline or recovery, whichever is later, plus the grace) and its pull result had time to follow, or until
+ * every silent order fired and was answered 3 s ago, if sooner. Then the taps read Kafka to the end, the consumers are
+ * checked, and the figures tallied.
  */
 final class ScenarioRun {
 
@@ -24,7 +26,33 @@ final class ScenarioRun {
     /** A process restarted late in the scenario may still be starting its JVM on a loaded machine. */
     private static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(60);
 
+    /**
+     * Once every silent order has fired and been answered, the rest of the grace and the settling waits for nothing:
+     * the scenario watches this much longer for a false expiry or a lost answer, and ends.
+     */
+    private static final Duration QUIET = Duration.ofSeconds(3);
+
     private ScenarioRun() {}
+
+    /** A condition that has held, without a break, for {@link #QUIET}. */
+    private static final class QuietAfter {
+        private final BooleanSupplier condition;
+        private long since = Long.MAX_VALUE;
+
+        QuietAfter(BooleanSupplier condition) {
+            this.condition = condition;
+        }
+
+        boolean heldFor() {
+            long now = System.currentTimeMillis();
+            if (!condition.getAsBoolean()) {
+                since = Long.MAX_VALUE;
+                return false;
+            }
+            since = Math.min(since, now);
+            return now - since >= QUIET.toMillis();
+        }
+    }
 
     /** @param otherPoison poison of the scenarios before, whose dead letters are not this one's */
     static ScenarioResult run(Scenario scenario, Lab lab, Set<RecordRef> otherPoison) throws Exception {
@@ -41,10 +69,14 @@ final class ScenarioRun {
             long firingDue = Math.max(silencedAt + settings.ttl().toMillis(), fault.recoveredAt())
                     + settings.grace().toMillis();
             long answeredBy = Math.max(firingDue, System.currentTimeMillis());
-            Waiting.untilTime(
+            QuietAfter allIn = new QuietAfter(() -> generation.observations().allExpiredAndAnswered(workload.silent()));
+            long endedAt = Waiting.untilTimeOr(
                     answeredBy + settings.settle().toMillis(),
-                    () -> generation.services().all().forEach(LapseProcess::watchReadiness));
-            Timeline timeline = new Timeline(startedAt, fault.recoveredAt(), answeredBy, System.currentTimeMillis());
+                    () -> generation.services().all().forEach(LapseProcess::watchReadiness),
+                    allIn::heldFor);
+            // expiries appended in the last moments, a silent order's next attempt say, need not be answered yet
+            Timeline timeline = new Timeline(
+                    startedAt, fault.recoveredAt(), Math.min(answeredBy, endedAt - QUIET.toMillis()), endedAt);
             return tally(scenario, lab, generation, workload, timeline, fault, otherPoison);
         } finally {
             workload.end();

@@ -31,17 +31,22 @@ public final class Waiting {
 
     /** Sleeps until the wall clock reads {@code epochMillis}; a fault's duration is part of the scenario. */
     public static void untilTime(long epochMillis) {
-        untilTime(epochMillis, () -> {});
+        untilTimeOr(epochMillis, () -> {}, () -> false);
     }
 
-    /** Sleeps until the wall clock reads {@code epochMillis}, doing {@code meanwhile} every 100 ms. */
-    static void untilTime(long epochMillis, Runnable meanwhile) {
+    /**
+     * Sleeps until the wall clock reads {@code epochMillis} or {@code done} holds, doing {@code meanwhile} every 100 ms.
+     *
+     * @return when it stopped
+     */
+    static long untilTimeOr(long epochMillis, Runnable meanwhile, BooleanSupplier done) {
         for (long left = epochMillis - System.currentTimeMillis();
-                left > 0;
+                left > 0 && !done.getAsBoolean();
                 left = epochMillis - System.currentTimeMillis()) {
             meanwhile.run();
             sleep(Duration.ofMillis(Math.min(left, POLL_MILLIS)));
         }
+        return System.currentTimeMillis();
     }
 
     public static void sleep(Duration pause) {

@@ -60,4 +60,12 @@ public interface TimerStore {
 
     /** Forgets up to {@code limit} orders of the shard that ended or were given up longer than the retention ago. */
     CompletableFuture<Long> prune(int shard, int limit);
+
+    /**
+     * Lets the claims of a shard this instance was just given fire again now rather than when their lease runs out:
+     * they were made by whoever served the shard before, which was killed or lost it.
+     *
+     * @return how many claims were released
+     */
+    CompletableFuture<Long> releaseLeases(int shard);
 }

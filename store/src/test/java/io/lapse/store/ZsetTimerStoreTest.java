@@ -182,6 +182,25 @@ class ZsetTimerStoreTest {
     }
 
     @Test
+    void aNewOwnerOfTheShardFiresTheClaimsItInheritedAtOnceWithTheSameTriple() {
+        store = storeWith(Map.of("timer.lease", "1h"));
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000), OrderUpdate.active("o2", now())))
+                .join();
+        Claim first = claimAll().get(0);
+        int shard = store.keys().shardOf("o1");
+
+        assertThat(store.releaseLeases(shard).join()).isEqualTo(1);
+
+        assertThat(claimAll()).singleElement().satisfies(c -> {
+            assertThat(c.orderId()).isEqualTo(first.orderId());
+            assertThat(c.deadline()).isEqualTo(first.deadline());
+            assertThat(c.attempt()).isEqualTo(first.attempt());
+        });
+        assertThat(view("o2").phase()).as("an armed order is no lease").isEqualTo(OrderView.Phase.ARMED);
+        assertThat(view("o2").dueAt()).hasValue(view("o2").lastSeen().getAsLong() + TTL);
+    }
+
+    @Test
     void anAcknowledgedExpiryRepeatsAfterTheRepeatIntervalWithTheNextAttempt() {
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
         Claim first = claimAll().get(0);

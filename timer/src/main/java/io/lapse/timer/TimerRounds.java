@@ -6,6 +6,7 @@ import io.lapse.store.TimerStore;
 import io.lapse.store.Watermarks;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -145,6 +146,7 @@ final class TimerRounds {
         long now = redisClock.now();
         if (!owned.equals(lastOwned) || now - lastFullRound >= LONGEST_SLEEP_MS) {
             schedule.forgetAll();
+            releaseInheritedLeases(owned);
             lastOwned = owned;
             lastFullRound = now;
             fenceStale(owned);
@@ -155,6 +157,25 @@ final class TimerRounds {
             if (total > 0) {
                 log.info("forgot {} orders that ended or were given up longer than the retention ago", total);
             }
+        }
+    }
+
+    /**
+     * A shard this instance was just given (at its start too) may hold claims of its previous owner, killed mid-claim
+     * or rebalanced away: they fire again now, not a lease later.
+     */
+    private void releaseInheritedLeases(Set<Integer> owned) throws Exception {
+        Set<Integer> gained = new HashSet<>(owned);
+        gained.removeAll(lastOwned);
+        long released = 0;
+        for (int shard : gained) {
+            released += store.releaseLeases(shard).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        if (released > 0) {
+            log.info(
+                    "fired again at once {} claims of shards {} that their previous owner left leased",
+                    released,
+                    gained);
         }
     }
 

@@ -88,6 +88,11 @@ final class FreezableStore implements TimerStore {
     }
 
     @Override
+    public CompletableFuture<Long> releaseLeases(int shard) {
+        return real.releaseLeases(shard);
+    }
+
+    @Override
     public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
         return real.claim(shard, watermark);
     }

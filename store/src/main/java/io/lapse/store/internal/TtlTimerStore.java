@@ -35,6 +35,15 @@ public final class TtlTimerStore extends LuaTimerStore {
         return keys.triggerPrefix(shard);
     }
 
+    /**
+     * Leaves a new owner's inherited claims to their lease: ttl mode keeps no index of its leases (a leased order's
+     * trigger key expires with its lease), and finding them would mean scanning every watched order of the shard.
+     */
+    @Override
+    public CompletableFuture<Long> releaseLeases(int shard) {
+        return CompletableFuture.completedFuture(0L);
+    }
+
     @Override
     public Listening listen(IntConsumer shardMayBeDue) {
         return KeyspaceNotifications.start(connection, keys.keyspaceCanary(), key -> announce(key, shardMayBeDue));

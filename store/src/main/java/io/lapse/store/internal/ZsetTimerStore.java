@@ -9,6 +9,7 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,8 +23,19 @@ import java.util.function.IntConsumer;
  */
 public final class ZsetTimerStore extends LuaTimerStore {
 
+    private static final LuaScript RELEASE_LEASES = LuaScript.named("release-leases");
+
     public ZsetTimerStore(RedisConnection connection, TimerKeys keys, TimerSettings settings) {
         super(connection, keys, settings, "claim", TimerExpired.Source.TIMER);
+    }
+
+    @Override
+    public CompletableFuture<Long> releaseLeases(int shard) {
+        return RELEASE_LEASES.run(
+                redis,
+                ScriptOutputType.INTEGER,
+                new String[] {keys.due(shard), keys.state(shard)},
+                Long.toString(settings.lease().toMillis()));
     }
 
     @Override

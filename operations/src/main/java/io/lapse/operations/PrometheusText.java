@@ -8,10 +8,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads the samples of a Prometheus text exposition, as the services' /metrics serve it. */
-final class PrometheusText {
+public final class PrometheusText {
 
     /** One sample: a metric name, its labels and its value. */
-    record Sample(String name, Map<String, String> labels, double value) {}
+    public record Sample(String name, Map<String, String> labels, double value) {}
 
     private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
@@ -27,7 +27,7 @@ final class PrometheusText {
         };
     }
 
-    static List<Sample> parse(String text) {
+    public static List<Sample> parse(String text) {
         List<Sample> samples = new ArrayList<>();
         for (String line : text.split("\n")) {
             Matcher m = LINE.matcher(line.trim());

@@ -120,9 +120,7 @@ final class FaultAtScale {
                                 + " missed and revived orders of the run: see the table",
                         (System.currentTimeMillis() - flushedAt) / 1000.0,
                         PrometheusText.sum(
-                                PrometheusText.page(compensator),
-                                "lapse_compensator_scan_duration_seconds",
-                                "\"full\""));
+                                PrometheusText.page(compensator), "lapse_compensator_scan_duration_seconds", "full"));
             }
             Waiting.sleep(POLL);
         }
@@ -131,7 +129,7 @@ final class FaultAtScale {
     }
 
     private static double fullScanLast(LapseProcess compensator) {
-        return PrometheusText.sum(PrometheusText.page(compensator), "lapse_compensator_scan_last_seconds", "\"full\"");
+        return PrometheusText.sum(PrometheusText.page(compensator), "lapse_compensator_scan_last_seconds", "full");
     }
 
     private String killTimer() {

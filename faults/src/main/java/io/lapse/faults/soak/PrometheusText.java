@@ -1,8 +1,11 @@
 package io.lapse.faults.soak;
 
 import io.lapse.faults.LapseProcess;
+import io.lapse.operations.PrometheusText.Sample;
+import java.util.List;
+import java.util.function.Predicate;
 
-/** Reads a figure from a /metrics page in the Prometheus text format. */
+/** Reads a figure from a service's /metrics page, parsed as lapse status parses it. */
 final class PrometheusText {
 
     private PrometheusText() {}
@@ -15,28 +18,20 @@ final class PrometheusText {
 
     /** The sum of every sample of the metric (all its label sets); NaN when the page has none. */
     static double sum(String page, String metric) {
-        return sum(page, metric, "");
+        return sum(page, metric, sample -> true);
     }
 
-    /** The sum of the samples of the metric whose labels contain {@code labels}, e.g. {@code scan="full"}. */
-    static double sum(String page, String metric, String labels) {
-        double sum = 0;
-        boolean found = false;
-        for (String line : page.split("\n")) {
-            if (line.startsWith(metric) && line.length() > metric.length()) {
-                char next = line.charAt(metric.length());
-                boolean labelled =
-                        next == '{' && line.substring(0, line.indexOf('}') + 1).contains(labels);
-                if ((next == ' ' && labels.isEmpty()) || labelled) {
-                    try {
-                        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                        found = true;
-                    } catch (NumberFormatException e) {
-                        // a malformed line of a page being written: the next sample reads it whole
-                    }
-                }
-            }
-        }
-        return found ? sum : Double.NaN;
+    /** The sum of the samples of the metric with a label of this value, e.g. {@code full} of {@code scan="full"}. */
+    static double sum(String page, String metric, String labelValue) {
+        return sum(page, metric, sample -> sample.labels().containsValue(labelValue));
+    }
+
+    private static double sum(String page, String metric, Predicate<Sample> which) {
+        List<Sample> samples = io.lapse.operations.PrometheusText.parse(page).stream()
+                .filter(sample -> sample.name().equals(metric) && which.test(sample))
+                .toList();
+        return samples.isEmpty()
+                ? Double.NaN
+                : samples.stream().mapToDouble(Sample::value).sum();
     }
 }

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** CPU time a process has used so far, from {@code /proc/<pid>/stat} (Linux): user + system time. */
-final class ProcessCpu {
+public final class ProcessCpu {
 
     /** USER_HZ, the unit of /proc's times: 100 on every Linux the kernel's ABI allows user space to see */
     private static final double TICKS_PER_SECOND = 100.0;
@@ -20,7 +20,7 @@ final class ProcessCpu {
     private ProcessCpu() {}
 
     /** Seconds of CPU the process used since it started. */
-    static double seconds(long pid) {
+    public static double seconds(long pid) {
         String[] fields = fields(pid);
         return ticks(fields, UTIME_AFTER_COMM, STIME_AFTER_COMM) / TICKS_PER_SECOND;
     }

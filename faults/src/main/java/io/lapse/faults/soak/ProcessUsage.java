@@ -1,5 +1,6 @@
 package io.lapse.faults.soak;
 
+import io.lapse.bench.peers.ProcessCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +11,8 @@ import java.nio.file.Path;
  */
 final class ProcessUsage {
 
-    /** USER_HZ: the kernel reports CPU time in these ticks, 100 on every Linux this runs on. */
-    private static final double TICKS_PER_SECOND = 100;
-
     private final long pid;
-    private long lastTicks = -1;
+    private double lastSeconds = -1;
     private long lastNanos;
 
     ProcessUsage(long pid) {
@@ -26,22 +24,19 @@ final class ProcessUsage {
 
     Sample sample() {
         long now = System.nanoTime();
-        long ticks = ticks();
-        double cores = lastTicks < 0 || ticks < lastTicks
+        double seconds = cpuSeconds();
+        double cores = lastSeconds < 0 || seconds < lastSeconds
                 ? Double.NaN
-                : (ticks - lastTicks) / TICKS_PER_SECOND / ((now - lastNanos) / 1e9);
-        lastTicks = ticks;
+                : (seconds - lastSeconds) / ((now - lastNanos) / 1e9);
+        lastSeconds = seconds;
         lastNanos = now;
         return new Sample(cores, rss());
     }
 
-    /** utime + stime, fields 14 and 15 of /proc/PID/stat, counted after the command's closing parenthesis. */
-    private long ticks() {
+    private double cpuSeconds() {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        } catch (IOException | RuntimeException e) {
+            return ProcessCpu.seconds(pid);
+        } catch (RuntimeException e) {
             return 0;
         }
     }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
-import io.lapse.store.internal.LuaTimerStore;
 import io.lapse.store.internal.TtlTimerStore;
 import java.time.Duration;
 import java.util.List;
@@ -117,27 +116,46 @@ class TtlTimerStoreTest {
     @Test
     void aNotificationPastTheWatermarkSetsTheTriggerAgainInsteadOfFiring() {
         long ts = now() - TTL - 1_000;
-        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
-        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
 
-        assertThat(fire("o1", ts + TTL - 1)).isEmpty();
-
-        assertThat(pttl("o1")).isBetween(0L, LuaTimerStore.WATERMARK_RETRY_MS);
+        assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
+                () -> store.apply(List.of(OrderUpdate.active("o1", ts))).join(), ts + TTL - 1);
     }
 
     @Test
     void aNotificationOnAShardWithoutItsEpochSetsTheTriggerAgainInsteadOfFiring() {
-        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
-        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
         redis.connection()
                 .async()
                 .del(store.keys().epoch(store.keys().shardOf("o1")))
                 .toCompletableFuture()
                 .join();
 
-        assertThat(fire("o1", Long.MAX_VALUE / 2)).isEmpty();
+        assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
+                () -> store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000)))
+                        .join(),
+                FAR_FUTURE);
+    }
 
-        assertThat(pttl("o1")).isBetween(0L, TtlTimerStore.WATERMARK_RETRY_MS);
+    /**
+     * The trigger set again lives only {@link TtlTimerStore#WATERMARK_RETRY_MS}, so a look at it that came later than
+     * that (a loaded machine) proves nothing either way: such a round is repeated, a prompt one decides.
+     */
+    private void assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
+            Runnable armPastTheDeadline, long watermark) {
+        for (int round = 1; ; round++) {
+            armPastTheDeadline.run();
+            await().atMost(Duration.ofSeconds(10)).until(() -> pttl("o1") == -2);
+            long startedAt = System.nanoTime();
+
+            assertThat(fire("o1", watermark)).isEmpty();
+
+            long remaining = pttl("o1");
+            boolean prompt =
+                    Duration.ofNanos(System.nanoTime() - startedAt).toMillis() < TtlTimerStore.WATERMARK_RETRY_MS;
+            if (prompt || remaining != -2 || round == 10) {
+                assertThat(remaining).as("trigger's pttl").isBetween(0L, TtlTimerStore.WATERMARK_RETRY_MS);
+                return;
+            }
+        }
     }
 
     @Test

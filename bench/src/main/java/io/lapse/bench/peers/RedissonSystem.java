@@ -8,28 +8,31 @@ import org.redisson.api.RBlockingQueue;
 import org.redisson.api.RDelayedQueue;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.redisson.config.SingleServerConfig;
 
 /**
  * Redisson's {@code RDelayedQueue} as its users debounce: every heartbeat removes the entity's element and offers it
  * again with the new delay; a consumer takes what falls due from the destination queue. Commands are sent
- * asynchronously, a bounded number in flight, as {@link RedisLink} does for the plain Redis designs.
+ * asynchronously, as many in flight as Redisson's connection pool has connections: a command holds a connection until
+ * it is answered, and one that waits longer than Redisson's timeout for a connection fails ("Unable to acquire
+ * connection"), which is what the run of 2026-11-25 with 20,000 in flight against the default pool of 64 reported.
  */
 final class RedissonSystem extends OnRedis {
 
     private static final String QUEUE = "heartbeats";
-    private static final int IN_FLIGHT = 20_000;
     private static final long POLL_MILLIS = 100;
 
     private final RedissonClient redisson;
     private final RBlockingQueue<String> due;
     private final RDelayedQueue<String> delayed;
-    private final Semaphore window = new Semaphore(IN_FLIGHT);
+    private final Semaphore window;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Loop consumer;
 
-    private RedissonSystem(RedisHost host, RedissonClient redisson, Fires fires) {
+    private RedissonSystem(RedisHost host, RedissonClient redisson, int connections, Fires fires) {
         super(host);
         this.redisson = redisson;
+        this.window = new Semaphore(connections);
         this.due = redisson.getBlockingQueue(QUEUE);
         this.delayed = redisson.getDelayedQueue(due);
         this.consumer = Loop.start("peers-redisson-consumer", () -> consume(fires));
@@ -39,8 +42,8 @@ final class RedissonSystem extends OnRedis {
         RedisHost host = RedisHost.start();
         try {
             Config config = new Config();
-            config.useSingleServer().setAddress(host.uri());
-            return new RedissonSystem(host, Redisson.create(config), fires);
+            SingleServerConfig server = config.useSingleServer().setAddress(host.uri());
+            return new RedissonSystem(host, Redisson.create(config), server.getConnectionPoolSize(), fires);
         } catch (RuntimeException e) {
             host.close();
             throw e;

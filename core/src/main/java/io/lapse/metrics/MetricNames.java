@@ -15,6 +15,8 @@ public final class MetricNames {
     public static final String TIMER_WATERMARK_AGE = "lapse.timer.watermark.age";
     /** Timer: shards this instance serves. */
     public static final String TIMER_SHARDS_OWNED = "lapse.timer.shards.owned";
+    /** Ingest: how far it holds its watermarks back because records arrived later than the slack allows, lately. */
+    public static final String INGEST_WATERMARK_HELD_BACK = "lapse.ingest.watermark.held.back";
     /** Ingest: records consumed, by {@code topic}. */
     public static final String INGEST_RECORDS = "lapse.ingest.records";
     /** Ingest: 1 while a fleet silence is on (the same on every instance: it is read from Redis), else 0. */

@@ -60,7 +60,7 @@ final class IngestMetrics {
     }
 
     void watchHeldBack(LongSupplier millis) {
-        Gauge.builder("lapse.ingest.watermark.held.back", () -> millis.getAsLong() / 1000.0)
+        Gauge.builder(MetricNames.INGEST_WATERMARK_HELD_BACK, () -> millis.getAsLong() / 1000.0)
                 .baseUnit("seconds")
                 .description("How far ingest holds its watermarks back because records arrived late lately")
                 .register(registry);

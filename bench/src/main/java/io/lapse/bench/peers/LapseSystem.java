@@ -8,8 +8,13 @@ import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.metrics.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.Watermarks;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -18,10 +23,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.Histogram;
+import java.util.function.DoubleSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Lapse's ingest and timer in this JVM, started as {@code ./lapse bench} starts them, on the shared broker and this
@@ -31,7 +38,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 final class LapseSystem extends OnRedis {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static final long HIGHEST_MILLIS = 3_600_000;
+    private static final Logger log = LoggerFactory.getLogger(LapseSystem.class);
     private static final int PARTITIONS = 6;
     /** acks=1 and lingering like a busy upstream, as the load of {@code ./lapse bench} */
     static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
@@ -52,7 +59,9 @@ final class LapseSystem extends OnRedis {
     private final LongAdder failedSends = new LongAdder();
     private final TopicTail expired;
     private final LapseRuntime lapse;
-    private final Histogram claimDelay;
+    private final RedisConnection traceConnection;
+    private final WatermarkTrace trace;
+    private final LatenessParts.Tally parts;
 
     private LapseSystem(
             RedisHost host,
@@ -61,14 +70,18 @@ final class LapseSystem extends OnRedis {
             Duration deadline,
             TopicTail expired,
             LapseRuntime lapse,
-            Histogram claimDelay) {
+            RedisConnection traceConnection,
+            WatermarkTrace trace,
+            LatenessParts.Tally parts) {
         super(host);
         this.producer = clients.producer("peers-load", PRODUCER_SETTINGS);
         this.pushTopic = config.topics().push();
         this.deadlineMillis = deadline.toMillis();
         this.expired = expired;
         this.lapse = lapse;
-        this.claimDelay = claimDelay;
+        this.traceConnection = traceConnection;
+        this.trace = trace;
+        this.parts = parts;
     }
 
     /**
@@ -92,24 +105,33 @@ final class LapseSystem extends OnRedis {
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         KafkaClients clients = new KafkaClients(config.kafka());
         broker.createTopic(config.topics().expired(), PARTITIONS);
-        Histogram claimDelay = new Histogram(HIGHEST_MILLIS, 3);
-        TopicTail expired = TopicTail.start(clients, config.topics().expired(), PARTITIONS, (record, at) -> {
-            try {
-                TimerExpired event = JsonCodec.TIMER_EXPIRED.decode(record.value());
-                fires.fired(EntityIds.indexOf(event.orderId()), at);
-                synchronized (claimDelay) {
-                    claimDelay.recordValue(Math.max(0, Math.min(event.firedAt() - event.deadline(), HIGHEST_MILLIS)));
-                }
-            } catch (InvalidRecordException e) {
-                fires.fired(-1, at);
-            }
-        });
+        LapseRuntime lapse = null;
+        RedisConnection traceConnection = null;
+        WatermarkTrace trace = null;
+        TopicTail expired = null;
         try {
-            LapseRuntime lapse = BenchServices.start(config, EnumSet.of(ServiceName.INGEST, ServiceName.TIMER));
-            return new LapseSystem(host, clients, config, deadline, expired, lapse, claimDelay);
+            lapse = BenchServices.start(config, EnumSet.of(ServiceName.INGEST, ServiceName.TIMER));
+            traceConnection = RedisConnection.open(config.redis());
+            trace = WatermarkTrace.start(
+                    Watermarks.of(traceConnection, lapse.store().keys(), config), heldBack(lapse.registry()));
+            LatenessParts.Tally parts = new LatenessParts.Tally();
+            WatermarkTrace passages = trace;
+            expired = TopicTail.start(clients, config.topics().expired(), PARTITIONS, (record, at) -> {
+                try {
+                    TimerExpired event = JsonCodec.TIMER_EXPIRED.decode(record.value());
+                    fires.fired(EntityIds.indexOf(event.orderId()), at);
+                    passages.passed(event.deadline())
+                            .ifPresentOrElse(
+                                    passage -> parts.record(
+                                            event.deadline(), passage, event.firedAt(), record.timestamp(), at),
+                                    parts::unsampled);
+                } catch (InvalidRecordException e) {
+                    fires.fired(-1, at);
+                }
+            });
+            return new LapseSystem(host, clients, config, deadline, expired, lapse, traceConnection, trace, parts);
         } catch (Exception e) {
-            expired.close();
-            host.close();
+            closeAll(expired, trace, traceConnection, lapse, host);
             throw e;
         }
     }
@@ -133,19 +155,34 @@ final class LapseSystem extends OnRedis {
         }
     }
 
-    /** From the deadline to the claim in Redis (the event's firedAt, by Redis's clock); the rest is the publish. */
     @Override
-    public Optional<Histogram> claimDelay() {
-        synchronized (claimDelay) {
-            return Optional.of(claimDelay.copy());
-        }
+    public Optional<LatenessParts> latenessParts() {
+        return Optional.of(parts.snapshot());
     }
 
     @Override
     public void close() {
         producer.close();
-        lapse.close();
-        expired.close();
-        host.close();
+        closeAll(expired, trace, traceConnection, lapse, host);
+    }
+
+    private static DoubleSupplier heldBack(MeterRegistry registry) {
+        return () -> {
+            Gauge gauge = registry.find(MetricNames.INGEST_WATERMARK_HELD_BACK).gauge();
+            return gauge == null ? 0 : gauge.value();
+        };
+    }
+
+    /** Closes what was started, the last first; null for what was not. */
+    private static void closeAll(AutoCloseable... started) {
+        for (AutoCloseable part : started) {
+            if (part != null) {
+                try {
+                    part.close();
+                } catch (Exception e) {
+                    log.warn("closing {} failed", part, e);
+                }
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ import org.HdrHistogram.Histogram;
  * @param fired          silent entities that fired within the grace after their deadline
  * @param falseFires     fires of entities that kept re-arming, or before a silent entity's last deadline
  * @param lateness       ms from deadline to the fire, of the silent entities that fired within the grace
- * @param claimDelay     the part of it until the system decided to fire, where it says so (Lapse), or null
+ * @param parts          where that lateness went, for a system that can tell (Lapse), or null
  * @param serverCpu      CPU of the system's own server process, in cores (1.0 = one core busy) over the run
  * @param jvmCpu         CPU of the benchmark's JVM in cores: the driver and the system's clients, and for Lapse its
  *                       services and the broker
@@ -30,7 +30,7 @@ record PeerResult(
         long fired,
         long falseFires,
         Histogram lateness,
-        Histogram claimDelay,
+        LatenessParts parts,
         double serverCpu,
         double jvmCpu,
         long bytesPerEntity,

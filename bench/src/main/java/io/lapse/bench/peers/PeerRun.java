@@ -74,7 +74,7 @@ final class PeerRun {
                         fires,
                         driver,
                         stats,
-                        system.claimDelay().orElse(null),
+                        system.latenessParts().orElse(null),
                         serverCpu,
                         jvmCpu,
                         (memoryAfter - memoryBefore) / plan.entities());
@@ -122,7 +122,7 @@ final class PeerRun {
             Fires fires,
             HeartbeatDriver driver,
             HeartbeatDriver.Stats stats,
-            Histogram claimDelay,
+            LatenessParts parts,
             double serverCpu,
             double jvmCpu,
             long bytesPerEntity) {
@@ -161,7 +161,7 @@ final class PeerRun {
                 fired,
                 fires.falseFires() + early,
                 lateness,
-                claimDelay,
+                parts,
                 serverCpu,
                 jvmCpu,
                 bytesPerEntity,

@@ -1,7 +1,6 @@
 package io.lapse.bench.peers;
 
 import java.util.Optional;
-import org.HdrHistogram.Histogram;
 
 /**
  * One design under test, started on its own fresh server, which closing it stops. The driver re-arms entities through it; it reports every
@@ -19,11 +18,8 @@ interface PeerSystem extends AutoCloseable {
     /** Bytes the system's store holds now (Redis used_memory, for instance). */
     long memoryBytes() throws Exception;
 
-    /**
-     * The part of the lateness until the system decided to fire, where it says (Lapse's claim in Redis); empty for a
-     * system whose fire is the first the benchmark hears of it.
-     */
-    default Optional<Histogram> claimDelay() {
+    /** Where the lateness went, for a system that can tell (Lapse); empty for one whose fire is all the benchmark sees. */
+    default Optional<LatenessParts> latenessParts() {
         return Optional.empty();
     }
 

@@ -2,9 +2,11 @@ package io.lapse.bench.peers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.config.LapseConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -51,11 +53,21 @@ class PeersSmokeTest {
                 .isGreaterThan(
                         size.completed(Peer.IDEAL).orElseThrow().lateness().getValueAtPercentile(99));
         assertThat(size.latenessRatio()).isPresent();
+        LatenessParts parts = size.completed(Peer.LAPSE_ZSET).orElseThrow().parts();
+        assertThat(parts.toClaim().getTotalCount() + parts.unsampled()).isGreaterThanOrEqualTo(ENTITIES / 100);
+        assertThat(parts.toClaim().getTotalCount()).isPositive();
+        // ingest's marks are times already past, and the slack comes off them: no deadline is reached sooner
+        assertThat(parts.toWatermark().getMinValue())
+                .isGreaterThanOrEqualTo(LapseConfig.load(null, Map.of())
+                        .timer()
+                        .watermarkSlack()
+                        .toMillis());
 
         List<Path> plots = PeersPlots.write(sizes, dir);
         assertThat(plots).singleElement().satisfies(png -> assertThat(png).isNotEmptyFile());
         assertThat(PeersReport.markdown(options, sizes, List.of(), Duration.ofSeconds(1)))
                 .contains(Peer.IDEAL)
+                .contains("where the lateness went")
                 .contains("Lateness ratio");
     }
 }

@@ -1,0 +1,69 @@
+package io.lapse.bench.peers;
+
+import io.lapse.store.Watermarks;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+
+/**
+ * When Lapse's watermark first reached each value, read from Redis every millisecond beside the run, with how far
+ * ingest held it back for late records at that moment: what splits a silent entity's wait before its claim into the
+ * watermark's part and the timer's.
+ */
+final class WatermarkTrace implements AutoCloseable {
+
+    /** The moment the watermark was first seen at or past a value, and ingest's lateness allowance then. */
+    record Passage(long seenAtMillis, long heldBackMillis) {}
+
+    private static final long KEEP_MILLIS = Duration.ofMinutes(5).toMillis();
+    private static final long SAMPLE_EVERY_MILLIS = 1;
+
+    private final Watermarks watermarks;
+    private final DoubleSupplier heldBackSeconds;
+    private final TreeMap<Long, Passage> firstSeen = new TreeMap<>();
+    private final Loop loop;
+
+    private WatermarkTrace(Watermarks watermarks, DoubleSupplier heldBackSeconds) {
+        this.watermarks = watermarks;
+        this.heldBackSeconds = heldBackSeconds;
+        this.loop = Loop.start("peers-watermark-trace", this::sample);
+    }
+
+    /** @param heldBackSeconds ingest's lateness allowance now (its {@code lapse.ingest.watermark.held.back} gauge) */
+    static WatermarkTrace start(Watermarks watermarks, DoubleSupplier heldBackSeconds) {
+        return new WatermarkTrace(watermarks, heldBackSeconds);
+    }
+
+    private void sample() throws Exception {
+        OptionalLong low = watermarks.low().get(10, TimeUnit.SECONDS);
+        long now = System.currentTimeMillis();
+        long heldBack = Math.round(heldBackSeconds.getAsDouble() * 1000);
+        if (low.isPresent()) {
+            synchronized (firstSeen) {
+                if (firstSeen.isEmpty() || low.getAsLong() > firstSeen.lastKey()) {
+                    firstSeen.put(low.getAsLong(), new Passage(now, heldBack));
+                }
+                firstSeen.headMap(now - KEEP_MILLIS).clear();
+            }
+        }
+        Thread.sleep(SAMPLE_EVERY_MILLIS);
+    }
+
+    /** When the watermark first reached {@code deadline}; empty if the trace has not seen it do so (yet). */
+    Optional<Passage> passed(long deadline) {
+        loop.check();
+        synchronized (firstSeen) {
+            Map.Entry<Long, Passage> entry = firstSeen.ceilingEntry(deadline);
+            return entry == null ? Optional.empty() : Optional.of(entry.getValue());
+        }
+    }
+
+    @Override
+    public void close() {
+        loop.close();
+    }
+}

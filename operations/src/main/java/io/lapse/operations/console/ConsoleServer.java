@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -28,12 +29,12 @@ public final class ConsoleServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService threads;
-    private final ReplayJobs replays;
+    private final BackgroundJobs replays;
     private final String host;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ConsoleServer(HttpServer server, ExecutorService threads, ReplayJobs replays, String host) {
+    private ConsoleServer(HttpServer server, ExecutorService threads, BackgroundJobs replays, String host) {
         this.server = server;
         this.threads = threads;
         this.replays = replays;
@@ -70,14 +71,18 @@ public final class ConsoleServer implements AutoCloseable {
         ExecutorService threads = Executors.newFixedThreadPool(THREADS, named());
         server.setExecutor(threads);
         ConsoleAudit audit = new ConsoleAudit(config);
-        ReplayJobs replays = new ReplayJobs(commands);
+        BackgroundJobs replays = new BackgroundJobs("replay");
         server.createContext(
                 "/api/",
                 new ConsoleApi(
                         commands,
                         guard,
                         audit,
-                        new RepublishApi(commands, replays),
+                        new RepublishApi(
+                                commands,
+                                replays,
+                                new DryRuns<>("redrive", Clock.systemUTC()),
+                                new DryRuns<>("replay", Clock.systemUTC())),
                         config.topics().expired()));
         server.createContext("/", new ConsoleAssets(guard));
         server.start();

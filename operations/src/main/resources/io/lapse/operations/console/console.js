@@ -260,19 +260,21 @@ function redriveSummary(r) {
 }
 
 async function redrive(dryRun) {
-  const letters = dryRun ? selectedLetters() : plannedRedrive;
+  const letters = dryRun ? selectedLetters() : plannedRedrive && plannedRedrive.letters;
   if (!letters || letters.length === 0) { byId('redrive-result').textContent = 'select the dead letters to redrive'; return; }
   const reason = byId('redrive-reason').value.trim();
   if (!dryRun && !reason) { byId('redrive-result').textContent = 'say why: a reason is required, for the audit'; return; }
   if (!dryRun && !window.confirm('Publish ' + letters.length + ' dead letters again?')) return;
   byId('redrive-result').textContent = dryRun ? 'looking…' : 'redriving…';
-  const result = await post('/api/dead-letters/redrive', {letters, dryRun, reason});
+  const dryRunId = dryRun ? undefined : plannedRedrive.dryRunId;
+  const result = await post('/api/dead-letters/redrive', {letters, dryRun, dryRunId, reason});
   if (!result.ok) { byId('redrive-result').textContent = 'redrive: ' + failure(result); return; }
   const r = result.body;
   fillList('redrive-plan', r.wouldPublish.map(line => 'would publish ' + line)
     .concat(r.refused.map(line => 'not redriven ' + line)));
   byId('redrive-result').textContent = redriveSummary(r);
-  plannedRedrive = dryRun && r.wouldPublish.length > 0 ? letters : null;
+  // the server runs only what a dry run showed: the run names it
+  plannedRedrive = dryRun && r.wouldPublish.length > 0 ? {letters, dryRunId: r.dryRunId} : null;
   byId('redrive').disabled = plannedRedrive === null;
 }
 
@@ -319,7 +321,7 @@ async function replayDryRun() {
   fillRows('replay-partitions', Object.entries(r.perPartition).map(([partition, count]) => [partition, count]));
   fillList('replay-sample', r.wouldPublish.map(line => 'would publish ' + line)
     .concat(r.selected > r.wouldPublish.length ? ['… and ' + (r.selected - r.wouldPublish.length) + ' more'] : []));
-  plannedReplay = r.selected > 0 ? form : null;
+  plannedReplay = r.selected > 0 ? {form, dryRunId: r.dryRunId} : null;
   byId('replay-run').disabled = plannedReplay === null;
 }
 
@@ -327,8 +329,9 @@ async function replayRun() {
   if (!plannedReplay) return;
   const reason = byId('replay-reason').value.trim();
   if (!reason) { byId('replay-result').textContent = 'say why: a reason is required, for the audit'; return; }
-  if (!window.confirm('Replay ' + plannedReplay.topic + ' from ' + plannedReplay.from + ' now?')) return;
-  const result = await post('/api/replay', Object.assign({dryRun: false, reason}, plannedReplay));
+  const form = plannedReplay.form;
+  if (!window.confirm('Replay ' + form.topic + ' from ' + form.from + ' now?')) return;
+  const result = await post('/api/replay', Object.assign({dryRun: false, dryRunId: plannedReplay.dryRunId, reason}, form));
   if (!result.ok) { byId('replay-result').textContent = 'replay: ' + failure(result); return; }
   replayChanged();
   renderReplay(result.body);

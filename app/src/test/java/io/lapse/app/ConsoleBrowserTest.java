@@ -139,7 +139,7 @@ class ConsoleBrowserTest {
                         settings.entrySet().stream()
                                 .map(e -> e.getKey() + "=" + e.getValue())
                                 .toList()));
-        console = ConsoleServer.start(file, List.of(), "browser-test", Duration.ofSeconds(5));
+        console = ConsoleServer.start(file, List.of(), "browser-test", Duration.ofSeconds(5), new ConsoleRebuild());
         chromium = SeleniumChromium.start();
         browser().get(console.url().toString());
     }

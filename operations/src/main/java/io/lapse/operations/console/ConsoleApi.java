@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The console's JSON API under {@code /api/}: the on-call commands' results, the audit log, and fire, cancel, redrive
- * and replay as POSTs that the {@link RequestGuard} lets through.
+ * The console's JSON API under {@code /api/}: the on-call commands' results, the audit log, and fire, cancel, redrive,
+ * replay and rebuild as POSTs that the {@link RequestGuard} lets through.
  */
 final class ConsoleApi implements HttpHandler {
 
@@ -38,6 +38,7 @@ final class ConsoleApi implements HttpHandler {
     private final RequestGuard guard;
     private final ConsoleAudit audit;
     private final RepublishApi republish;
+    private final RebuildApi rebuild;
     private final String expiredTopic;
 
     /** @param expiredTopic what the replay form offers first: replaying expiries is what on-call does most */
@@ -46,12 +47,14 @@ final class ConsoleApi implements HttpHandler {
             RequestGuard guard,
             ConsoleAudit audit,
             RepublishApi republish,
+            RebuildApi rebuild,
             String expiredTopic) {
         this.commands = commands;
         this.expiredTopic = expiredTopic;
         this.guard = guard;
         this.audit = audit;
         this.republish = republish;
+        this.rebuild = rebuild;
     }
 
     @Override
@@ -95,6 +98,8 @@ final class ConsoleApi implements HttpHandler {
             republish.redrive(exchange);
         } else if (acting && path.equals("/api/replay")) {
             republish.replay(exchange);
+        } else if (acting && path.equals("/api/rebuild")) {
+            rebuild.start(exchange);
         } else if (acting) {
             respond(exchange, 404, error("nothing to POST to at " + path));
         } else if (path.equals("/api/status")) {
@@ -105,6 +110,8 @@ final class ConsoleApi implements HttpHandler {
             deadLetters(exchange, query(exchange));
         } else if (path.equals("/api/replay")) {
             republish.latestReplay(exchange);
+        } else if (path.equals("/api/rebuild")) {
+            rebuild.latest(exchange);
         } else if (path.equals("/api/audit")) {
             audit(exchange, query(exchange));
         } else {

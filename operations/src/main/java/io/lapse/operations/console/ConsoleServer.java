@@ -29,15 +29,15 @@ public final class ConsoleServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService threads;
-    private final BackgroundJobs replays;
+    private final List<BackgroundJobs> jobs;
     private final String host;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ConsoleServer(HttpServer server, ExecutorService threads, BackgroundJobs replays, String host) {
+    private ConsoleServer(HttpServer server, ExecutorService threads, List<BackgroundJobs> jobs, String host) {
         this.server = server;
         this.threads = threads;
-        this.replays = replays;
+        this.jobs = jobs;
         this.host = host;
     }
 
@@ -47,19 +47,25 @@ public final class ConsoleServer implements AutoCloseable {
      * @param configFile  null for defaults and the environment only
      * @param metricsUrls services' /metrics for the overview; empty for lapse status's default
      * @param user        who acts, named in the audit log
+     * @param rebuilder   what the Rebuild button runs: lapse rebuild's work
      * @throws IllegalArgumentException with one line naming the setting, when the console cannot or must not start
      */
-    public static ConsoleServer start(Path configFile, List<String> metricsUrls, String user, Duration timeout) {
+    public static ConsoleServer start(
+            Path configFile, List<String> metricsUrls, String user, Duration timeout, TimerRebuilder rebuilder) {
         LapseConfig config = LapseConfig.load(configFile, System.getenv());
         ConsoleSettings settings = ConsoleSettings.from(config.source());
         RequestGuard guard =
                 new RequestGuard(settings.tokenFile() == null ? null : BearerToken.read(settings.tokenFile()));
         OnCallCommands commands = new OnCallCommands(configFile, metricsUrls, timeout.toMillis() + "ms", user);
-        return serve(settings, guard, commands, config);
+        return serve(settings, guard, commands, config, rebuilder);
     }
 
     private static ConsoleServer serve(
-            ConsoleSettings settings, RequestGuard guard, OnCallCommands commands, LapseConfig config) {
+            ConsoleSettings settings,
+            RequestGuard guard,
+            OnCallCommands commands,
+            LapseConfig config,
+            TimerRebuilder rebuilder) {
         HttpServer server;
         try {
             server = HttpServer.create(
@@ -72,6 +78,7 @@ public final class ConsoleServer implements AutoCloseable {
         server.setExecutor(threads);
         ConsoleAudit audit = new ConsoleAudit(config);
         BackgroundJobs replays = new BackgroundJobs("replay");
+        BackgroundJobs rebuilds = new BackgroundJobs("rebuild");
         server.createContext(
                 "/api/",
                 new ConsoleApi(
@@ -83,11 +90,12 @@ public final class ConsoleServer implements AutoCloseable {
                                 replays,
                                 new DryRuns<>("redrive", Clock.systemUTC()),
                                 new DryRuns<>("replay", Clock.systemUTC())),
+                        new RebuildApi(rebuilder, config, rebuilds, audit, commands.user()),
                         config.topics().expired()));
         server.createContext("/", new ConsoleAssets(guard));
         server.start();
         String host = settings.address().contains(":") ? "[" + settings.address() + "]" : settings.address();
-        return new ConsoleServer(server, threads, replays, host);
+        return new ConsoleServer(server, threads, List.of(replays, rebuilds), host);
     }
 
     public int port() {
@@ -118,7 +126,7 @@ public final class ConsoleServer implements AutoCloseable {
             threads.shutdownNow();
             Thread.currentThread().interrupt();
         } finally {
-            replays.close();
+            jobs.forEach(BackgroundJobs::close);
             stopped.countDown();
         }
     }

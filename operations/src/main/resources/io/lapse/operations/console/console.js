@@ -82,7 +82,7 @@ function show(tab) {
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === tab));
   clearTimeout(overviewTimer);
   say('');
-  if (tab === 'overview') refreshOverview();
+  if (tab === 'overview') { refreshOverview(); showLatestRebuild(); }
   if (tab === 'dead-letters') loadDeadLetters();
   if (tab === 'replay') showLatestReplay();
   if (tab === 'audit') loadAudit();
@@ -106,6 +106,38 @@ async function refreshOverview() {
   const result = await api('/api/status');
   if (result.ok) renderOverview(result.body); else say('status: ' + failure(result));
   if (!byId('overview').hidden) overviewTimer = setTimeout(refreshOverview, REFRESH_MS);
+}
+
+// ---- rebuild: in the background, with its progress, then its summary
+
+let rebuildTimer = null;
+
+async function rebuild() {
+  const reason = byId('rebuild-reason').value.trim();
+  if (!reason) { byId('rebuild-result').textContent = 'say why: a reason is required, for the audit'; return; }
+  if (!window.confirm('Rebuild every timer in Redis from the compensator\'s state now?')) return;
+  const result = await post('/api/rebuild', {reason});
+  if (!result.ok) { byId('rebuild-result').textContent = 'rebuild: ' + failure(result); return; }
+  renderRebuild(result.body);
+}
+
+async function showLatestRebuild() {
+  clearTimeout(rebuildTimer);
+  const result = await api('/api/rebuild');
+  if (result.ok) renderRebuild(result.body);
+}
+
+function renderRebuild(state) {
+  clearTimeout(rebuildTimer);
+  if (state.running) {
+    byId('rebuild-progress').textContent = 'rebuilding' + (state.progress ? ': ' + state.progress : '…');
+    byId('rebuild-result').textContent = '';
+    rebuildTimer = setTimeout(showLatestRebuild, 500);
+    return;
+  }
+  byId('rebuild-progress').textContent = 'last rebuild (' + state.reason + ')'
+    + (state.exit === 1 ? ': done, but not exact' : state.exit === 2 ? ': nothing done' : ': done');
+  byId('rebuild-result').textContent = state.summary ? state.summary : 'rebuild failed: ' + state.error;
 }
 
 function renderOverview(s) {
@@ -389,6 +421,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   byId('replay-run').addEventListener('click', replayRun);
   byId('fire').addEventListener('click', () => act('fire'));
   byId('cancel').addEventListener('click', () => act('cancel'));
+  byId('rebuild').addEventListener('click', rebuild);
   window.addEventListener('hashchange', route);
   const session = await api('/api/session');
   if (session.ok) {

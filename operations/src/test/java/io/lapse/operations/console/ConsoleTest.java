@@ -47,6 +47,13 @@ class ConsoleTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String USER = "alice-on-call";
+    /** The app hands in lapse rebuild; here one that draws a progress line and says what it did. */
+    private static final TimerRebuilder REBUILD = (config, out, err) -> {
+        err.print("rebuilding shard 1 of 4\r");
+        err.flush();
+        out.println("lapse rebuild: rebuilt 0 timers on " + config.timer().shards() + " shards");
+        return 0;
+    };
 
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
@@ -79,7 +86,7 @@ class ConsoleTest {
         redis = RedisConnection.open(config.redis());
         store = TimerStore.of(
                 redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
-        console = ConsoleServer.start(configFile(Map.of()), List.of(), USER, Duration.ofSeconds(5));
+        console = ConsoleServer.start(configFile(Map.of()), List.of(), USER, Duration.ofSeconds(5), REBUILD);
     }
 
     @AfterAll
@@ -288,6 +295,35 @@ class ConsoleTest {
     }
 
     @Test
+    void aRebuildNeedsAReasonRunsInTheBackgroundUntilItsSummaryAndIsAudited() throws Exception {
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+
+        HttpResponse<String> noReason = postTo("/api/rebuild", "{}", cookie, token);
+        HttpResponse<String> noCsrf = postTo("/api/rebuild", "{\"reason\":\"Redis lost its data\"}", cookie, null);
+
+        assertThat(noReason.statusCode()).as(noReason.body()).isEqualTo(400);
+        assertThat(noCsrf.statusCode()).as(noCsrf.body()).isEqualTo(403);
+
+        HttpResponse<String> started = postTo("/api/rebuild", "{\"reason\":\"Redis lost its data\"}", cookie, token);
+
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !JSON.readTree(get("/api/rebuild").body())
+                        .get("running")
+                        .asBoolean());
+        JsonNode done = JSON.readTree(get("/api/rebuild").body());
+        assertThat(done.get("exit").asInt()).isZero();
+        assertThat(done.get("summary").asText()).isEqualTo("lapse rebuild: rebuilt 0 timers on 4 shards");
+        assertThat(done.get("progress").asText()).isEqualTo("rebuilding shard 1 of 4");
+        assertThat(JSON.readTree(get("/api/audit").body())).anySatisfy(entry -> {
+            assertThat(entry.get("action").asText()).isEqualTo("rebuild");
+            assertThat(entry.get("user").asText()).isEqualTo(USER);
+            assertThat(entry.get("reason").asText()).isEqualTo("Redis lost its data");
+        });
+    }
+
+    @Test
     void aRequestFromAnotherOriginCannotAct() throws Exception {
         String cookie = csrfCookie();
         String token = cookie.substring(cookie.indexOf('=') + 1);
@@ -306,7 +342,7 @@ class ConsoleTest {
     @Test
     void anyAddressButLoopbackWithoutATokenFileDoesNotStart() throws Exception {
         StringWriter err = new StringWriter();
-        int exit = new CommandLine(new ConsoleCommand())
+        int exit = new CommandLine(new ConsoleCommand(REBUILD))
                 .setErr(new PrintWriter(err, true))
                 .execute(
                         "--config",
@@ -326,7 +362,8 @@ class ConsoleTest {
                 configFile(Map.of("console.auth-token-file", tokenFile.toString())),
                 List.of(),
                 USER,
-                Duration.ofSeconds(5))) {
+                Duration.ofSeconds(5),
+                REBUILD)) {
             URI audit = guarded.url().resolve("/api/audit");
             HttpResponse<String> without =
                     http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString());

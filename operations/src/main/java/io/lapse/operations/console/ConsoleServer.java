@@ -2,6 +2,7 @@ package io.lapse.operations.console;
 
 import com.sun.net.httpserver.HttpServer;
 import io.lapse.config.LapseConfig;
+import io.lapse.operations.StatusCommand;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -30,14 +31,21 @@ public final class ConsoleServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService threads;
     private final List<BackgroundJobs> jobs;
+    private final LatenessHistory lateness;
     private final String host;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ConsoleServer(HttpServer server, ExecutorService threads, List<BackgroundJobs> jobs, String host) {
+    private ConsoleServer(
+            HttpServer server,
+            ExecutorService threads,
+            List<BackgroundJobs> jobs,
+            LatenessHistory lateness,
+            String host) {
         this.server = server;
         this.threads = threads;
         this.jobs = jobs;
+        this.lateness = lateness;
         this.host = host;
     }
 
@@ -57,7 +65,7 @@ public final class ConsoleServer implements AutoCloseable {
         RequestGuard guard =
                 new RequestGuard(settings.tokenFile() == null ? null : BearerToken.read(settings.tokenFile()));
         OnCallCommands commands = new OnCallCommands(configFile, metricsUrls, timeout.toMillis() + "ms", user);
-        return serve(settings, guard, commands, config, rebuilder);
+        return serve(settings, guard, commands, config, rebuilder, timeout);
     }
 
     private static ConsoleServer serve(
@@ -65,7 +73,8 @@ public final class ConsoleServer implements AutoCloseable {
             RequestGuard guard,
             OnCallCommands commands,
             LapseConfig config,
-            TimerRebuilder rebuilder) {
+            TimerRebuilder rebuilder,
+            Duration timeout) {
         HttpServer server;
         try {
             server = HttpServer.create(
@@ -79,6 +88,10 @@ public final class ConsoleServer implements AutoCloseable {
         ConsoleAudit audit = new ConsoleAudit(config);
         BackgroundJobs replays = new BackgroundJobs("replay");
         BackgroundJobs rebuilds = new BackgroundJobs("rebuild");
+        LatenessHistory lateness = LatenessHistory.start(
+                commands.metricsUrls().isEmpty() ? StatusCommand.defaultMetricsUrls(config) : commands.metricsUrls(),
+                timeout,
+                Clock.systemUTC());
         server.createContext(
                 "/api/",
                 new ConsoleApi(
@@ -91,11 +104,12 @@ public final class ConsoleServer implements AutoCloseable {
                                 new DryRuns<>("redrive", Clock.systemUTC()),
                                 new DryRuns<>("replay", Clock.systemUTC())),
                         new RebuildApi(rebuilder, config, rebuilds, audit, commands.user()),
+                        lateness,
                         config.topics().expired()));
         server.createContext("/", new ConsoleAssets(guard));
         server.start();
         String host = settings.address().contains(":") ? "[" + settings.address() + "]" : settings.address();
-        return new ConsoleServer(server, threads, List.of(replays, rebuilds), host);
+        return new ConsoleServer(server, threads, List.of(replays, rebuilds), lateness, host);
     }
 
     public int port() {
@@ -127,6 +141,7 @@ public final class ConsoleServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             jobs.forEach(BackgroundJobs::close);
+            lateness.close();
             stopped.countDown();
         }
     }

@@ -3,7 +3,11 @@
 'use strict';
 
 const REFRESH_MS = 5000;
+// the dead-letter chart reads three hours of the topic: less often than the figures
+const DEAD_LETTER_CHART_MS = 30000;
+const SVG = 'http://www.w3.org/2000/svg';
 let overviewTimer = null;
+let deadLetterChartAt = 0;
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -82,7 +86,7 @@ function show(tab) {
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === tab));
   clearTimeout(overviewTimer);
   say('');
-  if (tab === 'overview') { refreshOverview(); showLatestRebuild(); }
+  if (tab === 'overview') { deadLetterChartAt = 0; refreshOverview(); showLatestRebuild(); }
   if (tab === 'dead-letters') loadDeadLetters();
   if (tab === 'replay') showLatestReplay();
   if (tab === 'audit') loadAudit();
@@ -103,9 +107,121 @@ function route() {
 
 async function refreshOverview() {
   clearTimeout(overviewTimer);
+  const charts = [refreshLatenessChart()];
+  if (Date.now() - deadLetterChartAt > DEAD_LETTER_CHART_MS) charts.push(refreshDeadLetterChart());
   const result = await api('/api/status');
   if (result.ok) renderOverview(result.body); else say('status: ' + failure(result));
+  await Promise.all(charts);
   if (!byId('overview').hidden) overviewTimer = setTimeout(refreshOverview, REFRESH_MS);
+}
+
+// ---- charts: SVG drawn here, from this origin (no chart library, nothing from a CDN); text only as textContent
+
+function svgNode(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  Object.entries(attributes || {}).forEach(([name, value]) => node.setAttribute(name, String(value)));
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+const CHART = {width: 720, height: 180, left: 64, right: 12, top: 10, bottom: 24};
+
+/** An empty chart with its axes: x over [from, to] (ms), y over [0, top]; returns the chart and its scales. */
+function chartFrame(container, title, from, to, top, yLabel) {
+  clear(container);
+  const svg = svgNode('svg', {viewBox: '0 0 ' + CHART.width + ' ' + CHART.height, role: 'img'});
+  svg.appendChild(svgNode('title', {}, title));
+  const plotWidth = CHART.width - CHART.left - CHART.right;
+  const plotHeight = CHART.height - CHART.top - CHART.bottom;
+  const x = t => CHART.left + (t - from) / (to - from) * plotWidth;
+  const y = v => CHART.top + plotHeight - v / top * plotHeight;
+  svg.appendChild(svgNode('line', {x1: CHART.left, y1: y(0), x2: CHART.left + plotWidth, y2: y(0), class: 'axis'}));
+  svg.appendChild(svgNode('line', {x1: CHART.left, y1: y(0), x2: CHART.left, y2: y(top), class: 'axis'}));
+  svg.appendChild(svgNode('text', {x: CHART.left - 4, y: y(top) + 4, 'text-anchor': 'end', class: 'tick'}, yLabel(top)));
+  svg.appendChild(svgNode('text', {x: CHART.left - 4, y: y(0), 'text-anchor': 'end', class: 'tick'}, yLabel(0)));
+  [0, 0.5, 1].forEach(share => {
+    const t = from + share * (to - from);
+    svg.appendChild(svgNode('text', {x: x(t), y: CHART.height - 6, 'text-anchor': share === 0 ? 'start' : share === 1 ? 'end' : 'middle',
+      class: 'tick'}, share === 1 ? 'now' : '-' + duration(to - t)));
+  });
+  container.appendChild(svg);
+  return {svg, x, y};
+}
+
+async function refreshLatenessChart() {
+  const result = await api('/api/lateness');
+  if (!result.ok) { byId('lateness-chart-text').textContent = 'lateness: ' + failure(result); return; }
+  drawLateness(result.body);
+}
+
+function drawLateness(h) {
+  const now = Date.now();
+  const from = now - h.spanMillis;
+  const fired = h.points.filter(p => p.fired > 0);
+  const top = Math.max(100, ...fired.map(p => p.p99Millis)) * 1.1;
+  const chart = chartFrame(byId('lateness-chart'), 'fire lateness p50 and p99 over the last hour', from, now, top,
+    v => duration(Math.round(v)));
+  ['p99', 'p50'].forEach(q => {
+    // a stretch without fires is a gap, not a line drawn across it
+    let path = '';
+    let drawing = false;
+    h.points.forEach(p => {
+      if (p.fired === 0) { drawing = false; return; }
+      path += (drawing ? ' L' : ' M') + chart.x(p.at).toFixed(1) + ' ' + chart.y(p[q + 'Millis']).toFixed(1);
+      drawing = true;
+    });
+    if (path) chart.svg.appendChild(svgNode('path', {d: path.trim(), class: 'line ' + q}));
+    fired.forEach(p => chart.svg.appendChild(svgNode('circle',
+      {cx: chart.x(p.at).toFixed(1), cy: chart.y(p[q + 'Millis']).toFixed(1), r: 2.5, class: 'point ' + q},
+      q + ' ' + duration(Math.round(p[q + 'Millis'])) + ' at ' + time(p.at))));
+  });
+  const total = fired.reduce((sum, p) => sum + p.fired, 0);
+  const source = h.urls.length === 0 ? 'no /metrics to read (start the console with --metrics URL)'
+    : 'read every ' + duration(h.intervalMillis) + ' from ' + h.urls.join(', ');
+  byId('lateness-chart-text').textContent = 'p99 (dark) and p50 (light) of what the timers fired in each '
+    + duration(h.intervalMillis) + ': ' + total + ' expiries fired in the ' + h.points.length + ' intervals this console'
+    + ' has seen since it started (it keeps an hour, in memory); ' + source + '.';
+}
+
+async function refreshDeadLetterChart() {
+  const result = await api('/api/dead-letters/over-time');
+  if (!result.ok) { byId('dead-letters-chart-text').textContent = 'dead letters: ' + failure(result); return; }
+  deadLetterChartAt = Date.now();
+  drawDeadLetters(result.body);
+}
+
+function drawDeadLetters(c) {
+  const kinds = Object.keys(c.reasons);
+  const totals = Array.from({length: c.buckets}, (_, i) => kinds.reduce((sum, k) => sum + c.reasons[k][i], 0));
+  const top = Math.max(1, ...totals);
+  const to = c.from + c.buckets * c.bucketMillis;
+  const chart = chartFrame(byId('dead-letters-chart'), 'dead letters per reason over the last 3 hours', c.from, to, top,
+    v => Math.round(v));
+  for (let i = 0; i < c.buckets; i++) {
+    let stacked = 0;
+    kinds.forEach((k, n) => {
+      const count = c.reasons[k][i];
+      if (count === 0) return;
+      const x = chart.x(c.from + i * c.bucketMillis);
+      const bar = svgNode('rect', {x: (x + 0.5).toFixed(1), y: chart.y(stacked + count).toFixed(1),
+        width: Math.max(1, chart.x(c.from + (i + 1) * c.bucketMillis) - x - 1).toFixed(1),
+        height: (chart.y(stacked) - chart.y(stacked + count)).toFixed(1), class: 'bar series-' + (n % 6)});
+      bar.appendChild(svgNode('title', {}, count + ' × ' + k + ', ' + time(c.from + i * c.bucketMillis)));
+      chart.svg.appendChild(bar);
+      stacked += count;
+    });
+  }
+  const legend = byId('dead-letters-legend');
+  clear(legend);
+  kinds.forEach((k, n) => {
+    const item = el('li');
+    item.appendChild(el('span', null, 'swatch series-' + (n % 6)));
+    item.appendChild(el('span', k + ': ' + c.reasons[k].reduce((a, b) => a + b, 0)));
+    legend.appendChild(item);
+  });
+  byId('dead-letters-chart-text').textContent = (kinds.length === 0 ? 'none in the last 3 hours. ' : '')
+    + 'Counted from the dead-letter topic\'s records by when each was written, per ' + duration(c.bucketMillis)
+    + '; a reason is grouped by its words before the first colon.';
 }
 
 // ---- rebuild: in the background, with its progress, then its summary

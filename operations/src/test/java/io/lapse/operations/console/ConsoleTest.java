@@ -324,6 +324,21 @@ class ConsoleTest {
     }
 
     @Test
+    void theOverviewsHistoryIsServedForItsCharts() throws Exception {
+        HttpResponse<String> lateness = get("/api/lateness");
+        HttpResponse<String> deadLetters = get("/api/dead-letters/over-time");
+
+        assertThat(lateness.statusCode()).as(lateness.body()).isEqualTo(200);
+        assertThat(JSON.readTree(lateness.body()).get("intervalMillis").asLong())
+                .isEqualTo(10_000);
+        assertThat(JSON.readTree(lateness.body()).get("points").isArray()).isTrue();
+        assertThat(deadLetters.statusCode()).as(deadLetters.body()).isEqualTo(200);
+        JsonNode chart = JSON.readTree(deadLetters.body());
+        assertThat(chart.get("bucketMillis").asLong()).isEqualTo(300_000);
+        assertThat(chart.get("reasons").isObject()).isTrue();
+    }
+
+    @Test
     void aRequestFromAnotherOriginCannotAct() throws Exception {
         String cookie = csrfCookie();
         String token = cookie.substring(cookie.indexOf('=') + 1);

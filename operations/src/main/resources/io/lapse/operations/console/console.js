@@ -84,6 +84,8 @@ function failure(result) {
 function show(tab) {
   document.querySelectorAll('section.tab').forEach(s => { s.hidden = s.id !== tab; });
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === tab));
+  // a page opens at its top, not where the last one was scrolled to
+  window.scrollTo(0, 0);
   clearTimeout(overviewTimer);
   say('');
   if (tab === 'overview') { deadLetterChartAt = 0; refreshOverview(); showLatestRebuild(); }
@@ -539,6 +541,10 @@ document.addEventListener('DOMContentLoaded', async () => {
   byId('cancel').addEventListener('click', () => act('cancel'));
   byId('rebuild').addEventListener('click', rebuild);
   window.addEventListener('hashchange', route);
+  // the tab clicked again is shown again from its top: the browser would only scroll to the section of that name
+  document.querySelectorAll('nav a').forEach(a => a.addEventListener('click', e => {
+    if (location.hash === '#' + a.dataset.tab) { e.preventDefault(); route(); }
+  }));
   const session = await api('/api/session');
   if (session.ok) {
     byId('who').textContent = 'acting as ' + session.body.user;

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 
 /**
  * Rebuild from the page: what {@code lapse rebuild} does, in the background, with its progress and then its summary.
@@ -23,14 +22,14 @@ final class RebuildApi {
 
     private final TimerRebuilder rebuilder;
     private final LapseConfig config;
-    private final BackgroundJobs rebuilds;
+    private final BackgroundRunApi rebuilds;
     private final ConsoleAudit audit;
     private final String user;
 
     RebuildApi(TimerRebuilder rebuilder, LapseConfig config, BackgroundJobs rebuilds, ConsoleAudit audit, String user) {
         this.rebuilder = rebuilder;
         this.config = config;
-        this.rebuilds = rebuilds;
+        this.rebuilds = new BackgroundRunApi(rebuilds, "rebuild", RebuildApi::state);
         this.audit = audit;
         this.user = user;
     }
@@ -42,23 +41,12 @@ final class RebuildApi {
             ConsoleApi.respond(exchange, 400, ConsoleApi.error("say why: a reason is required, for the audit"));
             return;
         }
-        Optional<BackgroundJobs.State> started =
-                rebuilds.start("rebuild", reason, progress -> auditThenRebuild(reason, progress));
-        if (started.isEmpty()) {
-            ConsoleApi.respond(exchange, 409, ConsoleApi.error("a rebuild is running: wait for its summary"));
-            return;
-        }
-        ConsoleApi.respond(exchange, 202, state(started.get()).toString());
+        rebuilds.start(exchange, "rebuild", reason, progress -> auditThenRebuild(reason, progress));
     }
 
     /** GET /api/rebuild: the rebuild running now, or the last one. */
     void latest(HttpExchange exchange) throws IOException {
-        Optional<BackgroundJobs.State> latest = rebuilds.latest();
-        if (latest.isEmpty()) {
-            ConsoleApi.respond(exchange, 404, ConsoleApi.error("no rebuild has run from this console"));
-            return;
-        }
-        ConsoleApi.respond(exchange, 200, state(latest.get()).toString());
+        rebuilds.latest(exchange);
     }
 
     private OnCallCommands.Outcome auditThenRebuild(String reason, StringWriter progress) {

@@ -26,7 +26,7 @@ final class RepublishApi {
     private static final String DRY_RUN_ID = "dryRunId";
 
     private final OnCallCommands commands;
-    private final BackgroundJobs replays;
+    private final BackgroundRunApi replays;
     private final DryRuns<List<String>> redriveDryRuns;
     private final DryRuns<ReplayRequest> replayDryRuns;
 
@@ -36,7 +36,7 @@ final class RepublishApi {
             DryRuns<List<String>> redriveDryRuns,
             DryRuns<ReplayRequest> replayDryRuns) {
         this.commands = commands;
-        this.replays = replays;
+        this.replays = new BackgroundRunApi(replays, "replay", RepublishApi::state);
         this.redriveDryRuns = redriveDryRuns;
         this.replayDryRuns = replayDryRuns;
     }
@@ -105,26 +105,17 @@ final class RepublishApi {
         if (refused(exchange, replayDryRuns.take(ConsoleApi.text(body, DRY_RUN_ID), request))) {
             return;
         }
-        Optional<BackgroundJobs.State> started = replays.start(
+        replays.start(
+                exchange,
                 request.describe(),
                 reason,
                 progress -> commands.replay(
                         request.topic(), request.from(), request.to(), request.key(), false, reason, progress));
-        if (started.isEmpty()) {
-            ConsoleApi.respond(exchange, 409, ConsoleApi.error("a replay is running: wait for its summary"));
-            return;
-        }
-        ConsoleApi.respond(exchange, 202, state(started.get()).toString());
     }
 
     /** GET /api/replay: the replay running now, or the last one. */
     void latestReplay(HttpExchange exchange) throws IOException {
-        Optional<BackgroundJobs.State> latest = replays.latest();
-        if (latest.isEmpty()) {
-            ConsoleApi.respond(exchange, 404, ConsoleApi.error("no replay has run from this console"));
-            return;
-        }
-        ConsoleApi.respond(exchange, 200, state(latest.get()).toString());
+        replays.latest(exchange);
     }
 
     /** The dry run's report with the id a run of the same parameters names; no id for a dry run that failed. */

@@ -88,9 +88,9 @@ function show(tab) {
   window.scrollTo(0, 0);
   clearTimeout(overviewTimer);
   say('');
-  if (tab === 'overview') { deadLetterChartAt = 0; refreshOverview(); showLatestRebuild(); }
+  if (tab === 'overview') { deadLetterChartAt = 0; refreshOverview(); rebuilds.latest(); }
   if (tab === 'dead-letters') loadDeadLetters();
-  if (tab === 'replay') showLatestReplay();
+  if (tab === 'replay') replays.latest();
   if (tab === 'audit') loadAudit();
 }
 
@@ -228,7 +228,28 @@ function drawDeadLetters(c) {
 
 // ---- rebuild: in the background, with its progress, then its summary
 
-let rebuildTimer = null;
+/**
+ * A run the server does in the background (a replay, a rebuild): drawn from its state, which is polled while it runs.
+ * draw(state) shows it; show(state) draws it and polls on; latest() asks for the one running now, or the last.
+ */
+function backgroundRun(path, draw) {
+  let timer = null;
+  const run = {
+    async latest() {
+      clearTimeout(timer);
+      const result = await api(path);
+      if (result.ok) run.show(result.body);
+    },
+    show(state) {
+      clearTimeout(timer);
+      draw(state);
+      if (state.running) timer = setTimeout(run.latest, 500);
+    },
+  };
+  return run;
+}
+
+const rebuilds = backgroundRun('/api/rebuild', drawRebuild);
 
 async function rebuild() {
   const reason = byId('rebuild-reason').value.trim();
@@ -236,21 +257,13 @@ async function rebuild() {
   if (!window.confirm('Rebuild every timer in Redis from the compensator\'s state now?')) return;
   const result = await post('/api/rebuild', {reason});
   if (!result.ok) { byId('rebuild-result').textContent = 'rebuild: ' + failure(result); return; }
-  renderRebuild(result.body);
+  rebuilds.show(result.body);
 }
 
-async function showLatestRebuild() {
-  clearTimeout(rebuildTimer);
-  const result = await api('/api/rebuild');
-  if (result.ok) renderRebuild(result.body);
-}
-
-function renderRebuild(state) {
-  clearTimeout(rebuildTimer);
+function drawRebuild(state) {
   if (state.running) {
     byId('rebuild-progress').textContent = 'rebuilding' + (state.progress ? ': ' + state.progress : '…');
     byId('rebuild-result').textContent = '';
-    rebuildTimer = setTimeout(showLatestRebuild, 500);
     return;
   }
   byId('rebuild-progress').textContent = 'last rebuild (' + state.reason + ')'
@@ -431,7 +444,7 @@ async function redrive(dryRun) {
 // ---- replay: a dry run of exactly this form first, then the replay, with its progress, then its summary
 
 let plannedReplay = null;
-let replayTimer = null;
+const replays = backgroundRun('/api/replay', drawReplay);
 
 function replayForm() {
   const form = {};
@@ -484,21 +497,13 @@ async function replayRun() {
   const result = await post('/api/replay', Object.assign({dryRun: false, dryRunId: plannedReplay.dryRunId, reason}, form));
   if (!result.ok) { byId('replay-result').textContent = 'replay: ' + failure(result); return; }
   replayChanged();
-  renderReplay(result.body);
+  replays.show(result.body);
 }
 
-async function showLatestReplay() {
-  clearTimeout(replayTimer);
-  const result = await api('/api/replay');
-  if (result.ok) renderReplay(result.body);
-}
-
-function renderReplay(state) {
-  clearTimeout(replayTimer);
+function drawReplay(state) {
   if (state.running) {
     byId('replay-progress').textContent = 'replaying ' + state.replay + (state.progress ? ': ' + state.progress : '…');
     byId('replay-result').textContent = '';
-    replayTimer = setTimeout(showLatestReplay, 500);
     return;
   }
   byId('replay-progress').textContent = 'last replay: ' + state.replay + ' (' + state.reason + ')';

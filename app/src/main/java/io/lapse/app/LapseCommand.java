@@ -10,7 +10,9 @@ import io.lapse.operations.WatermarksCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ScopeType;
 
-/** Every subcommand inherits --help and --version, including those the development launcher adds. */
+/**
+ * Every subcommand inherits --help and --version, including those {@link Main} and the development launcher add.
+ */
 @Command(
         name = "lapse",
         mixinStandardHelpOptions = true,
@@ -31,7 +33,6 @@ import picocli.CommandLine.ScopeType;
             ReplayCommand.class,
             DlqCommand.class,
             WatermarksCommand.class,
-            io.lapse.operations.console.ConsoleCommand.class,
             RebuildCommand.class
         })
 final class LapseCommand {}

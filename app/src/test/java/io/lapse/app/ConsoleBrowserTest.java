@@ -9,6 +9,7 @@ import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
+import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
@@ -17,6 +18,8 @@ import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
+import io.lapse.store.RedisConnection;
+import io.lapse.store.TimerKeys;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,8 +53,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console in a real browser, clicked through as on-call would, against the four services on the devstack with a
  * simulated upstream: firing an order pulls it, a failed pull redriven from the Dead letters page is
- * pulled again, a replay of the expired topic pulls an order again, and a dead letter whose key is markup shows as
- * text. Screenshots of every page land in target/ at the end.
+ * pulled again, a replay of the expired topic pulls an order again, a dead letter whose key is markup shows as
+ * text, a timer lost from Redis is back after a rebuild from the overview and fires, and the overview charts fire
+ * lateness and dead letters per reason. Screenshots of every page land in target/ at the end.
  */
 @Tag("slow")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -63,6 +67,9 @@ class ConsoleBrowserTest {
     private static final String TO_REDRIVE = "browser-redrive";
 
     private static final String TO_REPLAY = "browser-replay";
+    /** Pushed once, then lost from Redis: only a rebuild from the compensator's state brings its timer back. */
+    private static final String TO_REBUILD = "browser-rebuild";
+
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
@@ -91,6 +98,8 @@ class ConsoleBrowserTest {
                 "management.address", "127.0.0.1",
                 "management.port", "0",
                 "console.port", "0"));
+        // no drift scan within the test: a timer lost from Redis comes back by the rebuild, or not at all
+        settings.put("compensator.scan-interval", "1h");
         // the compensator gives each shard its epoch, without which the timer fires nothing
         settings.put(
                 "compensator.state-dir",
@@ -139,7 +148,12 @@ class ConsoleBrowserTest {
                         settings.entrySet().stream()
                                 .map(e -> e.getKey() + "=" + e.getValue())
                                 .toList()));
-        console = ConsoleServer.start(file, List.of(), "browser-test", Duration.ofSeconds(5));
+        console = ConsoleServer.start(
+                file,
+                List.of("http://localhost:" + lapse.managementPort() + "/metrics"),
+                "browser-test",
+                Duration.ofSeconds(5),
+                new ConsoleRebuild());
         chromium = SeleniumChromium.start();
         browser().get(console.url().toString());
     }
@@ -150,7 +164,7 @@ class ConsoleBrowserTest {
             if (chromium != null) {
                 // each page once it shows what it fetched
                 Map<String, By> shown = Map.of(
-                        "overview", By.cssSelector("#lag tbody tr"),
+                        "overview", By.cssSelector("#lateness-chart circle.p99"),
                         "order", By.cssSelector("#order-timeline tbody tr"),
                         "dead-letters", By.cssSelector("#dlq tbody tr"),
                         "replay", By.cssSelector("#replay-result:not(:empty)"),
@@ -303,6 +317,55 @@ class ConsoleBrowserTest {
                         .isEqualTo(String.valueOf(deadLetters.records().size())));
     }
 
+    @Test
+    @Order(6)
+    void aTimerLostFromRedisIsBackAfterARebuildFromTheOverviewAndFires() throws Exception {
+        // known upstream, so that its pull is answered, but pushing nothing but the one push sent here
+        upstream.fleet().start(TO_REBUILD);
+        upstream.fleet().silence(TO_REBUILD);
+        sendPush(upstream.fleet().current(TO_REBUILD).orElseThrow());
+        eventually().until(() -> watched(TO_REBUILD));
+        loseTimerFromRedis(TO_REBUILD);
+        assertThat(watched(TO_REBUILD)).as("watched after its timer was lost").isFalse();
+        assertThat(expiries(TO_REBUILD)).as("fired before its timer was lost").isZero();
+
+        open("overview");
+        type(By.id("rebuild-reason"), "Redis lost a timer");
+        browser().findElement(By.id("rebuild")).click();
+        confirm();
+
+        eventually().untilAsserted(() -> assertThat(text("rebuild-result")).startsWith("lapse rebuild: "));
+        assertThat(text("rebuild-progress")).startsWith("last rebuild (Redis lost a timer): done");
+        eventually()
+                .untilAsserted(() -> assertThat(okPulls(TO_REBUILD))
+                        .as(
+                                "the pull of the rebuilt timer's expiry, on %s",
+                                config.topics().pulled())
+                        .isNotEmpty());
+        open("audit");
+        eventually()
+                .untilAsserted(() -> assertThat(text("audit-log"))
+                        .contains("browser-test rebuild every timer in Redis")
+                        .contains("Redis lost a timer"));
+    }
+
+    @Test
+    @Order(7)
+    void theOverviewChartsFireLatenessAndDeadLettersPerReason() {
+        open("overview");
+
+        eventually()
+                .untilAsserted(() -> assertThat(browser().findElements(By.cssSelector("#lateness-chart circle.p99")))
+                        .as("a point of the lateness chart: the rebuilt timer fired since the console started")
+                        .isNotEmpty());
+        assertThat(text("lateness-chart-text")).contains("expiries fired", "/metrics");
+        eventually()
+                .untilAsserted(() -> assertThat(browser().findElements(By.cssSelector("#dead-letters-chart rect.bar")))
+                        .isNotEmpty());
+        assertThat(text("dead-letters-legend")).contains("pull FAILED: ");
+        assertThat(browser().findElements(By.cssSelector("main img"))).isEmpty();
+    }
+
     /** Waits for the page: an element it re-rendered meanwhile is looked up again. */
     private static ConditionFactory eventually() {
         return await().atMost(WAIT).ignoreException(StaleElementReferenceException.class);
@@ -343,6 +406,38 @@ class ConsoleBrowserTest {
         } catch (NoAlertPresentException e) {
             return false;
         }
+    }
+
+    private static boolean watched(String orderId) {
+        return lapse.store().inspect(List.of(orderId)).join().get(orderId).isWatched();
+    }
+
+    /** As a Redis that lost the order's keys in its shard: neither its deadline nor its state is left. */
+    private static void loseTimerFromRedis(String orderId) {
+        TimerKeys keys =
+                new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+        int shard = keys.shardOf(orderId);
+        try (RedisConnection redis = RedisConnection.open(config.redis())) {
+            redis.async().zrem(keys.due(shard), orderId).toCompletableFuture().join();
+            redis.async().hdel(keys.state(shard), orderId).toCompletableFuture().join();
+        }
+    }
+
+    private static void sendPush(StatusPush push) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaClients(config.kafka()).producer("console-push", Map.of())) {
+            producer.send(new ProducerRecord<>(
+                            config.topics().push(),
+                            push.orderId().getBytes(StandardCharsets.UTF_8),
+                            JsonCodec.STATUS_PUSH.encode(push)))
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static long expiries(String orderId) {
+        return expired.records().stream()
+                .filter(record -> orderId.equals(key(record)))
+                .count();
     }
 
     private static void sendPushWithMarkupForAnOrderId() throws Exception {

@@ -1,5 +1,6 @@
 package io.lapse.devtools;
 
+import io.lapse.app.ConsoleRebuild;
 import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
@@ -95,7 +96,8 @@ final class DemoCommand implements Callable<Integer> {
                                 consoleConfig(config, settings),
                                 List.of("http://localhost:" + runtime.managementPort() + "/metrics"),
                                 System.getProperty("user.name"),
-                                CONSOLE_TIMEOUT)) {
+                                CONSOLE_TIMEOUT,
+                                new ConsoleRebuild())) {
                     out.printf(
                             "lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; status page at "
                                     + "http://localhost:%d/, console at %s — Ctrl-C stops%n",

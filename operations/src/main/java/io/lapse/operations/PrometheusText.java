@@ -1,5 +1,11 @@
 package io.lapse.operations;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,5 +54,21 @@ public final class PrometheusText {
             }
         }
         return samples;
+    }
+
+    /** Reads a service's /metrics; an IOException says why it did not answer with them. */
+    public static List<Sample> fetch(HttpClient http, String url, Duration timeout) throws IOException {
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IOException("HTTP " + response.statusCode());
+            }
+            return parse(response.body());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
     }
 }

@@ -1,16 +1,11 @@
 package io.lapse.operations;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 
 /**
  * What lapse status reads from the running services' /metrics: fire lateness, from the histogram's buckets summed
@@ -19,7 +14,6 @@ import java.util.TreeMap;
  */
 final class ServiceMetrics {
 
-    static final String LATENESS_BUCKETS = "lapse_timer_fire_lateness_seconds_bucket";
     /** Epoch seconds at which a compensator last finished a scan ({@code scan} label) of its mirror against Redis. */
     static final String LAST_SCAN = "lapse_compensator_scan_last_seconds";
     /** The periodic scan of every order in the mirror; {@code full} is a rebuild, which only a loss of Redis starts. */
@@ -77,7 +71,7 @@ final class ServiceMetrics {
         HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
         List<String> reached = new ArrayList<>();
         List<String> unreachable = new ArrayList<>();
-        Map<Double, Double> buckets = new TreeMap<>();
+        LatenessHistogram lateness = LatenessHistogram.EMPTY;
         Long lastScan = null;
         double held = 0;
         double behind = 0;
@@ -86,20 +80,16 @@ final class ServiceMetrics {
         for (String url : urls) {
             List<PrometheusText.Sample> samples;
             try {
-                samples = scrape(http, url, timeout);
+                samples = PrometheusText.fetch(http, url, timeout);
             } catch (IOException | IllegalArgumentException e) {
                 unreachable.add(
                         url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
                 continue;
             }
             reached.add(url);
+            lateness = lateness.plus(LatenessHistogram.of(samples));
             for (PrometheusText.Sample sample : samples) {
-                if (sample.name().equals(LATENESS_BUCKETS)) {
-                    buckets.merge(
-                            PrometheusText.number(sample.labels().getOrDefault("le", "+Inf")),
-                            sample.value(),
-                            Double::sum);
-                } else if (sample.name().equals(HELD_PULLS)) {
+                if (sample.name().equals(HELD_PULLS)) {
                     held += sample.value();
                 } else if (sample.name().equals(REBUILD_BEHIND)) {
                     behind += sample.value();
@@ -114,55 +104,16 @@ final class ServiceMetrics {
                 }
             }
         }
-        double fired = buckets.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
         return new Reading(
                 reached,
                 unreachable,
-                quantile(buckets, 0.5, fired),
-                quantile(buckets, 0.99, fired),
-                Math.round(fired),
+                lateness.quantileMillis(0.5),
+                lateness.quantileMillis(0.99),
+                lateness.fired(),
                 lastScan,
                 Math.round(held),
                 Math.round(behind),
                 Math.round(backlog),
                 drainRate);
-    }
-
-    private static List<PrometheusText.Sample> scrape(HttpClient http, String url, Duration timeout)
-            throws IOException {
-        try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IOException("HTTP " + response.statusCode());
-            }
-            return PrometheusText.parse(response.body());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-    }
-
-    /** The quantile in ms, interpolated within its bucket as Prometheus's histogram_quantile does. */
-    private static Double quantile(Map<Double, Double> cumulative, double q, double count) {
-        if (count <= 0) {
-            return null;
-        }
-        double rank = q * count;
-        double lowerBound = 0;
-        double lowerCount = 0;
-        for (Map.Entry<Double, Double> bucket : cumulative.entrySet()) {
-            if (bucket.getValue() >= rank) {
-                if (bucket.getKey().isInfinite()) {
-                    return lowerBound * 1000;
-                }
-                double share = (rank - lowerCount) / Math.max(bucket.getValue() - lowerCount, 1e-9);
-                return (lowerBound + share * (bucket.getKey() - lowerBound)) * 1000;
-            }
-            lowerBound = bucket.getKey();
-            lowerCount = bucket.getValue();
-        }
-        return lowerBound * 1000;
     }
 }

@@ -123,9 +123,11 @@ public final class StatusCommand extends OnCallCommand {
     }
 
     private List<String> metricsUrls(LapseConfig config) {
-        if (metricsUrls != null) {
-            return metricsUrls;
-        }
+        return metricsUrls != null ? metricsUrls : defaultMetricsUrls(config);
+    }
+
+    /** Where status reads metrics unless told: this host's services, when they serve on a fixed port. */
+    public static List<String> defaultMetricsUrls(LapseConfig config) {
         return config.managementPort() == 0
                 ? List.of()
                 : List.of("http://localhost:" + config.managementPort() + "/metrics");

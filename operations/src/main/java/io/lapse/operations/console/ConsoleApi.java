@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.lapse.operations.Arguments;
@@ -22,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The console's JSON API under {@code /api/}: the on-call commands' results, the audit log, and fire, cancel, redrive
- * and replay as POSTs that the {@link RequestGuard} lets through.
+ * The console's JSON API under {@code /api/}: the on-call commands' results, the audit log, the overview's history,
+ * and fire, cancel, redrive, replay and rebuild as POSTs that the {@link RequestGuard} lets through.
  */
 final class ConsoleApi implements HttpHandler {
 
@@ -38,6 +39,8 @@ final class ConsoleApi implements HttpHandler {
     private final RequestGuard guard;
     private final ConsoleAudit audit;
     private final RepublishApi republish;
+    private final RebuildApi rebuild;
+    private final LatenessHistory lateness;
     private final String expiredTopic;
 
     /** @param expiredTopic what the replay form offers first: replaying expiries is what on-call does most */
@@ -46,12 +49,16 @@ final class ConsoleApi implements HttpHandler {
             RequestGuard guard,
             ConsoleAudit audit,
             RepublishApi republish,
+            RebuildApi rebuild,
+            LatenessHistory lateness,
             String expiredTopic) {
         this.commands = commands;
         this.expiredTopic = expiredTopic;
         this.guard = guard;
         this.audit = audit;
         this.republish = republish;
+        this.rebuild = rebuild;
+        this.lateness = lateness;
     }
 
     @Override
@@ -95,6 +102,8 @@ final class ConsoleApi implements HttpHandler {
             republish.redrive(exchange);
         } else if (acting && path.equals("/api/replay")) {
             republish.replay(exchange);
+        } else if (acting && path.equals("/api/rebuild")) {
+            rebuild.start(exchange);
         } else if (acting) {
             respond(exchange, 404, error("nothing to POST to at " + path));
         } else if (path.equals("/api/status")) {
@@ -103,8 +112,14 @@ final class ConsoleApi implements HttpHandler {
             order(exchange, decodePath(path.substring(ORDERS.length())));
         } else if (path.equals("/api/dead-letters")) {
             deadLetters(exchange, query(exchange));
+        } else if (path.equals("/api/dead-letters/over-time")) {
+            deadLettersOverTime(exchange);
+        } else if (path.equals("/api/lateness")) {
+            lateness(exchange);
         } else if (path.equals("/api/replay")) {
             republish.latestReplay(exchange);
+        } else if (path.equals("/api/rebuild")) {
+            rebuild.latest(exchange);
         } else if (path.equals("/api/audit")) {
             audit(exchange, query(exchange));
         } else {
@@ -169,6 +184,35 @@ final class ConsoleApi implements HttpHandler {
                 .limit(limit)
                 .forEach(shown::add);
         respond(exchange, 200, shown.toString());
+    }
+
+    private void deadLettersOverTime(HttpExchange exchange) throws IOException {
+        long now = System.currentTimeMillis();
+        OnCallCommands.Outcome outcome = commands.deadLetters(DeadLettersOverTime.since(), null);
+        if (outcome.exit() != 0) {
+            respondWith(exchange, outcome, 502);
+            return;
+        }
+        respond(
+                exchange,
+                200,
+                DeadLettersOverTime.count(JSON.readTree(outcome.out()), now).toString());
+    }
+
+    private void lateness(HttpExchange exchange) throws IOException {
+        ObjectNode chart = JSON.createObjectNode()
+                .put("intervalMillis", LatenessHistory.INTERVAL.toMillis())
+                .put("spanMillis", LatenessHistory.SPAN.toMillis());
+        lateness.urls().forEach(chart.putArray("urls")::add);
+        ArrayNode points = chart.putArray("points");
+        for (LatenessHistory.Point point : lateness.points()) {
+            points.addObject()
+                    .put("at", point.at())
+                    .put("fired", point.fired())
+                    .put("p50Millis", point.p50Millis())
+                    .put("p99Millis", point.p99Millis());
+        }
+        respond(exchange, 200, chart.toString());
     }
 
     private void audit(HttpExchange exchange, Map<String, String> query) throws IOException {

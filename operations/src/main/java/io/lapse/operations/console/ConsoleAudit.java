@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The audit log as the console's Audit page reads it. The console writes none of it: fire, cancel, replay and redrive
- * audit themselves, as on the command line, with the console's user and the reason given on the page.
+ * The audit log as the console's Audit page reads it. Fire, cancel, replay and redrive audit themselves, as on the
+ * command line, with the console's user and the reason given on the page; the console writes the entry of a rebuild,
+ * which {@code lapse rebuild} does not audit.
  */
 final class ConsoleAudit {
 
@@ -23,6 +24,15 @@ final class ConsoleAudit {
     List<AuditLog.Entry> newest(int limit) throws Exception {
         try (RedisConnection redis = RedisConnection.open(config.redis())) {
             return log(redis).newest(limit).get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** @param subject what was acted on, in words */
+    void record(String action, String subject, String reason, String user) throws Exception {
+        try (RedisConnection redis = RedisConnection.open(config.redis())) {
+            log(redis)
+                    .record(new AuditLog.Entry(0, action, subject, reason, user))
+                    .get(10, TimeUnit.SECONDS);
         }
     }
 

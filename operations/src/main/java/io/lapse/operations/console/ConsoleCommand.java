@@ -16,11 +16,12 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "console",
         usageHelpAutoWidth = true,
-        header = "A web console for on-call: status, orders, dead letters, replay and the audit.",
+        header = "A web console for on-call: status, orders, dead letters, replay, rebuild and the audit.",
         description = {
             "Serves a web page that shows what lapse status, lapse inspect and lapse dlq list show, and the audit "
                     + "of manual actions; fire and cancel an order, redrive dead letters and replay a topic from it "
-                    + "(a dry run first), with a reason the audit keeps.",
+                    + "(a dry run first, which the console requires), and rebuild Redis's timers as lapse rebuild "
+                    + "does, each with a reason the audit keeps.",
             "Binds to console.address:console.port (127.0.0.1:8088). Any address but a loopback one requires "
                     + "console.auth-token-file: every request then needs Authorization: Bearer <token>.",
             "Runs until interrupted (Ctrl-C). Exit code 2, with one line on stderr, when it cannot start."
@@ -69,6 +70,13 @@ public final class ConsoleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final TimerRebuilder rebuilder;
+
+    /** @param rebuilder what the Rebuild button runs: the app hands in lapse rebuild's work */
+    public ConsoleCommand(TimerRebuilder rebuilder) {
+        this.rebuilder = rebuilder;
+    }
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -79,7 +87,8 @@ public final class ConsoleCommand implements Callable<Integer> {
                     config,
                     metricsUrls == null ? List.of() : metricsUrls,
                     user == null ? System.getProperty("user.name") : user,
-                    limit);
+                    limit,
+                    rebuilder);
         } catch (RuntimeException e) {
             log.debug("console failed to start", e);
             err.println("console: " + e.getMessage());

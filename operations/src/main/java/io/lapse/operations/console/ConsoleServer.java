@@ -2,11 +2,13 @@ package io.lapse.operations.console;
 
 import com.sun.net.httpserver.HttpServer;
 import io.lapse.config.LapseConfig;
+import io.lapse.operations.StatusCommand;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -28,15 +30,22 @@ public final class ConsoleServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService threads;
-    private final ReplayJobs replays;
+    private final List<BackgroundJobs> jobs;
+    private final LatenessHistory lateness;
     private final String host;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ConsoleServer(HttpServer server, ExecutorService threads, ReplayJobs replays, String host) {
+    private ConsoleServer(
+            HttpServer server,
+            ExecutorService threads,
+            List<BackgroundJobs> jobs,
+            LatenessHistory lateness,
+            String host) {
         this.server = server;
         this.threads = threads;
-        this.replays = replays;
+        this.jobs = jobs;
+        this.lateness = lateness;
         this.host = host;
     }
 
@@ -46,19 +55,26 @@ public final class ConsoleServer implements AutoCloseable {
      * @param configFile  null for defaults and the environment only
      * @param metricsUrls services' /metrics for the overview; empty for lapse status's default
      * @param user        who acts, named in the audit log
+     * @param rebuilder   what the Rebuild button runs: lapse rebuild's work
      * @throws IllegalArgumentException with one line naming the setting, when the console cannot or must not start
      */
-    public static ConsoleServer start(Path configFile, List<String> metricsUrls, String user, Duration timeout) {
+    public static ConsoleServer start(
+            Path configFile, List<String> metricsUrls, String user, Duration timeout, TimerRebuilder rebuilder) {
         LapseConfig config = LapseConfig.load(configFile, System.getenv());
         ConsoleSettings settings = ConsoleSettings.from(config.source());
         RequestGuard guard =
                 new RequestGuard(settings.tokenFile() == null ? null : BearerToken.read(settings.tokenFile()));
         OnCallCommands commands = new OnCallCommands(configFile, metricsUrls, timeout.toMillis() + "ms", user);
-        return serve(settings, guard, commands, config);
+        return serve(settings, guard, commands, config, rebuilder, timeout);
     }
 
     private static ConsoleServer serve(
-            ConsoleSettings settings, RequestGuard guard, OnCallCommands commands, LapseConfig config) {
+            ConsoleSettings settings,
+            RequestGuard guard,
+            OnCallCommands commands,
+            LapseConfig config,
+            TimerRebuilder rebuilder,
+            Duration timeout) {
         HttpServer server;
         try {
             server = HttpServer.create(
@@ -70,19 +86,30 @@ public final class ConsoleServer implements AutoCloseable {
         ExecutorService threads = Executors.newFixedThreadPool(THREADS, named());
         server.setExecutor(threads);
         ConsoleAudit audit = new ConsoleAudit(config);
-        ReplayJobs replays = new ReplayJobs(commands);
+        BackgroundJobs replays = new BackgroundJobs("replay");
+        BackgroundJobs rebuilds = new BackgroundJobs("rebuild");
+        LatenessHistory lateness = LatenessHistory.start(
+                commands.metricsUrls().isEmpty() ? StatusCommand.defaultMetricsUrls(config) : commands.metricsUrls(),
+                timeout,
+                Clock.systemUTC());
         server.createContext(
                 "/api/",
                 new ConsoleApi(
                         commands,
                         guard,
                         audit,
-                        new RepublishApi(commands, replays),
+                        new RepublishApi(
+                                commands,
+                                replays,
+                                new DryRuns<>("redrive", Clock.systemUTC()),
+                                new DryRuns<>("replay", Clock.systemUTC())),
+                        new RebuildApi(rebuilder, config, rebuilds, audit, commands.user()),
+                        lateness,
                         config.topics().expired()));
         server.createContext("/", new ConsoleAssets(guard));
         server.start();
         String host = settings.address().contains(":") ? "[" + settings.address() + "]" : settings.address();
-        return new ConsoleServer(server, threads, replays, host);
+        return new ConsoleServer(server, threads, List.of(replays, rebuilds), lateness, host);
     }
 
     public int port() {
@@ -113,7 +140,8 @@ public final class ConsoleServer implements AutoCloseable {
             threads.shutdownNow();
             Thread.currentThread().interrupt();
         } finally {
-            replays.close();
+            jobs.forEach(BackgroundJobs::close);
+            lateness.close();
             stopped.countDown();
         }
     }

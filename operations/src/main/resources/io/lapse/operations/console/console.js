@@ -3,7 +3,11 @@
 'use strict';
 
 const REFRESH_MS = 5000;
+// the dead-letter chart reads three hours of the topic: less often than the figures
+const DEAD_LETTER_CHART_MS = 30000;
+const SVG = 'http://www.w3.org/2000/svg';
 let overviewTimer = null;
+let deadLetterChartAt = 0;
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -80,11 +84,13 @@ function failure(result) {
 function show(tab) {
   document.querySelectorAll('section.tab').forEach(s => { s.hidden = s.id !== tab; });
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === tab));
+  // a page opens at its top, not where the last one was scrolled to
+  window.scrollTo(0, 0);
   clearTimeout(overviewTimer);
   say('');
-  if (tab === 'overview') refreshOverview();
+  if (tab === 'overview') { deadLetterChartAt = 0; refreshOverview(); rebuilds.latest(); }
   if (tab === 'dead-letters') loadDeadLetters();
-  if (tab === 'replay') showLatestReplay();
+  if (tab === 'replay') replays.latest();
   if (tab === 'audit') loadAudit();
 }
 
@@ -103,9 +109,166 @@ function route() {
 
 async function refreshOverview() {
   clearTimeout(overviewTimer);
+  const charts = [refreshLatenessChart()];
+  if (Date.now() - deadLetterChartAt > DEAD_LETTER_CHART_MS) charts.push(refreshDeadLetterChart());
   const result = await api('/api/status');
   if (result.ok) renderOverview(result.body); else say('status: ' + failure(result));
+  await Promise.all(charts);
   if (!byId('overview').hidden) overviewTimer = setTimeout(refreshOverview, REFRESH_MS);
+}
+
+// ---- charts: SVG drawn here, from this origin (no chart library, nothing from a CDN); text only as textContent
+
+function svgNode(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  Object.entries(attributes || {}).forEach(([name, value]) => node.setAttribute(name, String(value)));
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+const CHART = {width: 720, height: 180, left: 64, right: 12, top: 10, bottom: 24};
+
+/** An empty chart with its axes: x over [from, to] (ms), y over [0, top]; returns the chart and its scales. */
+function chartFrame(container, title, from, to, top, yLabel) {
+  clear(container);
+  const svg = svgNode('svg', {viewBox: '0 0 ' + CHART.width + ' ' + CHART.height, role: 'img'});
+  svg.appendChild(svgNode('title', {}, title));
+  const plotWidth = CHART.width - CHART.left - CHART.right;
+  const plotHeight = CHART.height - CHART.top - CHART.bottom;
+  const x = t => CHART.left + (t - from) / (to - from) * plotWidth;
+  const y = v => CHART.top + plotHeight - v / top * plotHeight;
+  svg.appendChild(svgNode('line', {x1: CHART.left, y1: y(0), x2: CHART.left + plotWidth, y2: y(0), class: 'axis'}));
+  svg.appendChild(svgNode('line', {x1: CHART.left, y1: y(0), x2: CHART.left, y2: y(top), class: 'axis'}));
+  svg.appendChild(svgNode('text', {x: CHART.left - 4, y: y(top) + 4, 'text-anchor': 'end', class: 'tick'}, yLabel(top)));
+  svg.appendChild(svgNode('text', {x: CHART.left - 4, y: y(0), 'text-anchor': 'end', class: 'tick'}, yLabel(0)));
+  [0, 0.5, 1].forEach(share => {
+    const t = from + share * (to - from);
+    svg.appendChild(svgNode('text', {x: x(t), y: CHART.height - 6, 'text-anchor': share === 0 ? 'start' : share === 1 ? 'end' : 'middle',
+      class: 'tick'}, share === 1 ? 'now' : '-' + duration(to - t)));
+  });
+  container.appendChild(svg);
+  return {svg, x, y};
+}
+
+async function refreshLatenessChart() {
+  const result = await api('/api/lateness');
+  if (!result.ok) { byId('lateness-chart-text').textContent = 'lateness: ' + failure(result); return; }
+  drawLateness(result.body);
+}
+
+function drawLateness(h) {
+  const now = Date.now();
+  const from = now - h.spanMillis;
+  const fired = h.points.filter(p => p.fired > 0);
+  const top = Math.max(100, ...fired.map(p => p.p99Millis)) * 1.1;
+  const chart = chartFrame(byId('lateness-chart'), 'fire lateness p50 and p99 over the last hour', from, now, top,
+    v => duration(Math.round(v)));
+  ['p99', 'p50'].forEach(q => {
+    // a stretch without fires is a gap, not a line drawn across it
+    let path = '';
+    let drawing = false;
+    h.points.forEach(p => {
+      if (p.fired === 0) { drawing = false; return; }
+      path += (drawing ? ' L' : ' M') + chart.x(p.at).toFixed(1) + ' ' + chart.y(p[q + 'Millis']).toFixed(1);
+      drawing = true;
+    });
+    if (path) chart.svg.appendChild(svgNode('path', {d: path.trim(), class: 'line ' + q}));
+    fired.forEach(p => chart.svg.appendChild(svgNode('circle',
+      {cx: chart.x(p.at).toFixed(1), cy: chart.y(p[q + 'Millis']).toFixed(1), r: 2.5, class: 'point ' + q},
+      q + ' ' + duration(Math.round(p[q + 'Millis'])) + ' at ' + time(p.at))));
+  });
+  const total = fired.reduce((sum, p) => sum + p.fired, 0);
+  const source = h.urls.length === 0 ? 'no /metrics to read (start the console with --metrics URL)'
+    : 'read every ' + duration(h.intervalMillis) + ' from ' + h.urls.join(', ');
+  byId('lateness-chart-text').textContent = 'p99 (dark) and p50 (light) of what the timers fired in each '
+    + duration(h.intervalMillis) + ': ' + total + ' expiries fired in the ' + h.points.length + ' intervals this console'
+    + ' has seen since it started (it keeps an hour, in memory); ' + source + '.';
+}
+
+async function refreshDeadLetterChart() {
+  const result = await api('/api/dead-letters/over-time');
+  if (!result.ok) { byId('dead-letters-chart-text').textContent = 'dead letters: ' + failure(result); return; }
+  deadLetterChartAt = Date.now();
+  drawDeadLetters(result.body);
+}
+
+function drawDeadLetters(c) {
+  const kinds = Object.keys(c.reasons);
+  const totals = Array.from({length: c.buckets}, (_, i) => kinds.reduce((sum, k) => sum + c.reasons[k][i], 0));
+  const top = Math.max(1, ...totals);
+  const to = c.from + c.buckets * c.bucketMillis;
+  const chart = chartFrame(byId('dead-letters-chart'), 'dead letters per reason over the last 3 hours', c.from, to, top,
+    v => Math.round(v));
+  for (let i = 0; i < c.buckets; i++) {
+    let stacked = 0;
+    kinds.forEach((k, n) => {
+      const count = c.reasons[k][i];
+      if (count === 0) return;
+      const x = chart.x(c.from + i * c.bucketMillis);
+      const bar = svgNode('rect', {x: (x + 0.5).toFixed(1), y: chart.y(stacked + count).toFixed(1),
+        width: Math.max(1, chart.x(c.from + (i + 1) * c.bucketMillis) - x - 1).toFixed(1),
+        height: (chart.y(stacked) - chart.y(stacked + count)).toFixed(1), class: 'bar series-' + (n % 6)});
+      bar.appendChild(svgNode('title', {}, count + ' × ' + k + ', ' + time(c.from + i * c.bucketMillis)));
+      chart.svg.appendChild(bar);
+      stacked += count;
+    });
+  }
+  const legend = byId('dead-letters-legend');
+  clear(legend);
+  kinds.forEach((k, n) => {
+    const item = el('li');
+    item.appendChild(el('span', null, 'swatch series-' + (n % 6)));
+    item.appendChild(el('span', k + ': ' + c.reasons[k].reduce((a, b) => a + b, 0)));
+    legend.appendChild(item);
+  });
+  byId('dead-letters-chart-text').textContent = (kinds.length === 0 ? 'none in the last 3 hours. ' : '')
+    + 'Counted from the dead-letter topic\'s records by when each was written, per ' + duration(c.bucketMillis)
+    + '; a reason is grouped by its words before the first colon.';
+}
+
+// ---- rebuild: in the background, with its progress, then its summary
+
+/**
+ * A run the server does in the background (a replay, a rebuild): drawn from its state, which is polled while it runs.
+ * draw(state) shows it; show(state) draws it and polls on; latest() asks for the one running now, or the last.
+ */
+function backgroundRun(path, draw) {
+  let timer = null;
+  const run = {
+    async latest() {
+      clearTimeout(timer);
+      const result = await api(path);
+      if (result.ok) run.show(result.body);
+    },
+    show(state) {
+      clearTimeout(timer);
+      draw(state);
+      if (state.running) timer = setTimeout(run.latest, 500);
+    },
+  };
+  return run;
+}
+
+const rebuilds = backgroundRun('/api/rebuild', drawRebuild);
+
+async function rebuild() {
+  const reason = byId('rebuild-reason').value.trim();
+  if (!reason) { byId('rebuild-result').textContent = 'say why: a reason is required, for the audit'; return; }
+  if (!window.confirm('Rebuild every timer in Redis from the compensator\'s state now?')) return;
+  const result = await post('/api/rebuild', {reason});
+  if (!result.ok) { byId('rebuild-result').textContent = 'rebuild: ' + failure(result); return; }
+  rebuilds.show(result.body);
+}
+
+function drawRebuild(state) {
+  if (state.running) {
+    byId('rebuild-progress').textContent = 'rebuilding' + (state.progress ? ': ' + state.progress : '…');
+    byId('rebuild-result').textContent = '';
+    return;
+  }
+  byId('rebuild-progress').textContent = 'last rebuild (' + state.reason + ')'
+    + (state.exit === 1 ? ': done, but not exact' : state.exit === 2 ? ': nothing done' : ': done');
+  byId('rebuild-result').textContent = state.summary ? state.summary : 'rebuild failed: ' + state.error;
 }
 
 function renderOverview(s) {
@@ -260,26 +423,28 @@ function redriveSummary(r) {
 }
 
 async function redrive(dryRun) {
-  const letters = dryRun ? selectedLetters() : plannedRedrive;
+  const letters = dryRun ? selectedLetters() : plannedRedrive && plannedRedrive.letters;
   if (!letters || letters.length === 0) { byId('redrive-result').textContent = 'select the dead letters to redrive'; return; }
   const reason = byId('redrive-reason').value.trim();
   if (!dryRun && !reason) { byId('redrive-result').textContent = 'say why: a reason is required, for the audit'; return; }
   if (!dryRun && !window.confirm('Publish ' + letters.length + ' dead letters again?')) return;
   byId('redrive-result').textContent = dryRun ? 'looking…' : 'redriving…';
-  const result = await post('/api/dead-letters/redrive', {letters, dryRun, reason});
+  const dryRunId = dryRun ? undefined : plannedRedrive.dryRunId;
+  const result = await post('/api/dead-letters/redrive', {letters, dryRun, dryRunId, reason});
   if (!result.ok) { byId('redrive-result').textContent = 'redrive: ' + failure(result); return; }
   const r = result.body;
   fillList('redrive-plan', r.wouldPublish.map(line => 'would publish ' + line)
     .concat(r.refused.map(line => 'not redriven ' + line)));
   byId('redrive-result').textContent = redriveSummary(r);
-  plannedRedrive = dryRun && r.wouldPublish.length > 0 ? letters : null;
+  // the server runs only what a dry run showed: the run names it
+  plannedRedrive = dryRun && r.wouldPublish.length > 0 ? {letters, dryRunId: r.dryRunId} : null;
   byId('redrive').disabled = plannedRedrive === null;
 }
 
 // ---- replay: a dry run of exactly this form first, then the replay, with its progress, then its summary
 
 let plannedReplay = null;
-let replayTimer = null;
+const replays = backgroundRun('/api/replay', drawReplay);
 
 function replayForm() {
   const form = {};
@@ -319,7 +484,7 @@ async function replayDryRun() {
   fillRows('replay-partitions', Object.entries(r.perPartition).map(([partition, count]) => [partition, count]));
   fillList('replay-sample', r.wouldPublish.map(line => 'would publish ' + line)
     .concat(r.selected > r.wouldPublish.length ? ['… and ' + (r.selected - r.wouldPublish.length) + ' more'] : []));
-  plannedReplay = r.selected > 0 ? form : null;
+  plannedReplay = r.selected > 0 ? {form, dryRunId: r.dryRunId} : null;
   byId('replay-run').disabled = plannedReplay === null;
 }
 
@@ -327,25 +492,18 @@ async function replayRun() {
   if (!plannedReplay) return;
   const reason = byId('replay-reason').value.trim();
   if (!reason) { byId('replay-result').textContent = 'say why: a reason is required, for the audit'; return; }
-  if (!window.confirm('Replay ' + plannedReplay.topic + ' from ' + plannedReplay.from + ' now?')) return;
-  const result = await post('/api/replay', Object.assign({dryRun: false, reason}, plannedReplay));
+  const form = plannedReplay.form;
+  if (!window.confirm('Replay ' + form.topic + ' from ' + form.from + ' now?')) return;
+  const result = await post('/api/replay', Object.assign({dryRun: false, dryRunId: plannedReplay.dryRunId, reason}, form));
   if (!result.ok) { byId('replay-result').textContent = 'replay: ' + failure(result); return; }
   replayChanged();
-  renderReplay(result.body);
+  replays.show(result.body);
 }
 
-async function showLatestReplay() {
-  clearTimeout(replayTimer);
-  const result = await api('/api/replay');
-  if (result.ok) renderReplay(result.body);
-}
-
-function renderReplay(state) {
-  clearTimeout(replayTimer);
+function drawReplay(state) {
   if (state.running) {
     byId('replay-progress').textContent = 'replaying ' + state.replay + (state.progress ? ': ' + state.progress : '…');
     byId('replay-result').textContent = '';
-    replayTimer = setTimeout(showLatestReplay, 500);
     return;
   }
   byId('replay-progress').textContent = 'last replay: ' + state.replay + ' (' + state.reason + ')';
@@ -386,7 +544,12 @@ document.addEventListener('DOMContentLoaded', async () => {
   byId('replay-run').addEventListener('click', replayRun);
   byId('fire').addEventListener('click', () => act('fire'));
   byId('cancel').addEventListener('click', () => act('cancel'));
+  byId('rebuild').addEventListener('click', rebuild);
   window.addEventListener('hashchange', route);
+  // the tab clicked again is shown again from its top: the browser would only scroll to the section of that name
+  document.querySelectorAll('nav a').forEach(a => a.addEventListener('click', e => {
+    if (location.hash === '#' + a.dataset.tab) { e.preventDefault(); route(); }
+  }));
   const session = await api('/api/session');
   if (session.ok) {
     byId('who').textContent = 'acting as ' + session.body.user;

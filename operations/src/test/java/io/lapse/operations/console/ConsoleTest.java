@@ -47,6 +47,13 @@ class ConsoleTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String USER = "alice-on-call";
+    /** The app hands in lapse rebuild; here one that draws a progress line and says what it did. */
+    private static final TimerRebuilder REBUILD = (config, out, err) -> {
+        err.print("rebuilding shard 1 of 4\r");
+        err.flush();
+        out.println("lapse rebuild: rebuilt 0 timers on " + config.timer().shards() + " shards");
+        return 0;
+    };
 
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
@@ -79,7 +86,7 @@ class ConsoleTest {
         redis = RedisConnection.open(config.redis());
         store = TimerStore.of(
                 redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());
-        console = ConsoleServer.start(configFile(Map.of()), List.of(), USER, Duration.ofSeconds(5));
+        console = ConsoleServer.start(configFile(Map.of()), List.of(), USER, Duration.ofSeconds(5), REBUILD);
     }
 
     @AfterAll
@@ -208,10 +215,14 @@ class ConsoleTest {
     void aReplayRunsInTheBackgroundUntilItsSummaryAndIsAudited() throws Exception {
         String cookie = csrfCookie();
         String token = cookie.substring(cookie.indexOf('=') + 1);
-        String run = "{\"topic\":\"" + config.topics().push() + "\",\"from\":\"-1h\",\"key\":\"console-none\","
-                + "\"reason\":\"after the upstream outage\"}";
+        String range = "\"topic\":\"" + config.topics().push() + "\",\"from\":\"-1h\",\"key\":\"console-none\"";
+        String dryRunId = dryRunId(postTo("/api/replay", "{" + range + ",\"dryRun\":true}", cookie, token));
 
-        HttpResponse<String> started = postTo("/api/replay", run, cookie, token);
+        HttpResponse<String> started = postTo(
+                "/api/replay",
+                "{" + range + ",\"dryRunId\":\"" + dryRunId + "\",\"reason\":\"after the upstream outage\"}",
+                cookie,
+                token);
 
         assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
         await().atMost(Duration.ofSeconds(30))
@@ -228,6 +239,103 @@ class ConsoleTest {
             assertThat(entry.get("user").asText()).isEqualTo(USER);
             assertThat(entry.get("reason").asText()).isEqualTo("after the upstream outage");
         });
+    }
+
+    @Test
+    void aRedriveOrReplayRunWithoutTheDryRunOfTheSameParametersIsRefusedAndPublishesNothing() throws Exception {
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+        String redrive = "/api/dead-letters/redrive";
+        String letters = "\"letters\":[\"" + config.topics().dlq() + "/0@998\"]";
+        String otherLetters = "\"letters\":[\"" + config.topics().dlq() + "/0@997\"]";
+        String range = "\"topic\":\"" + config.topics().expired() + "\",\"from\":\"-1h\",\"key\":\"console-none\"";
+        String otherRange = "\"topic\":\"" + config.topics().expired() + "\",\"from\":\"-2h\",\"key\":\"console-none\"";
+        String reason = "\"reason\":\"upstream is back\"";
+        String redriveId = dryRunId(postTo(redrive, "{" + letters + ",\"dryRun\":true}", cookie, token));
+        String replayId = dryRunId(postTo("/api/replay", "{" + range + ",\"dryRun\":true}", cookie, token));
+
+        HttpResponse<String> redriveWithoutDryRun = postTo(redrive, "{" + letters + "," + reason + "}", cookie, token);
+        HttpResponse<String> redriveUnknown =
+                postTo(redrive, "{" + letters + "," + reason + ",\"dryRunId\":\"made-up\"}", cookie, token);
+        HttpResponse<String> redriveOther = postTo(
+                redrive, "{" + otherLetters + "," + reason + ",\"dryRunId\":\"" + redriveId + "\"}", cookie, token);
+        HttpResponse<String> replayWithoutDryRun =
+                postTo("/api/replay", "{" + range + "," + reason + "}", cookie, token);
+        HttpResponse<String> replayOther = postTo(
+                "/api/replay", "{" + otherRange + "," + reason + ",\"dryRunId\":\"" + replayId + "\"}", cookie, token);
+
+        assertThat(redriveWithoutDryRun.statusCode())
+                .as(redriveWithoutDryRun.body())
+                .isEqualTo(400);
+        assertThat(error(redriveWithoutDryRun)).startsWith("a redrive needs a dry run first");
+        assertThat(redriveUnknown.statusCode()).as(redriveUnknown.body()).isEqualTo(409);
+        assertThat(error(redriveUnknown))
+                .isEqualTo("dry run made-up is unknown, used or older than 15 min: do the dry "
+                        + "run of this redrive again");
+        assertThat(redriveOther.statusCode()).as(redriveOther.body()).isEqualTo(409);
+        assertThat(error(redriveOther)).contains("was of another redrive, with other parameters");
+        assertThat(replayWithoutDryRun.statusCode())
+                .as(replayWithoutDryRun.body())
+                .isEqualTo(400);
+        assertThat(error(replayWithoutDryRun)).startsWith("a replay needs a dry run first");
+        assertThat(replayOther.statusCode()).as(replayOther.body()).isEqualTo(409);
+        assertThat(JSON.readTree(get("/api/audit").body()))
+                .as("nothing refused is audited")
+                .noneSatisfy(entry -> assertThat(entry.get("reason").asText()).isEqualTo("upstream is back"));
+
+        HttpResponse<String> redriven =
+                postTo(redrive, "{" + letters + "," + reason + ",\"dryRunId\":\"" + redriveId + "\"}", cookie, token);
+        HttpResponse<String> again =
+                postTo(redrive, "{" + letters + "," + reason + ",\"dryRunId\":\"" + redriveId + "\"}", cookie, token);
+
+        assertThat(redriven.statusCode()).as(redriven.body()).isEqualTo(200);
+        assertThat(again.statusCode())
+                .as("a dry run is good for one run: %s", again.body())
+                .isEqualTo(409);
+    }
+
+    @Test
+    void aRebuildNeedsAReasonRunsInTheBackgroundUntilItsSummaryAndIsAudited() throws Exception {
+        String cookie = csrfCookie();
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+
+        HttpResponse<String> noReason = postTo("/api/rebuild", "{}", cookie, token);
+        HttpResponse<String> noCsrf = postTo("/api/rebuild", "{\"reason\":\"Redis lost its data\"}", cookie, null);
+
+        assertThat(noReason.statusCode()).as(noReason.body()).isEqualTo(400);
+        assertThat(noCsrf.statusCode()).as(noCsrf.body()).isEqualTo(403);
+
+        HttpResponse<String> started = postTo("/api/rebuild", "{\"reason\":\"Redis lost its data\"}", cookie, token);
+
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !JSON.readTree(get("/api/rebuild").body())
+                        .get("running")
+                        .asBoolean());
+        JsonNode done = JSON.readTree(get("/api/rebuild").body());
+        assertThat(done.get("exit").asInt()).isZero();
+        assertThat(done.get("summary").asText()).isEqualTo("lapse rebuild: rebuilt 0 timers on 4 shards");
+        assertThat(done.get("progress").asText()).isEqualTo("rebuilding shard 1 of 4");
+        assertThat(JSON.readTree(get("/api/audit").body())).anySatisfy(entry -> {
+            assertThat(entry.get("action").asText()).isEqualTo("rebuild");
+            assertThat(entry.get("user").asText()).isEqualTo(USER);
+            assertThat(entry.get("reason").asText()).isEqualTo("Redis lost its data");
+        });
+    }
+
+    @Test
+    void theOverviewsHistoryIsServedForItsCharts() throws Exception {
+        HttpResponse<String> lateness = get("/api/lateness");
+        HttpResponse<String> deadLetters = get("/api/dead-letters/over-time");
+
+        assertThat(lateness.statusCode()).as(lateness.body()).isEqualTo(200);
+        assertThat(JSON.readTree(lateness.body()).get("intervalMillis").asLong())
+                .isEqualTo(10_000);
+        assertThat(JSON.readTree(lateness.body()).get("points").isArray()).isTrue();
+        assertThat(deadLetters.statusCode()).as(deadLetters.body()).isEqualTo(200);
+        JsonNode chart = JSON.readTree(deadLetters.body());
+        assertThat(chart.get("bucketMillis").asLong()).isEqualTo(300_000);
+        assertThat(chart.get("reasons").isObject()).isTrue();
     }
 
     @Test
@@ -249,7 +357,7 @@ class ConsoleTest {
     @Test
     void anyAddressButLoopbackWithoutATokenFileDoesNotStart() throws Exception {
         StringWriter err = new StringWriter();
-        int exit = new CommandLine(new ConsoleCommand())
+        int exit = new CommandLine(new ConsoleCommand(REBUILD))
                 .setErr(new PrintWriter(err, true))
                 .execute(
                         "--config",
@@ -269,7 +377,8 @@ class ConsoleTest {
                 configFile(Map.of("console.auth-token-file", tokenFile.toString())),
                 List.of(),
                 USER,
-                Duration.ofSeconds(5))) {
+                Duration.ofSeconds(5),
+                REBUILD)) {
             URI audit = guarded.url().resolve("/api/audit");
             HttpResponse<String> without =
                     http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString());
@@ -298,6 +407,16 @@ class ConsoleTest {
                 .hasValueSatisfying(csp -> assertThat(csp).contains("script-src 'self'"));
         String setCookie = page.headers().firstValue("Set-Cookie").orElseThrow();
         return setCookie.substring(0, setCookie.indexOf(';'));
+    }
+
+    /** The id a dry run answered with, which the run must name. */
+    private static String dryRunId(HttpResponse<String> dryRun) throws Exception {
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        return JSON.readTree(dryRun.body()).get("dryRunId").asText();
+    }
+
+    private static String error(HttpResponse<String> response) throws Exception {
+        return JSON.readTree(response.body()).get("error").asText();
     }
 
     private static HttpResponse<String> get(String path) throws Exception {

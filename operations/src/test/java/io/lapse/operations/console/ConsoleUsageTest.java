@@ -21,7 +21,9 @@ class ConsoleUsageTest {
     private static Outcome console(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = new CommandLine(new ConsoleCommand())
+        int exit = new CommandLine(new ConsoleCommand((config, summary, progress) -> {
+                    throw new AssertionError("a console that does not start rebuilds nothing");
+                }))
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);

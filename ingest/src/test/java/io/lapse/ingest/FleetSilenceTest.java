@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
@@ -26,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -42,7 +42,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Tag("slow")
 class FleetSilenceTest {
 
-    private static final AtomicInteger RUN = new AtomicInteger();
     private static final int PARTITIONS = 3;
     private static final Duration DETECTED_WITHIN = Duration.ofSeconds(20);
 
@@ -62,21 +61,22 @@ class FleetSilenceTest {
 
     @BeforeEach
     void startIngestWhileEveryPartitionIsPushedTo() {
-        config = LapseConfig.load(null, Map.of())
-                .with(new Namespace("fleet-test-" + RUN.incrementAndGet()).settings())
-                .with(Map.of(
-                        "kafka.bootstrap.servers", stack.bootstrapServers(),
-                        "redis.uri", stack.redisUri(),
+        Namespace run = TestRun.namespace("fleet-test");
+        config = TestRun.config(TestRun.settings(
+                run,
+                stack.bootstrapServers(),
+                stack.redisUri(),
+                Map.of(
                         "topics.partitions", Integer.toString(PARTITIONS),
                         "fleet.window", "2s",
-                        "fleet.baseline", "4s"));
+                        "fleet.baseline", "4s")));
         redis = RedisConnection.open(config.redis());
         clients = new KafkaClients(config.kafka());
         ingest = IngestService.build(ServiceContext.of(config, clients, redis, registry, Clock.systemUTC()));
         producer = clients.producer("fleet-test-pusher", Map.of());
         pusher = new Thread(this::pushTwentyPerSecondToEachPartitionButTheQuietOnes, "fleet-test-pusher");
         pusher.start();
-        events = clients.consumer("fleet-test-reader-" + RUN.get(), "fleet-test-reader", Map.of());
+        events = clients.consumer(run.name() + "-reader", "fleet-test-reader", Map.of());
         TopicPartition eventPartition = new TopicPartition(config.topics().fleetEvents(), 0);
         events.assign(List.of(eventPartition));
         events.seekToBeginning(List.of(eventPartition));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,7 +39,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Tag("slow")
 class IngestServiceTest {
 
-    private static final AtomicInteger RUN = new AtomicInteger();
     private static final long TTL = 90_000;
 
     @RegisterExtension
@@ -55,16 +53,8 @@ class IngestServiceTest {
 
     @BeforeEach
     void startIngest() {
-        int run = RUN.incrementAndGet();
-        config = LapseConfig.load(null, Map.of())
-                .with(new Namespace("ingest-test-" + run).settings())
-                .with(Map.of(
-                        "kafka.bootstrap.servers",
-                        stack.bootstrapServers(),
-                        "redis.uri",
-                        stack.redisUri(),
-                        "topics.partitions",
-                        "3"));
+        config = TestRun.config(TestRun.settings(
+                TestRun.namespace("ingest-test"), stack.bootstrapServers(), stack.redisUri(), Map.of()));
         redis = RedisConnection.open(config.redis());
         TimerKeys keys =
                 new TimerKeys(config.redis().keyPrefix(), config.timer().shards());

@@ -2,6 +2,7 @@ package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,19 +60,8 @@ final class RunningLapse implements AutoCloseable {
 
     /** @param name of the run's topics, consumer groups, application id and Redis keys */
     RunningLapse(String bootstrapServers, String redisUri, String name, Map<String, String> overrides) {
-        Map<String, String> settings = new HashMap<>(new Namespace(name).settings());
-        settings.putAll(Map.of(
-                "kafka.bootstrap.servers",
-                bootstrapServers,
-                "redis.uri",
-                redisUri,
-                "topics.partitions",
-                "3",
-                "management.port",
-                "0"));
-        settings.putAll(overrides);
-        this.settings = Map.copyOf(settings);
-        config = LapseConfig.load(null, Map.of()).with(settings);
+        this.settings = TestRun.settings(new Namespace(name), bootstrapServers, redisUri, overrides);
+        config = TestRun.config(settings);
         clients = new KafkaClients(config.kafka());
         redis = RedisConnection.open(config.redis());
         TimerKeys keys =

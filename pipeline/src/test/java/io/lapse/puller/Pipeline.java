@@ -3,7 +3,7 @@ package io.lapse.puller;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -50,8 +49,6 @@ final class Pipeline implements AutoCloseable {
         /** Not even the puller: the test starts it, in this process or another. */
         NO_PULLER
     }
-
-    private static final AtomicInteger RUN = new AtomicInteger();
 
     /** Every setting of this run, as key=value, for a puller in another process. */
     final Map<String, String> settings;
@@ -74,16 +71,11 @@ final class Pipeline implements AutoCloseable {
      */
     static Pipeline start(
             DevStackExtension stack, Duration pushInterval, Map<String, String> given, With with, String basePath) {
-        String run = "pipeline-" + RUN.incrementAndGet();
-        Map<String, String> settings = new HashMap<>(new Namespace(run).settings());
-        settings.putAll(Map.of(
-                "kafka.bootstrap.servers", stack.bootstrapServers(),
-                "redis.uri", stack.redisUri(),
-                "topics.partitions", "3",
-                "timer.shards", "4",
-                "management.port", "0"));
-        settings.putAll(given);
-        LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
+        Map<String, String> overrides = new HashMap<>(Map.of("timer.shards", "4"));
+        overrides.putAll(given);
+        Map<String, String> settings = new HashMap<>(
+                TestRun.settings(TestRun.namespace("pipeline"), stack.bootstrapServers(), stack.redisUri(), overrides));
+        LapseConfig config = TestRun.config(settings);
         UpstreamSimulator simulator = new UpstreamSimulator(
                 SimulatorSettings.manual(pushInterval),
                 new KafkaClients(config.kafka()),

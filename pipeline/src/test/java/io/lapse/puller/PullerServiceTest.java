@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
@@ -45,7 +46,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Tag("slow")
 class PullerServiceTest {
 
-    private static final AtomicInteger RUN = new AtomicInteger();
     private static final long TTL = 90_000;
 
     @RegisterExtension
@@ -62,21 +62,15 @@ class PullerServiceTest {
 
     @BeforeEach
     void startPuller() {
-        int run = RUN.incrementAndGet();
         upstream = UpstreamStub.start();
-        config = LapseConfig.load(null, Map.of())
-                .with(Map.ofEntries(
-                        Map.entry("kafka.bootstrap.servers", stack.bootstrapServers()),
-                        Map.entry("redis.uri", stack.redisUri()),
-                        Map.entry("redis.key-prefix", "puller-test-" + run),
-                        Map.entry("topics.partitions", "2"),
-                        Map.entry("topics.expired", "expired-" + run),
-                        Map.entry("topics.pulled", "pulled-" + run),
-                        Map.entry("topics.dlq", "dlq-" + run),
-                        Map.entry("puller.group-id", "puller-" + run),
-                        Map.entry("upstream.base-url", upstream.baseUrl()),
-                        Map.entry("upstream.retry-backoff", "10ms"),
-                        Map.entry("management.port", "0")));
+        config = TestRun.config(TestRun.settings(
+                TestRun.namespace("puller-test"),
+                stack.bootstrapServers(),
+                stack.redisUri(),
+                Map.of(
+                        "topics.partitions", "2",
+                        "upstream.base-url", upstream.baseUrl(),
+                        "upstream.retry-backoff", "10ms")));
         redis = RedisConnection.open(config.redis());
         store = TimerStore.of(
                 redis, new TimerKeys(config.redis().keyPrefix(), config.timer().shards()), config.timer());

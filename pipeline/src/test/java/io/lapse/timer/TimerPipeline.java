@@ -1,7 +1,7 @@
 package io.lapse.timer;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
@@ -26,7 +26,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -35,8 +34,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * pushes and a recorder of the expired topic. Everything it starts closes with it, newest first.
  */
 final class TimerPipeline implements AutoCloseable {
-
-    private static final AtomicInteger RUN = new AtomicInteger();
 
     final LapseConfig config;
     final RedisConnection redis;
@@ -49,13 +46,7 @@ final class TimerPipeline implements AutoCloseable {
     private final TopicRecorder expired;
 
     TimerPipeline(String bootstrapServers, String redisUri, Map<String, String> overrides) {
-        int run = RUN.incrementAndGet();
-        Map<String, String> settings = new HashMap<>(new Namespace("pipeline-" + run).settings());
-        settings.put("kafka.bootstrap.servers", bootstrapServers);
-        settings.put("redis.uri", redisUri);
-        settings.put("topics.partitions", "3");
-        settings.putAll(overrides);
-        config = LapseConfig.load(null, Map.of()).with(settings);
+        config = TestRun.config(TestRun.settings(TestRun.namespace("pipeline"), bootstrapServers, redisUri, overrides));
         redis = RedisConnection.open(config.redis());
         TimerKeys keys =
                 new TimerKeys(config.redis().keyPrefix(), config.timer().shards());

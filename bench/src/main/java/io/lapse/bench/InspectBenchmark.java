@@ -2,7 +2,7 @@ package io.lapse.bench;
 
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.TopicProvisioner;
-import io.lapse.operations.InspectCommand;
+import io.lapse.operations.inspect.InspectCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,6 +1,6 @@
 package io.lapse.faults.soak;
 
-import io.lapse.faults.LapseProcess;
+import io.lapse.faults.lab.LapseProcess;
 import io.lapse.operations.status.PrometheusText.Sample;
 import java.util.List;
 import java.util.function.Predicate;

@@ -1,6 +1,6 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.Lateness;
+import io.lapse.bench.lateness.Lateness;
 import io.lapse.faults.lab.LapseProcess;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

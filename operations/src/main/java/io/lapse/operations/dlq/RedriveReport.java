@@ -16,7 +16,7 @@ import java.util.List;
  * @param wouldPublish  with --dry-run, the originals a real run would publish
  * @param refused       dead letters that cut the value of an original the topic no longer holds, and why
  */
-public record RedriveReport(
+record RedriveReport(
         boolean dryRun,
         long selected,
         String selection,
@@ -33,7 +33,7 @@ public record RedriveReport(
         List<String> refused) {
 
     /** Every line through {@link Show#line}: keys, topics and errors come from Kafka. */
-    public void print(PrintWriter out) {
+    void print(PrintWriter out) {
         wouldPublish.forEach(line -> Show.line(out, "would publish " + line));
         refused.forEach(line -> Show.line(out, "not redriven " + line));
         StringBuilder text = new StringBuilder(dryRun ? "dry run: " : "")

@@ -20,7 +20,7 @@ import java.util.Map;
  * @param headline whether it is held, in a few words
  * @param reasons  what holds it (or would, once it is due), one line each
  */
-public record FiringHold(String headline, List<String> reasons) {
+record FiringHold(String headline, List<String> reasons) {
 
     static FiringHold of(Connections connections, OrderView view, int shard, long now) {
         if (!view.isWatched()) {

@@ -23,7 +23,7 @@ import java.util.Locale;
  * @param expiries       the newest of the expiries found, newest first; {@code expiriesFound} counts them all
  * @param since          the start of the look-back over the expired and pulled topics
  */
-public record InspectReport(
+record InspectReport(
         String orderId,
         int shard,
         String phase,
@@ -48,7 +48,7 @@ public record InspectReport(
     }
 
     /** Every line through {@link Show#line}: statuses, errors, headers and reasons come from Kafka and Redis. */
-    public void print(PrintWriter out, long now) {
+    void print(PrintWriter out, long now) {
         Show.line(out, "order %s (shard %d)".formatted(orderId, shard));
         Show.line(out, "  timer        " + timer(now));
         Show.line(out, "  held         " + held.headline());

@@ -25,17 +25,17 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  * What the topics say about one order, read within bounded time ranges: only the partitions its key lies in (for a
  * Java or a librdkafka producer), from the offsets the broker finds for the range's start to those of its end.
  */
-public final class OrderHistory {
+final class OrderHistory {
 
     /**
      * One event of the order, with where it is in Kafka.
      *
      * @param copyOf where the original is, when this is a copy made by lapse replay or lapse dlq redrive
      */
-    public record Entry<T>(String at, long timestamp, T event, String copyOf) {}
+    record Entry<T>(String at, long timestamp, T event, String copyOf) {}
 
     /** A status the order had, from a push or an OK pull. */
-    public record Status(String at, String status, Long ts) {}
+    record Status(String at, String status, Long ts) {}
 
     private final Connections connections;
     private final KafkaConsumer<byte[], byte[]> reader;

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * @param wouldPublish   with --dry-run, the first {@value #SHOWN} records a real run would publish
  * @param perPartition   how many of the selected records each partition read held (topic/partition), for --json
  */
-public record ReplayReport(
+record ReplayReport(
         String topic,
         String toTopic,
         String from,
@@ -43,14 +43,14 @@ public record ReplayReport(
 
     static final int SHOWN = 100;
 
-    public ReplayReport {
+    ReplayReport {
         wouldPublish = List.copyOf(wouldPublish);
         // sorted, so that the JSON lists the partitions in order
         perPartition = java.util.Collections.unmodifiableMap(new TreeMap<>(perPartition));
     }
 
     /** Every line through {@link Show#line}: keys, topics and errors come from Kafka. */
-    public void print(PrintWriter out) {
+    void print(PrintWriter out) {
         for (String line : wouldPublish) {
             Show.line(out, "would publish " + line);
         }

@@ -1,12 +1,12 @@
 package io.lapse.app;
 
-import io.lapse.operations.CancelCommand;
-import io.lapse.operations.DlqCommand;
-import io.lapse.operations.FireCommand;
-import io.lapse.operations.InspectCommand;
-import io.lapse.operations.ReplayCommand;
-import io.lapse.operations.StatusCommand;
-import io.lapse.operations.WatermarksCommand;
+import io.lapse.operations.dlq.DlqCommand;
+import io.lapse.operations.inspect.InspectCommand;
+import io.lapse.operations.manual.CancelCommand;
+import io.lapse.operations.manual.FireCommand;
+import io.lapse.operations.replay.ReplayCommand;
+import io.lapse.operations.status.StatusCommand;
+import io.lapse.operations.watermarks.WatermarksCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ScopeType;
 

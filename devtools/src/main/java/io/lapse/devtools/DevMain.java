@@ -1,7 +1,7 @@
 package io.lapse.devtools;
 
 import io.lapse.app.Main;
-import io.lapse.faults.FaultSuite;
+import io.lapse.faults.scenario.FaultSuite;
 import picocli.CommandLine;
 
 /**

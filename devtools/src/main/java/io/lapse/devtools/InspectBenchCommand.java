@@ -1,6 +1,6 @@
 package io.lapse.devtools;
 
-import io.lapse.bench.InspectBenchmark;
+import io.lapse.bench.inspect.InspectBenchmark;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

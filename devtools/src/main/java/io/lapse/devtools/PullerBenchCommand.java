@@ -1,7 +1,7 @@
 package io.lapse.devtools;
 
-import io.lapse.bench.PullerBenchOptions;
-import io.lapse.bench.PullerBenchmark;
+import io.lapse.bench.puller.PullerBenchOptions;
+import io.lapse.bench.puller.PullerBenchmark;
 import io.lapse.config.Durations;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package io.lapse.devtools;
 
-import io.lapse.bench.StormBenchOptions;
-import io.lapse.bench.StormBenchmark;
+import io.lapse.bench.storm.StormBenchOptions;
+import io.lapse.bench.storm.StormBenchmark;
 import io.lapse.config.Durations;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

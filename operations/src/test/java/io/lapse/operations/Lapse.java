@@ -4,6 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lapse.operations.cli.OnCallCommand;
+import io.lapse.operations.cli.OnCallEnvironment;
+import io.lapse.operations.dlq.DlqCommand;
+import io.lapse.operations.inspect.InspectCommand;
+import io.lapse.operations.manual.CancelCommand;
+import io.lapse.operations.manual.FireCommand;
+import io.lapse.operations.replay.ReplayCommand;
+import io.lapse.operations.status.StatusCommand;
+import io.lapse.operations.watermarks.WatermarksCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
@@ -21,16 +30,16 @@ import picocli.CommandLine.Command;
             DlqCommand.class,
             WatermarksCommand.class
         })
-final class Lapse {
+public final class Lapse {
 
     /** What one command printed and how it exited. */
-    record Outcome(int exit, String out, String err) {
+    public record Outcome(int exit, String out, String err) {
 
         private static final ObjectMapper WHOLE_DOCUMENT =
                 new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
         /** Standard output as the one JSON document it must be, and nothing else, after --json. */
-        JsonNode json() {
+        public JsonNode json() {
             try {
                 return WHOLE_DOCUMENT.readTree(out);
             } catch (JsonProcessingException e) {
@@ -39,7 +48,7 @@ final class Lapse {
         }
     }
 
-    static Outcome run(OnCallEnvironment environment, String... args) {
+    public static Outcome run(OnCallEnvironment environment, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = new CommandLine(new Lapse(), new EnvironmentFactory(environment))

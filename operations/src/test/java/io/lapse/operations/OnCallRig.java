@@ -12,6 +12,7 @@ import io.lapse.ingest.IngestService;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
+import io.lapse.operations.cli.OnCallEnvironment;
 import io.lapse.puller.PullerService;
 import io.lapse.runtime.management.Health;
 import io.lapse.runtime.management.ManagementServer;
@@ -53,17 +54,17 @@ import org.apache.kafka.common.TopicPartition;
  * One test class's Lapse on the shared devstack: its own topics, consumer groups and Redis keys, timer.ttl 2 s, the
  * services it starts, a producer, and the on-call commands run against it with the settings in LAPSE_* variables.
  */
-final class OnCallRig implements AutoCloseable {
+public final class OnCallRig implements AutoCloseable {
 
     private static final AtomicInteger RUN = new AtomicInteger();
 
-    final LapseConfig config;
+    public final LapseConfig config;
     final Map<String, String> settings;
-    final KafkaClients clients;
-    final RedisConnection redis;
-    final TimerKeys keys;
-    final TimerStore store;
-    final Watermarks watermarks;
+    public final KafkaClients clients;
+    public final RedisConnection redis;
+    public final TimerKeys keys;
+    public final TimerStore store;
+    public final Watermarks watermarks;
     private final KafkaProducer<byte[], byte[]> producer;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -104,17 +105,17 @@ final class OnCallRig implements AutoCloseable {
         this.producer = clients.producer("oncall-test", Map.of());
     }
 
-    void createTopic(String topic) {
+    public void createTopic(String topic) {
         new TopicProvisioner(clients).ensure(Set.of(topic));
     }
 
     /** Runs {@code lapse ARGS…} as a script would: stdout is no terminal. */
-    Lapse.Outcome lapse(String... args) {
+    public Lapse.Outcome lapse(String... args) {
         return Lapse.run(new OnCallEnvironment(environment(), Clock.systemUTC(), false), args);
     }
 
     /** Runs {@code lapse ARGS…} as a person at a terminal would. */
-    Lapse.Outcome lapseOnTerminal(String... args) {
+    public Lapse.Outcome lapseOnTerminal(String... args) {
         return Lapse.run(new OnCallEnvironment(environment(), Clock.systemUTC(), true), args);
     }
 
@@ -129,7 +130,7 @@ final class OnCallRig implements AutoCloseable {
     }
 
     /** The settings as a properties file, for --config. */
-    Path configFile(Map<String, String> overrides) throws Exception {
+    public Path configFile(Map<String, String> overrides) throws Exception {
         Map<String, String> file = new HashMap<>(settings);
         file.putAll(overrides);
         Path path = Files.createTempFile("lapse-oncall", ".properties");
@@ -143,11 +144,11 @@ final class OnCallRig implements AutoCloseable {
         return path;
     }
 
-    IngestService startIngest() {
+    public IngestService startIngest() {
         return started(IngestService.build(context(config)));
     }
 
-    Service startTimer() {
+    public Service startTimer() {
         return started(TimerService.build(context(config)));
     }
 
@@ -157,18 +158,18 @@ final class OnCallRig implements AutoCloseable {
     }
 
     /** The simulated platform: pushes for the orders its fleet starts, and answers pulls. */
-    UpstreamSimulator startUpstream(Duration pushInterval) {
+    public UpstreamSimulator startUpstream(Duration pushInterval) {
         return started(new UpstreamSimulator(
                 SimulatorSettings.manual(pushInterval), clients, config.topics().push(), Clock.systemUTC()));
     }
 
-    Service startPuller(UpstreamSimulator upstream) {
+    public Service startPuller(UpstreamSimulator upstream) {
         LapseConfig pulling = config.with(Map.of("upstream.base-url", upstream.baseUrl()));
         return started(PullerService.build(context(pulling)));
     }
 
     /** The URL of /metrics of the services this rig runs. */
-    String metricsUrl() {
+    public String metricsUrl() {
         if (management == null) {
             management = ManagementServer.start(
                     new ManagementSettings("127.0.0.1", config.management().port()), registry, new Health());
@@ -184,7 +185,7 @@ final class OnCallRig implements AutoCloseable {
     }
 
     /** Sends a record and waits for Kafka to acknowledge it. */
-    void send(String topic, String key, byte[] value, long timestamp) {
+    public void send(String topic, String key, byte[] value, long timestamp) {
         try {
             producer.send(new ProducerRecord<>(
                             topic, null, timestamp, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value))
@@ -194,12 +195,12 @@ final class OnCallRig implements AutoCloseable {
         }
     }
 
-    void push(String orderId, String status, long ts) {
+    public void push(String orderId, String status, long ts) {
         send(config.topics().push(), orderId, JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, status, ts)), ts);
     }
 
     /** Every record the topic holds now, in partition and offset order. */
-    List<ConsumerRecord<byte[], byte[]>> records(String topic) {
+    public List<ConsumerRecord<byte[], byte[]>> records(String topic) {
         try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer("oncall-test-reader", "oncall-test", Map.of())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition()))

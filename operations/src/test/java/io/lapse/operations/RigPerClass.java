@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * Hands each test class an {@link OnCallRig} of its own, on one Kafka broker and one Redis for the
  * whole run: starting them costs seconds. JUnit closes the rig after its class and the devstack after the run.
  */
-final class RigPerClass implements ParameterResolver {
+public final class RigPerClass implements ParameterResolver {
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RigPerClass.class);
 

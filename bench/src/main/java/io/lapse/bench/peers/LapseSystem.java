@@ -1,6 +1,6 @@
 package io.lapse.bench.peers;
 
-import io.lapse.bench.BenchServices;
+import io.lapse.bench.harness.BenchServices;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.devstack.KafkaBroker;

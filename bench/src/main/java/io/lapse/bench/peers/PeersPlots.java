@@ -1,7 +1,7 @@
 package io.lapse.bench.peers;
 
-import io.lapse.bench.BenchReport;
-import io.lapse.bench.Plots;
+import io.lapse.bench.report.BenchReport;
+import io.lapse.bench.report.Plots;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

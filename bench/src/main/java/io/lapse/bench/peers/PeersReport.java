@@ -1,7 +1,7 @@
 package io.lapse.bench.peers;
 
-import io.lapse.bench.BenchReport;
-import io.lapse.bench.MarkdownTable;
+import io.lapse.bench.report.BenchReport;
+import io.lapse.bench.report.MarkdownTable;
 import io.lapse.config.Durations;
 import java.time.Duration;
 import java.time.ZonedDateTime;

@@ -1,6 +1,6 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.MarkdownTable;
+import io.lapse.bench.report.MarkdownTable;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.lapse.faults.soak;
 
-import io.lapse.faults.LapseProcess;
-import io.lapse.operations.PrometheusText.Sample;
+import io.lapse.faults.lab.LapseProcess;
+import io.lapse.operations.status.PrometheusText.Sample;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -27,7 +27,7 @@ final class PrometheusText {
     }
 
     private static double sum(String page, String metric, Predicate<Sample> which) {
-        List<Sample> samples = io.lapse.operations.PrometheusText.parse(page).stream()
+        List<Sample> samples = io.lapse.operations.status.PrometheusText.parse(page).stream()
                 .filter(sample -> sample.name().equals(metric) && which.test(sample))
                 .toList();
         return samples.isEmpty()

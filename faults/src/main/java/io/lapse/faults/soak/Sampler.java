@@ -1,7 +1,7 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.Lateness;
-import io.lapse.faults.LapseProcess;
+import io.lapse.bench.lateness.Lateness;
+import io.lapse.faults.lab.LapseProcess;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.Lateness;
-import io.lapse.bench.MarkdownTable;
-import io.lapse.bench.Plots;
+import io.lapse.bench.lateness.Lateness;
+import io.lapse.bench.report.MarkdownTable;
+import io.lapse.bench.report.Plots;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

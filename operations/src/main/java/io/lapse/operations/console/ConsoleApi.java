@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.lapse.operations.Arguments;
+import io.lapse.operations.cli.Arguments;
 import io.lapse.store.AuditLog;
 import java.io.IOException;
 import java.io.InputStream;

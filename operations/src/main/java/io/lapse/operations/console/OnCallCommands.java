@@ -1,12 +1,12 @@
 package io.lapse.operations.console;
 
-import io.lapse.operations.CancelCommand;
-import io.lapse.operations.DlqListCommand;
-import io.lapse.operations.DlqRedriveCommand;
-import io.lapse.operations.FireCommand;
-import io.lapse.operations.InspectCommand;
-import io.lapse.operations.ReplayCommand;
-import io.lapse.operations.StatusCommand;
+import io.lapse.operations.dlq.DlqListCommand;
+import io.lapse.operations.dlq.DlqRedriveCommand;
+import io.lapse.operations.inspect.InspectCommand;
+import io.lapse.operations.manual.CancelCommand;
+import io.lapse.operations.manual.FireCommand;
+import io.lapse.operations.replay.ReplayCommand;
+import io.lapse.operations.status.StatusCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

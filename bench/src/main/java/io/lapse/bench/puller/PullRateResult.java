@@ -1,0 +1,52 @@
+package io.lapse.bench.puller;
+
+/**
+ * One sustained-rate run.
+ *
+ * @param perSecond  pulls per second over the middle of the run
+ * @param answered   results published, of {@code pulls}
+ * @param peakUpstream the most requests upstream saw within one second
+ * @param requestMs    mean time of one request as the puller saw it (the simulated latency plus this machine's delays)
+ * @param permitWaitMs mean wait of a request for its rate permit: near 0 when the pull threads, not the limit, bound
+ */
+record PullRateResult(
+        int rateLimit,
+        int concurrency,
+        int pulls,
+        int answered,
+        int ok,
+        double perSecond,
+        int peakUpstream,
+        double requestMs,
+        double permitWaitMs) {
+
+    static PullRateResult of(
+            int rateLimit,
+            int concurrency,
+            int pulls,
+            long[] sortedPulledAt,
+            double trim,
+            int ok,
+            int peakUpstream,
+            double requestMs,
+            double permitWaitMs) {
+        int from = (int) (sortedPulledAt.length * trim);
+        int to = sortedPulledAt.length - 1 - from;
+        double seconds = to > from ? (sortedPulledAt[to] - sortedPulledAt[from]) / 1000.0 : 0;
+        return new PullRateResult(
+                rateLimit,
+                concurrency,
+                pulls,
+                sortedPulledAt.length,
+                ok,
+                seconds == 0 ? 0 : (to - from) / seconds,
+                peakUpstream,
+                requestMs,
+                permitWaitMs);
+    }
+
+    /** Achieved rate relative to the limit, e.g. -0.01 for 1 % under it. */
+    double deviation() {
+        return perSecond / rateLimit - 1;
+    }
+}

@@ -1,0 +1,26 @@
+package io.lapse.faults.fault;
+
+import io.lapse.faults.lab.Lab;
+import io.lapse.faults.workload.Workload;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+
+/** Redis loses every timer and the watermark: restarted without persistence, or emptied by FLUSHALL. */
+public record RedisLoss(boolean restart) implements Fault {
+
+    @Override
+    public FaultReport inject(Lab lab, Workload workload) {
+        if (restart) {
+            lab.redis().restart();
+        } else {
+            RedisClient client = RedisClient.create(lab.redis().uri());
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                connection.sync().flushall();
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+        return FaultReport.recoveredAt(System.currentTimeMillis());
+    }
+}

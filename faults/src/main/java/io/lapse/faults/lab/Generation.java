@@ -1,0 +1,232 @@
+package io.lapse.faults.lab;
+
+import io.lapse.config.ConfigKey;
+import io.lapse.config.ConfigKeys;
+import io.lapse.config.Durations;
+import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
+import io.lapse.config.TopicNames;
+import io.lapse.devstack.TopicReadiness;
+import io.lapse.faults.observe.Observations;
+import io.lapse.faults.scenario.SuiteSettings;
+import io.lapse.faults.workload.LibrdkafkaPartitioner;
+import io.lapse.faults.workload.Workload;
+import io.lapse.kafka.KafkaClients;
+import io.lapse.simulator.PushGenerator;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One set of topics, consumer groups and Redis key prefix, with one Lapse process per service using them, the push
+ * generator writing to them and the taps reading them back. Scenarios share a generation while they pass; after one
+ * fails, the next gets a fresh generation, so that what broke the pipeline cannot count against another scenario.
+ */
+public final class Generation implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Generation.class);
+    private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
+    /** Four JVMs starting on two shared cores. */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+
+    private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(120);
+    /*
+     * How long the warm-up pushes before its silence: a scenario's fault should meet JVMs whose code is compiled, as
+     * in production. Measured on the 2-core machine (per-process CPU every 2 s): with C2, the broker, the four
+     * services and this JVM compiled on both cores for 60 to 80 s after their start; the services now run C1 alone
+     * (LapseProcess), which compiles what a scenario runs within seconds.
+     */
+    private static final Duration COMPILED_AFTER = Duration.ofSeconds(15);
+
+    private final String name;
+    private final Map<ConfigKey, String> settings;
+    private final LapseConfig config;
+    private final LapseServices services;
+    private final Observations observations;
+    private final PushGenerator pushes;
+    private final KafkaProducer<byte[], byte[]> poisonProducer;
+
+    private Generation(
+            String name,
+            Map<ConfigKey, String> settings,
+            LapseConfig config,
+            LapseServices services,
+            Observations observations,
+            PushGenerator pushes,
+            KafkaProducer<byte[], byte[]> poisonProducer) {
+        this.name = name;
+        this.settings = settings;
+        this.config = config;
+        this.services = services;
+        this.observations = observations;
+        this.pushes = pushes;
+        this.poisonProducer = poisonProducer;
+    }
+
+    /**
+     * Creates the topics, starts the taps, the pushes and one process per service; returns once all are alive.
+     *
+     * @param extra Lapse settings beyond the suite's
+     */
+    static Generation start(Lab lab, int number, Map<ConfigKey, String> extra) {
+        String name = "faults-g" + number;
+        SuiteSettings settings = lab.settings();
+        Map<ConfigKey, String> lapse = lapseSettings(name, lab);
+        lapse.putAll(extra);
+        Map<String, String> harness = lapse.entrySet().stream()
+                .collect(Collectors.toMap(e -> e.getKey().name(), Map.Entry::getValue));
+        // the upstream's producers are written against librdkafka; Lapse's own processes keep their defaults
+        harness.put("kafka." + ProducerConfig.PARTITIONER_CLASS_CONFIG, LibrdkafkaPartitioner.class.getName());
+        LapseConfig config = LapseConfig.load(null, Map.of()).with(harness);
+        createTopics(lab, config.topics(), settings.partitions());
+        KafkaClients clients = new KafkaClients(config.kafka());
+        LapseServices services = new LapseServices(
+                lab.jar(),
+                lapse.entrySet().stream()
+                        .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
+                settings.workDir().resolve(name));
+        Generation generation = new Generation(
+                name,
+                Map.copyOf(extra),
+                config,
+                services,
+                new Observations(
+                        lab.broker().bootstrapServers(),
+                        config.topics(),
+                        settings.partitions(),
+                        config.timer()::isTerminal),
+                new PushGenerator(lab.fleet(), clients, config.topics().push(), settings.pushInterval(), () -> {}),
+                clients.producer("faults-poison", Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none")));
+        try {
+            generation.pushes.start();
+            for (Role service : Role.values()) {
+                services.add(service);
+            }
+            generation.requireAlive(lab, START_TIMEOUT);
+            generation.warmUp(lab);
+        } catch (RuntimeException e) {
+            generation.close();
+            throw e;
+        }
+        log.info("{}: every service runs", name);
+        return generation;
+    }
+
+    /**
+     * Runs a workload of the scenarios' shape until its silent orders have fired and been answered, so that scenarios
+     * meet JVMs that have done their work for a while (classes loaded, code compiled, groups settled), as in production;
+     * and so that a generation whose pipeline does not fire at all is found out before any scenario counts on it.
+     */
+    private void warmUp(Lab lab) {
+        Workload workload = new Workload(lab.fleet(), name + "-warm-up", lab.settings());
+        long startedAt = workload.start();
+        try {
+            Waiting.sleep(COMPILED_AFTER);
+            workload.silenceAfterWarmUp(observations, startedAt, WARM_UP_TIMEOUT);
+            Waiting.require(
+                    () -> observations.allExpiredAndAnswered(workload.silent()),
+                    WARM_UP_TIMEOUT,
+                    "an expiry and a pull result for every silent order of " + name + "'s warm-up");
+        } finally {
+            workload.end();
+        }
+    }
+
+    private static Map<ConfigKey, String> lapseSettings(String name, Lab lab) {
+        SuiteSettings settings = lab.settings();
+        Map<ConfigKey, String> lapse = new LinkedHashMap<>();
+        lapse.put(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS, lab.broker().bootstrapServers());
+        lapse.put(ConfigKeys.REDIS_URI, lab.redis().uri());
+        lapse.putAll(new Namespace(name).keys());
+        lapse.put(ConfigKeys.TOPICS_PARTITIONS, Integer.toString(settings.partitions()));
+        lapse.put(ConfigKeys.TIMER_TTL, Durations.format(settings.ttl()));
+        lapse.put(ConfigKeys.TIMER_REPEAT, Durations.format(settings.ttl()));
+        lapse.put(ConfigKeys.UPSTREAM_BASE_URL, lab.upstream().baseUrl());
+        lapse.put(ConfigKeys.COMPENSATOR_SCAN_INTERVAL, Durations.format(settings.scanInterval()));
+        // the warm-up spans many baselines: a fleet silence is told within a few push intervals
+        lapse.put(
+                ConfigKeys.FLEET_WINDOW,
+                Durations.format(settings.pushInterval().multipliedBy(2)));
+        lapse.put(
+                ConfigKeys.FLEET_BASELINE,
+                Durations.format(settings.pushInterval().multipliedBy(10)));
+        return lapse;
+    }
+
+    /** The expired topic stamps LogAppendTime, so that the tally knows when each expiry reached Kafka. */
+    private static void createTopics(Lab lab, TopicNames topics, int partitions) {
+        for (String topic : new String[] {topics.push(), topics.pulled(), topics.dlq(), topics.fleetEvents()}) {
+            TopicReadiness.createAndAwait(lab.admin(), new NewTopic(topic, partitions, (short) 1), TOPIC_TIMEOUT);
+        }
+        TopicReadiness.createAndAwait(
+                lab.admin(),
+                new NewTopic(topics.expired(), partitions, (short) 1)
+                        .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")),
+                TOPIC_TIMEOUT);
+    }
+
+    /** @throws IllegalStateException with what is wrong and the tails of the logs, when not alive in time */
+    public void requireAlive(Lab lab, Duration timeout) {
+        Liveness.Verdict verdict = liveness(lab, timeout);
+        if (!verdict.alive()) {
+            String tails = services.all().stream()
+                    .map(p -> "--- " + p.logPath() + "\n" + p.logTail())
+                    .collect(Collectors.joining("\n"));
+            throw new IllegalStateException(
+                    name + " is not alive within " + timeout.toSeconds() + " s: " + verdict.detail() + "\n" + tails);
+        }
+    }
+
+    public Liveness.Verdict liveness(Lab lab, Duration timeout) {
+        return Liveness.check(services, groups(), lab.admin(), timeout);
+    }
+
+    private Map<Role, String> groups() {
+        Map<Role, String> groups = new EnumMap<>(Role.class);
+        for (Role service : Role.values()) {
+            groups.put(service, config.source().string(service.group));
+        }
+        return groups;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The Lapse settings it runs with beyond the suite's. */
+    public Map<ConfigKey, String> settings() {
+        return settings;
+    }
+
+    public TopicNames topics() {
+        return config.topics();
+    }
+
+    public LapseServices services() {
+        return services;
+    }
+
+    public Observations observations() {
+        return observations;
+    }
+
+    public KafkaProducer<byte[], byte[]> poisonProducer() {
+        return poisonProducer;
+    }
+
+    @Override
+    public void close() {
+        pushes.close();
+        services.close();
+        observations.close();
+        poisonProducer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,194 @@
+package io.lapse.faults.lab;
+
+import io.lapse.devstack.ChildProcesses;
+import io.lapse.devstack.JvmExitCleanup;
+import io.lapse.devstack.LogFile;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Lapse service as an OS process, {@code java -jar lapse.jar <service>} configured by LAPSE_* variables, as an
+ * operator runs it. Its output is appended to a log file across restarts; close() stops it politely (SIGTERM).
+ */
+public final class LapseProcess implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LapseProcess.class);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    static final List<String> SUITE_JVM_OPTIONS = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
+
+    private final String name;
+    private final List<String> command;
+    private final Map<String, String> environment;
+    private final int managementPort;
+    private final LogFile logFile;
+    private Process process; // guarded by this
+    private volatile long launchedAt;
+    private volatile long readyAt;
+
+    private LapseProcess(
+            String name, List<String> command, Map<String, String> environment, int managementPort, LogFile logFile) {
+        this.name = name;
+        this.command = List.copyOf(command);
+        this.environment = environment;
+        this.managementPort = managementPort;
+        this.logFile = logFile;
+    }
+
+    /**
+     * @param environment the LAPSE_* variables; any LAPSE_* variable of this process is not passed on
+     * @param logDir      where {@code <name>.log} is written
+     */
+    static LapseProcess start(
+            Path jar, Role service, String name, Map<String, String> environment, int managementPort, Path logDir) {
+        // C1 alone: at the suite's 300 orders peak speed does not matter, and C2 compiling on both cores for a minute
+        // after every start was what scenarios had to wait out
+        return start(jar, service, name, environment, managementPort, logDir, SUITE_JVM_OPTIONS);
+    }
+
+    /** @param jvmOptions e.g. the heap; a soak at scale needs C2, which the suite's options leave out */
+    static LapseProcess start(
+            Path jar,
+            Role service,
+            String name,
+            Map<String, String> environment,
+            int managementPort,
+            Path logDir,
+            List<String> jvmOptions) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jvmOptions);
+        command.addAll(LapseJar.classArchiveOptions(jar));
+        command.addAll(List.of("-jar", jar.toString(), service.command));
+        LapseProcess started = new LapseProcess(
+                name, command, environment, managementPort, new LogFile(logDir.resolve(name + ".log")));
+        JvmExitCleanup.register(started);
+        started.launch();
+        return started;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public synchronized long pid() {
+        return process.pid();
+    }
+
+    public synchronized boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Runs the process again with the same settings (and management port) after it died or was killed. */
+    public synchronized void launch() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(name + " is still running");
+        }
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(Redirect.appendTo(logFile.file()));
+        builder.environment().keySet().removeIf(variable -> variable.startsWith("LAPSE_"));
+        builder.environment().putAll(environment);
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + command, e);
+        }
+        launchedAt = System.currentTimeMillis();
+        readyAt = 0;
+        log.info("{} started as process {}", name, process.pid());
+    }
+
+    /** SIGKILL, and wait until it is gone. */
+    public synchronized void kill() {
+        ChildProcesses.kill(process, STOP_TIMEOUT);
+        log.info("{} (process {}) killed", name, process.pid());
+    }
+
+    public synchronized void freeze() {
+        Signals.stop(process.pid());
+    }
+
+    public synchronized void thaw() {
+        Signals.resume(process.pid());
+    }
+
+    /** Notes the first time the process answers ready after its start; call it often to know when that was. */
+    public void watchReadiness() {
+        if (readyAt == 0 && answers("/health/ready")) {
+            readyAt = System.currentTimeMillis();
+        }
+    }
+
+    /** When it was last started, epoch ms. */
+    public long launchedAt() {
+        return launchedAt;
+    }
+
+    /** How long after its last start it first answered ready, as far as {@link #watchReadiness()} saw until then. */
+    public String startup(long until) {
+        return readyAt == 0
+                ? String.format(
+                        "%s did not answer ready in the %.1f s from its start to the end of the observation",
+                        name, (until - launchedAt) / 1000.0)
+                : String.format("%s answered ready %.1f s after its start", name, (readyAt - launchedAt) / 1000.0);
+    }
+
+    /** Whether the management endpoint answers 200 on {@code path}, e.g. /health/ready, within two seconds. */
+    public boolean answers(String path) {
+        return probe(path).startsWith("200 ");
+    }
+
+    /** The status and body {@code path} answers, or why there is no answer, for a report. */
+    public String probe(String path) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                .timeout(PROBE_TIMEOUT)
+                .build();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() + " " + response.body();
+        } catch (IOException e) {
+            return "no answer (" + e.getClass().getSimpleName() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "no answer (interrupted)";
+        }
+    }
+
+    public Path logPath() {
+        return logFile.path();
+    }
+
+    public String logTail() {
+        return logFile.tail();
+    }
+
+    /** SIGCONT first, in case it is frozen; then SIGTERM, and SIGKILL if it does not stop in time. */
+    @Override
+    public synchronized void close() {
+        if (process != null && process.isAlive()) {
+            thaw();
+            if (!ChildProcesses.stop(process, STOP_TIMEOUT)) {
+                log.warn("{} ignored SIGTERM for {} s, so it was killed", name, STOP_TIMEOUT.toSeconds());
+            }
+        }
+        JvmExitCleanup.unregister(this);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

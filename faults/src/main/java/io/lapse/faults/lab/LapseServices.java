@@ -1,0 +1,100 @@
+package io.lapse.faults.lab;
+
+import io.lapse.config.ConfigKeys;
+import io.lapse.devstack.Ports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Lapse processes of one generation, by service. Instances are named {@code <service>-<n>}; each has its own
+ * management port and, for the compensator, its own state directory, which a restart of the same instance keeps.
+ */
+public final class LapseServices implements AutoCloseable {
+
+    private final Path jar;
+    private final Map<String, String> environment;
+    private final Path dir;
+    private final List<String> jvmOptions;
+    private final Map<Role, List<LapseProcess>> running = new EnumMap<>(Role.class);
+    private final Map<Role, Integer> started = new EnumMap<>(Role.class);
+
+    /**
+     * @param environment the LAPSE_* settings every instance shares
+     * @param dir         for the instances' logs and state
+     */
+    public LapseServices(Path jar, Map<String, String> environment, Path dir) {
+        this(jar, environment, dir, LapseProcess.SUITE_JVM_OPTIONS);
+    }
+
+    /** @param jvmOptions every instance's, e.g. its heap */
+    public LapseServices(Path jar, Map<String, String> environment, Path dir, List<String> jvmOptions) {
+        this.jar = jar;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.environment = Map.copyOf(environment);
+        this.dir = dir;
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+        for (Role service : Role.values()) {
+            running.put(service, new ArrayList<>());
+            started.put(service, 0);
+        }
+    }
+
+    /** Starts one more instance of the service; returns without waiting for it to be ready. */
+    public synchronized LapseProcess add(Role service) {
+        int number = started.merge(service, 1, Integer::sum);
+        String name = service.command + "-" + number;
+        int port = Ports.free();
+        Map<String, String> own = new HashMap<>(environment);
+        own.put(ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port));
+        if (service == Role.COMPENSATOR) {
+            own.put(
+                    ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
+                    dir.resolve(name + "-state").toString());
+        }
+        LapseProcess process = LapseProcess.start(jar, service, name, own, port, dir, jvmOptions);
+        running.get(service).add(process);
+        return process;
+    }
+
+    /** The longest-running instance of the service. */
+    public synchronized LapseProcess first(Role service) {
+        List<LapseProcess> instances = running.get(service);
+        if (instances.isEmpty()) {
+            throw new IllegalStateException("no " + service.command + " is running");
+        }
+        return instances.get(0);
+    }
+
+    /** Kills the instance for good: the others of its service are to take over its work. */
+    public synchronized void killForGood(LapseProcess process) {
+        process.kill();
+        running.values().forEach(instances -> instances.remove(process));
+    }
+
+    synchronized int instances(Role service) {
+        return running.get(service).size();
+    }
+
+    public synchronized List<LapseProcess> all() {
+        return running.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** Kills every instance: a generation is closed only to be replaced, so nothing of it needs to stop cleanly. */
+    @Override
+    public synchronized void close() {
+        all().forEach(LapseProcess::kill);
+        all().forEach(LapseProcess::close);
+        running.values().forEach(List::clear);
+    }
+}

@@ -1,0 +1,22 @@
+package io.lapse.faults.scenario;
+
+import io.lapse.config.ConfigKey;
+import io.lapse.faults.fault.Fault;
+import java.util.Map;
+
+/**
+ * A fault under a name the command line accepts.
+ *
+ * @param inCi     whether {@code ./mvnw verify} runs it (the rest run with {@code -Pfaults} or {@code --scenarios all})
+ * @param settings the Lapse settings it needs beyond the suite's: it runs on a generation of its own with them
+ */
+record Scenario(String name, boolean inCi, Map<ConfigKey, String> settings, Fault fault) {
+
+    Scenario {
+        settings = Map.copyOf(settings);
+    }
+
+    Scenario(String name, boolean inCi, Fault fault) {
+        this(name, inCi, Map.of(), fault);
+    }
+}

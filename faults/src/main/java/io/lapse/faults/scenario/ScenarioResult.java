@@ -1,0 +1,76 @@
+package io.lapse.faults.scenario;
+
+import io.lapse.faults.lab.Liveness;
+import io.lapse.faults.observe.DeadLetterTally;
+import io.lapse.faults.observe.FiringTally;
+import io.lapse.faults.observe.RecordRef;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How one scenario went: its figures, and the verdict the issue asks for (missed = 0, false = 0, pull results lost =
+ * 0, all consumers alive, dead letters = poison sent).
+ *
+ * @param firing      null when the scenario could not run
+ * @param deadLetters null when the scenario could not run
+ * @param poison      the poison it sent, whose dead letters are its own whenever they come
+ * @param faultFailures what the fault itself saw go wrong while it lasted
+ * @param notes       examples and anything that makes the figures less than complete
+ */
+record ScenarioResult(
+        String scenario,
+        FiringTally.Figures firing,
+        DeadLetterTally.Figures deadLetters,
+        Liveness.Verdict consumers,
+        List<RecordRef> poison,
+        List<String> faultFailures,
+        List<String> notes) {
+
+    static ScenarioResult couldNotRun(String scenario, String why) {
+        return new ScenarioResult(
+                scenario,
+                null,
+                null,
+                new Liveness.Verdict(false, "not measured"),
+                List.of(),
+                List.of(),
+                List.of("could not run: " + why));
+    }
+
+    boolean measured() {
+        return firing != null;
+    }
+
+    boolean passed() {
+        return failures().isEmpty();
+    }
+
+    /** What the verdict rests on, when it is FAIL. */
+    List<String> failures() {
+        List<String> failures = new ArrayList<>();
+        if (!measured()) {
+            failures.add("not measured");
+            return failures;
+        }
+        if (firing.missed() > 0) {
+            failures.add(firing.missed() + " of " + firing.expected() + " silent orders missed");
+        }
+        if (firing.falseExpiries() > 0) {
+            failures.add(firing.falseExpiries() + " false expiries on " + firing.falseOrders() + " orders");
+        }
+        if (firing.pullsLost() > 0) {
+            failures.add(firing.pullsLost() + " expiries without a pull result");
+        }
+        if (!consumers.alive()) {
+            failures.add("consumers " + consumers.detail());
+        }
+        failures.addAll(faultFailures);
+        if (!deadLetters.matches()) {
+            failures.add(deadLetters.deadLetters() + " dead letters for " + deadLetters.poisonSent()
+                    + " poison records (" + deadLetters.withoutDeadLetter() + " without one, "
+                    + deadLetters.unexpected() + " unexpected)");
+        }
+        notes.stream().filter(note -> note.startsWith("incomplete:")).forEach(failures::add);
+        return failures;
+    }
+}

@@ -1,0 +1,123 @@
+package io.lapse.faults.scenario;
+
+import io.lapse.config.ConfigKeys;
+import io.lapse.faults.fault.BrokerDown;
+import io.lapse.faults.fault.FastClockDuringFreeze;
+import io.lapse.faults.fault.FaultReport;
+import io.lapse.faults.fault.FleetWideSilence;
+import io.lapse.faults.fault.FleetWideSilence.Storm;
+import io.lapse.faults.fault.Freeze;
+import io.lapse.faults.fault.KillAndRestart;
+import io.lapse.faults.fault.KillOneOfTwo;
+import io.lapse.faults.fault.PoisonRecords;
+import io.lapse.faults.fault.RedisLoss;
+import io.lapse.faults.fault.RefusedOrders;
+import io.lapse.faults.fault.UpstreamOutage;
+import io.lapse.faults.lab.Role;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** Every scenario of the suite, in the order it runs them, and how a command line selects some. */
+final class Scenarios {
+
+    /** As the issue had it: a supervisor restarting a killed process after two seconds. */
+    private static final Duration RESTART_AFTER = Duration.ofSeconds(2);
+
+    private static final Duration SECOND_INSTANCES_START = Duration.ofSeconds(180);
+    private static final Duration BROKER_DOWN = Duration.ofSeconds(30);
+    private static final Duration UPSTREAM_ERRORS = Duration.ofSeconds(30);
+    private static final Duration UPSTREAM_STALL = Duration.ofSeconds(10);
+    private static final Duration POISON = Duration.ofSeconds(10);
+    private static final Duration STORM_NOTICED_WITHIN = Duration.ofSeconds(20);
+
+    private Scenarios() {}
+
+    static List<Scenario> all(SuiteSettings settings) {
+        List<Scenario> all = new ArrayList<>();
+        // five ttls: long enough for every silent order to be pulled several times, so that calls per ttl mean much
+        Duration stormSilence = settings.ttl().multipliedBy(5);
+        // first: if the suite cannot pass without a fault, no other verdict means anything. Out of CI: every set of
+        // processes already proves in its warm-up that silent orders fire and are pulled
+        all.add(new Scenario(
+                "baseline", false, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
+        for (Role service : Role.values()) {
+            all.add(new Scenario("kill-" + service.command, true, new KillAndRestart(service, RESTART_AFTER)));
+        }
+        for (Role service : List.of(Role.INGEST, Role.TIMER, Role.PULLER)) {
+            all.add(new Scenario(
+                    "freeze-" + service.command,
+                    true,
+                    new Freeze(service, settings.ttl().multipliedBy(3))));
+        }
+        all.add(new Scenario("redis-restart", true, new RedisLoss(true)));
+        all.add(new Scenario("redis-flushall", true, new RedisLoss(false)));
+        all.add(new Scenario("two-instances", false, new KillOneOfTwo(SECOND_INSTANCES_START)));
+        all.add(new Scenario("broker-down", false, new BrokerDown(BROKER_DOWN)));
+        all.add(new Scenario("upstream-5xx", false, UpstreamOutage.errors(UPSTREAM_ERRORS)));
+        all.add(new Scenario("upstream-stall", false, UpstreamOutage.stalls(UPSTREAM_STALL)));
+        all.add(new Scenario(
+                "refused-orders",
+                false,
+                Map.of(ConfigKeys.TIMER_MAX_ATTEMPTS, "2"),
+                new RefusedOrders(20, 10, Duration.ofSeconds(10), Duration.ofSeconds(30))));
+        all.add(new Scenario(
+                "fast-producer-clock",
+                false,
+                new FastClockDuringFreeze(Duration.ofSeconds(9), Duration.ofSeconds(60))));
+        all.add(new Scenario(
+                "fleet-silence", true, new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.WHOLE_FLEET)));
+        all.add(new Scenario(
+                "fleet-silence-puller-restart",
+                false,
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.PULLER_RESTARTED_MID_DRAIN)));
+        all.add(new Scenario(
+                "fleet-silence-one-partition",
+                false,
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.ONE_PARTITION)));
+        all.add(new Scenario(
+                "fleet-silence-staggered",
+                false,
+                // 240 orders at 60 pulls/s: a backlog that drains in 4 s, well within the silence once the puller
+                // is thawed 6 s into it
+                Map.of(ConfigKeys.UPSTREAM_RATE_LIMIT, "60"),
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.STAGGERED)));
+        all.add(new Scenario(
+                "fleet-silence-ingest-lagging",
+                false,
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.INGEST_LAGGING)));
+        // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
+        all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
+        return all;
+    }
+
+    /**
+     * @param names scenario names, or {@code all}, or {@code ci}; the result keeps the suite's order
+     * @throws IllegalArgumentException naming the scenarios there are, for a name there is not
+     */
+    static List<Scenario> select(List<String> names, SuiteSettings settings) {
+        List<Scenario> all = all(settings);
+        Map<String, Scenario> byName = all.stream().collect(Collectors.toMap(Scenario::name, Function.identity()));
+        Set<Scenario> chosen = new LinkedHashSet<>();
+        for (String name : names) {
+            switch (name) {
+                case "all" -> chosen.addAll(all);
+                case "ci" -> all.stream().filter(Scenario::inCi).forEach(chosen::add);
+                default -> {
+                    Scenario scenario = byName.get(name);
+                    if (scenario == null) {
+                        throw new IllegalArgumentException("no scenario '" + name + "'; there are: all, ci, "
+                                + all.stream().map(Scenario::name).collect(Collectors.joining(", ")));
+                    }
+                    chosen.add(scenario);
+                }
+            }
+        }
+        return all.stream().filter(chosen::contains).toList();
+    }
+}

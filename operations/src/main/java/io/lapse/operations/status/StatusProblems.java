@@ -1,0 +1,99 @@
+package io.lapse.operations.status;
+
+import io.lapse.config.Durations;
+import io.lapse.event.FleetEvent;
+import io.lapse.operations.cli.Show;
+import io.lapse.operations.dlq.DeadLetterSummary;
+import io.lapse.operations.watermarks.PartitionMarks;
+import io.lapse.store.ShardCensus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/** What lapse status counts as wrong, each with what to look at next. */
+final class StatusProblems {
+
+    private StatusProblems() {}
+
+    static List<String> of(
+            PartitionMarks marks,
+            long now,
+            long maxWatermarkAge,
+            List<ShardCensus.ShardCount> shards,
+            TimerOwners owners,
+            DeadLetterSummary deadLetters,
+            long window,
+            ServiceMetrics.Reading metrics,
+            FleetEvent fleetSilence) {
+        List<String> problems = new ArrayList<>();
+        marks.lowest(now)
+                .ifPresentOrElse(
+                        lowest -> {
+                            if (lowest.ageMillis() > maxWatermarkAge) {
+                                problems.add("the watermark is " + Show.duration(lowest.ageMillis()) + " old ("
+                                        + lowest.partition()
+                                        + "), more than " + Show.duration(maxWatermarkAge)
+                                        + ": ingest is stopped or behind, and "
+                                        + "nothing after it fires");
+                            }
+                        },
+                        () -> problems.add("ingest has reported no watermark: nothing fires"));
+        marks.marks(now).stream()
+                .filter(m -> !m.exists())
+                .forEach(m -> problems.add("the mark of " + m.partition()
+                        + " belongs to a partition that no longer exists and holds the watermark back: lapse watermarks "
+                        + "forget " + m.partition()));
+        marks.unreported().forEach(p -> problems.add(p + " has no watermark yet, which holds firing back"));
+        long overdue =
+                shards.stream().mapToLong(ShardCensus.ShardCount::overdue).sum();
+        if (overdue > 0) {
+            problems.add(Show.count(overdue, "timer is", "timers are")
+                    + " overdue: the deadline passed and they have not fired");
+        }
+        if (deadLetters.recent() > 0) {
+            problems.add(Show.count(deadLetters.recent(), "dead letter") + " in the last " + Show.duration(window)
+                    + ": lapse dlq list --since -" + Durations.format(Duration.ofMillis(window)));
+        }
+        if (metrics.heldPulls() > 0) {
+            problems.add(Show.count(metrics.heldPulls(), "final pull is", "final pulls are")
+                    + " held: upstream does not answer for "
+                    + (metrics.heldPulls() == 1 ? "its order" : "their orders")
+                    + ", and billing waits; the puller's log names them, lapse inspect ORDER shows one, and "
+                    + "lapse cancel ORDER lets one go");
+        }
+        if (metrics.secondsToDrain().isEmpty()) {
+            problems.add("the pullers' backlog of " + Show.count(metrics.backlog(), "expiry", "expiries")
+                    + " does not drain: none was answered within the last minute (upstream down, the circuit "
+                    + "open? the pullers' logs say)");
+        }
+        List<Integer> withoutEpoch = IntStream.range(0, shards.size())
+                .filter(i -> shards.get(i).epoch() == null)
+                .boxed()
+                .toList();
+        if (metrics.rebuildBehind() > 0) {
+            problems.add("the compensator postpones its rebuild until its mirror has read "
+                    + Show.count(metrics.rebuildBehind()) + " more records of its input topics: nothing fires from "
+                    + "shards without an epoch until then (its log gives the time left)");
+        }
+        if (!withoutEpoch.isEmpty() && withoutEpoch.size() == shards.size()) {
+            problems.add("no shard has an epoch marker: nothing fires until the compensator declares its rebuild "
+                    + "(is it running and caught up? its log says); lapse rebuild starts one");
+        } else if (!withoutEpoch.isEmpty()) {
+            problems.add("shards " + withoutEpoch + " have lost their epoch marker: Redis lost data? lapse rebuild "
+                    + "restores it");
+        }
+        if (owners.timers() == 0) {
+            problems.add("no timer runs (the timers' group has no member): nothing fires");
+        } else if (!owners.unserved().isEmpty()) {
+            problems.add("no timer serves shards " + owners.unserved() + ": nothing fires from them; a timer that "
+                    + "stopped leaves them until its group rebalances");
+        }
+        if (fleetSilence != null) {
+            problems.add("fleet silence since " + Show.time(fleetSilence.since()) + ": the producers stopped writing "
+                    + "to push partitions " + fleetSilence.partitionNumbers() + " (upstream's push pipeline?); "
+                    + "each silent order is pulled as it expires, and " + "the event is on the fleet events topic");
+        }
+        return problems;
+    }
+}

@@ -4,7 +4,7 @@ import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.ManagementSettings;
-import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
@@ -43,7 +43,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -55,8 +54,6 @@ import org.apache.kafka.common.TopicPartition;
  * services it starts, a producer, and the on-call commands run against it with the settings in LAPSE_* variables.
  */
 public final class OnCallRig implements AutoCloseable {
-
-    private static final AtomicInteger RUN = new AtomicInteger();
 
     public final LapseConfig config;
     final Map<String, String> settings;
@@ -72,24 +69,11 @@ public final class OnCallRig implements AutoCloseable {
 
     /** @param overrides settings over the rig's own */
     OnCallRig(DevStack stack, Map<String, String> overrides) {
-        String run = "oncall" + RUN.incrementAndGet();
-        Map<String, String> merged = new HashMap<>(new Namespace(run).settings());
-        merged.putAll(Map.of(
-                "kafka.bootstrap.servers",
-                stack.bootstrapServers(),
-                "redis.uri",
-                stack.redisUri(),
-                "topics.partitions",
-                "3",
-                "timer.shards",
-                "4",
-                "timer.ttl",
-                "2s",
-                "management.port",
-                String.valueOf(freePort())));
-        merged.putAll(overrides);
-        this.settings = Map.copyOf(merged);
-        this.config = LapseConfig.load(null, Map.of()).with(settings);
+        Map<String, String> rigs = new HashMap<>(
+                Map.of("timer.shards", "4", "timer.ttl", "2s", "management.port", String.valueOf(freePort())));
+        rigs.putAll(overrides);
+        this.settings = TestRun.settings(TestRun.namespace("oncall"), stack.bootstrapServers(), stack.redisUri(), rigs);
+        this.config = TestRun.config(settings);
         this.clients = new KafkaClients(config.kafka());
         this.redis = RedisConnection.open(config.redis());
         this.keys = new TimerKeys(config.redis().keyPrefix(), config.timer().shards());

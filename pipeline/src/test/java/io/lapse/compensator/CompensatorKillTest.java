@@ -8,6 +8,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
+import io.lapse.pipeline.ServiceProcess;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerImage;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +59,8 @@ class CompensatorKillTest {
                 stateDir.toString());
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings)) {
             KafkaProducer<byte[], byte[]> producer = lapse.producer();
-            Process killed = CompensatorProcess.start(lapse.settings, Files.createTempFile("compensator", ".log"));
+            Process killed =
+                    ServiceProcess.start("compensator", lapse.settings, Files.createTempFile("compensator", ".log"));
             Map<String, List<MirrorInput>> inputs = new HashMap<>();
             long now = System.currentTimeMillis();
             try {

@@ -8,6 +8,7 @@ import io.lapse.event.PullResult;
 import io.lapse.event.PullResult.ExpiryRef;
 import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.TimerExpired;
+import io.lapse.pipeline.ServiceProcess;
 import io.lapse.puller.Pipeline.With;
 import io.lapse.simulator.Outage;
 import io.micrometer.core.instrument.Counter;
@@ -115,7 +116,7 @@ class PullerFaultsTest extends PipelineTest {
         List<String> orders = simulator.fleet().startMany(1_000, "kill-");
         expire(orders);
 
-        Process puller = PullerProcess.launch(lapse.settings, dir.resolve("puller.log"));
+        Process puller = ServiceProcess.start("puller", lapse.settings, dir.resolve("puller.log"));
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> lapse.results().size() >= 300);
         } finally {

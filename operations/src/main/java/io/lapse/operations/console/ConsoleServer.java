@@ -2,7 +2,7 @@ package io.lapse.operations.console;
 
 import com.sun.net.httpserver.HttpServer;
 import io.lapse.config.LapseConfig;
-import io.lapse.operations.StatusCommand;
+import io.lapse.operations.status.StatusCommand;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

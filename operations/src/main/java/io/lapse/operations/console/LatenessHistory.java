@@ -1,7 +1,7 @@
 package io.lapse.operations.console;
 
-import io.lapse.operations.LatenessHistogram;
-import io.lapse.operations.PrometheusText;
+import io.lapse.operations.status.LatenessHistogram;
+import io.lapse.operations.status.PrometheusText;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.time.Clock;

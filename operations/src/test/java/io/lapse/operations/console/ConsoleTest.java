@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.LapseConfig;
-import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
@@ -68,14 +68,12 @@ class ConsoleTest {
 
     @BeforeAll
     static void start() throws Exception {
-        settings = new HashMap<>(new Namespace("console").settings());
-        settings.putAll(Map.of(
-                "kafka.bootstrap.servers", stack.bootstrapServers(),
-                "redis.uri", stack.redisUri(),
-                "topics.partitions", "2",
-                "timer.shards", "4",
-                "console.port", "0"));
-        config = LapseConfig.load(null, Map.of()).with(settings);
+        settings = new HashMap<>(TestRun.settings(
+                TestRun.namespace("console"),
+                stack.bootstrapServers(),
+                stack.redisUri(),
+                Map.of("topics.partitions", "2", "timer.shards", "4", "console.port", "0")));
+        config = TestRun.config(settings);
         clients = new KafkaClients(config.kafka());
         new TopicProvisioner(clients)
                 .ensure(Set.of(

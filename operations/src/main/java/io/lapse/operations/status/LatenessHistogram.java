@@ -1,4 +1,4 @@
-package io.lapse.operations;
+package io.lapse.operations.status;
 
 import io.lapse.metrics.MetricNames;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package io.lapse.operations;
+package io.lapse.operations.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

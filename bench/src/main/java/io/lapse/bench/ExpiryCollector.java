@@ -14,7 +14,7 @@ import org.apache.kafka.common.record.TimestampType;
  * time (the topic is created with LogAppendTime), which is when Kafka acknowledged each expiry; a record with any
  * other timestamp type is counted, because its lateness would mean nothing.
  */
-final class ExpiryCollector implements AutoCloseable {
+public final class ExpiryCollector implements AutoCloseable {
 
     /**
      * One expiry as read back: {@code orderId} is empty when the value was not a valid TimerExpired.
@@ -22,7 +22,7 @@ final class ExpiryCollector implements AutoCloseable {
      * @param firedAt    when the timer claimed it, by Redis's clock
      * @param appendTime when Kafka appended it
      */
-    record Expiry(String orderId, long deadline, int attempt, long firedAt, long appendTime) {}
+    public record Expiry(String orderId, long deadline, int attempt, long firedAt, long appendTime) {}
 
     private final TopicRecorder recorder;
     // the recorder only appends: each record is decoded once, not at every look during the run
@@ -32,11 +32,11 @@ final class ExpiryCollector implements AutoCloseable {
         this.recorder = recorder;
     }
 
-    static ExpiryCollector start(String bootstrapServers, String topic) {
+    public static ExpiryCollector start(String bootstrapServers, String topic) {
         return new ExpiryCollector(TopicRecorder.start(bootstrapServers, topic));
     }
 
-    synchronized List<Expiry> expiries() {
+    public synchronized List<Expiry> expiries() {
         List<ConsumerRecord<byte[], byte[]>> records = recorder.records();
         for (int i = decoded.size(); i < records.size(); i++) {
             decoded.add(expiry(records.get(i)));

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The pulled topic as a run reads it: each new record decoded once, tallied by outcome and by order. */
-final class PulledLog implements AutoCloseable {
+public final class PulledLog implements AutoCloseable {
 
     private final TopicRecorder recorder;
     private final List<PullResult> results = new ArrayList<>();
@@ -19,13 +19,13 @@ final class PulledLog implements AutoCloseable {
     private final long since;
 
     /** @param since pulledAt from which an order's first OK pull is remembered */
-    PulledLog(String bootstrapServers, String topic, long since) {
+    public PulledLog(String bootstrapServers, String topic, long since) {
         this.recorder = TopicRecorder.start(bootstrapServers, topic);
         this.since = since;
     }
 
     /** Reads what arrived since the last call. */
-    void refresh() {
+    public void refresh() {
         var records = recorder.records();
         for (int i = results.size(); i < records.size(); i++) {
             PullResult result = JsonCodec.PULL_RESULT.decode(records.get(i).value());
@@ -37,16 +37,16 @@ final class PulledLog implements AutoCloseable {
         }
     }
 
-    List<PullResult> results() {
+    public List<PullResult> results() {
         return results;
     }
 
-    int count(PullResult.Outcome outcome) {
+    public int count(PullResult.Outcome outcome) {
         return outcomes.getOrDefault(outcome, 0);
     }
 
     /** orderId → pulledAt of its first OK pull at or after {@code since}. */
-    Map<String, Long> firstOkSince() {
+    public Map<String, Long> firstOkSince() {
         return firstOkSince;
     }
 

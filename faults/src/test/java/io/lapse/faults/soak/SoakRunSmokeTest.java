@@ -33,7 +33,9 @@ class SoakRunSmokeTest {
                 Duration.ofSeconds(40),
                 3,
                 Path.of("target", "soak-smoke"),
-                null);
+                null,
+                Duration.ofMinutes(3),
+                200);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         SoakResult result = SoakRun.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
         String report = printed.toString(StandardCharsets.UTF_8);

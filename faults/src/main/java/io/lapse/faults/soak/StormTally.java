@@ -1,23 +1,19 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.CallsPerTtl;
 import io.lapse.bench.ExpiryCollector;
-import io.lapse.bench.ExpiryRates;
 import io.lapse.bench.FalseExpiries;
-import io.lapse.bench.Lateness;
 import io.lapse.bench.StormBenchOptions;
 import io.lapse.bench.StormResult;
+import io.lapse.bench.StormRun;
 import io.lapse.bench.StormSampler;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.PullResult;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -59,15 +55,10 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
             StormSampler sampler,
             Path plot) {
         long ttl = bench.ttl().toMillis();
-        List<ExpiryCollector.Expiry> inStorm = expiries.stream()
-                .filter(e -> e.firedAt() >= silenceStart && e.firedAt() < resumed)
-                .toList();
+        List<ExpiryCollector.Expiry> inStorm = StormRun.firedBetween(expiries, silenceStart, resumed);
         Set<String> stormOrders =
                 inStorm.stream().map(ExpiryCollector.Expiry::orderId).collect(Collectors.toSet());
-        long firstExpiry = inStorm.stream()
-                .mapToLong(ExpiryCollector.Expiry::appendTime)
-                .min()
-                .orElse(silenceStart);
+        long firstExpiry = StormRun.firstAppended(inStorm, silenceStart);
         List<Long> firstPulls = firstOkSinceStart.entrySet().stream()
                 .filter(e -> stormOrders.contains(e.getKey()))
                 .map(Map.Entry::getValue)
@@ -76,31 +67,14 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
                 .filter(e -> e.firedAt() >= resumed)
                 .map(e -> new FalseExpiries.Fired(e.orderId(), e.deadline()))
                 .toList();
-        long earliestDeadline = afterResume.stream()
-                .mapToLong(FalseExpiries.Fired::deadline)
-                .min()
-                .orElse(resumed);
         Map<String, Long> terminalAt = terminalAnswers(pulls);
         StormResult figures = new StormResult(
                 // an order silent before the storm may have finished unseen and been pulled in it: one more order;
                 // withOrders sizes the benchmark's rate limit to the orders, the soak's stays
                 bench.withOrders(Math.max(bench.orders(), stormOrders.size())).withRateLimit(bench.rateLimit()),
-                ExpiryRates.of(
-                        inStorm.stream()
-                                .mapToLong(ExpiryCollector.Expiry::appendTime)
-                                .toArray(),
-                        ttl),
-                Lateness.of(inStorm.stream()
-                        .filter(e -> e.attempt() == 1)
-                        .mapToLong(e -> e.appendTime() - e.deadline())
-                        .toArray()),
-                CallsPerTtl.of(
-                        pulls.stream()
-                                .filter(p -> p.outcome() != PullResult.Outcome.SKIPPED)
-                                .map(p -> new CallsPerTtl.Call(p.orderId(), p.pulledAt()))
-                                .toList(),
-                        silenceStart,
-                        ttl),
+                StormRun.rates(inStorm, ttl),
+                StormRun.lateness(inStorm),
+                StormRun.calls(pulls, silenceStart, ttl),
                 upstreamCalls,
                 firstPulls.size(),
                 firstPulls.stream().mapToLong(Long::longValue).max().orElse(firstExpiry) - firstExpiry,
@@ -108,9 +82,10 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
                 afterResume.size(),
                 afterResume.isEmpty()
                         ? 0
-                        : FalseExpiries.count(afterResume, pushesFrom.apply(earliestDeadline - ttl), ttl),
-                firstAt(events, FleetEvent.Kind.SILENCE_STARTED, silenceStart),
-                firstAt(events, FleetEvent.Kind.SILENCE_ENDED, resumed),
+                        : FalseExpiries.count(
+                                afterResume, pushesFrom.apply(StormRun.firstAfter(expiries, resumed) - ttl), ttl),
+                StormRun.firstAt(events, FleetEvent.Kind.SILENCE_STARTED, silenceStart),
+                StormRun.firstAt(events, FleetEvent.Kind.SILENCE_ENDED, resumed),
                 pulls.stream()
                         .filter(p -> p.outcome() == PullResult.Outcome.SKIPPED && p.pulledAt() >= silenceStart)
                         .count(),
@@ -149,15 +124,6 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
             }
         }
         return again.size();
-    }
-
-    /** ms from {@code origin} until the first event of the kind decided at or after it. */
-    private static OptionalLong firstAt(List<FleetEvent> events, FleetEvent.Kind kind, long origin) {
-        return events.stream()
-                .filter(e -> e.event() == kind && e.at() >= origin)
-                .min(Comparator.comparingLong(FleetEvent::at))
-                .map(e -> OptionalLong.of(e.at() - origin))
-                .orElse(OptionalLong.empty());
     }
 
     private static int count(List<FleetEvent> events, FleetEvent.Kind kind) {

@@ -38,5 +38,10 @@ record LoadPlan(
         if (stormAt.isNegative() || stormFor.isNegative()) {
             throw new IllegalArgumentException("a storm at " + stormAt + " for " + stormFor);
         }
+        // an order silenced for good once the storm stopped its pushes would be judged by its last push before it
+        if (!stormFor.isZero() && silenceUntil.plus(pushInterval).compareTo(stormAt) > 0) {
+            throw new IllegalArgumentException("silences until " + silenceUntil + " run into the storm at " + stormAt
+                    + " (a push interval before)");
+        }
     }
 }

@@ -18,7 +18,7 @@ import java.util.random.RandomGenerator;
  * goes silent for good, evenly spread between {@code silenceFrom} and {@code silenceUntil} after the start: their
  * pushes stop, upstream still answers their pulls, until their session ends. A storm silences every order from
  * {@code stormAt} for {@code stormFor} (orders that start meanwhile too) and then lets all that did not finish push
- * again; no order goes silent for good during it, those silences come once it is over.
+ * again. Silences for good end before the storm ({@link LoadPlan}).
  */
 final class SessionChurn implements Runnable {
 
@@ -82,9 +82,7 @@ final class SessionChurn implements Runnable {
         storm(now);
         // silences first: an order started in this round has not pushed yet, and one silenced before its first push
         // would never be watched, so no expiry could be asked of it
-        if (stormSilenced == null) {
-            silenceDue(now);
-        }
+        silenceDue(now);
         finishDue(now);
         pushingNow = pushing.size();
     }

@@ -126,9 +126,16 @@ public record SoakOptions(
         return twoTtl.compareTo(quarter) < 0 ? twoTtl : quarter;
     }
 
-    /** When the last silence begins: late enough that its order can still be judged before the end. */
+    /**
+     * When the last silence begins: late enough that its order can still be judged before the end, and before a
+     * storm's last round of pushes, since an order silenced once the storm stopped its pushes would be judged by its
+     * last push before the storm, whose deadline has long passed.
+     */
     Duration silenceUntil() {
         Duration last = duration.minus(ttl).minus(GRACE).minus(pushInterval);
+        if (fault == SoakFault.FLEET_SILENCE && last.compareTo(stormAt().minus(pushInterval)) > 0) {
+            last = stormAt().minus(pushInterval);
+        }
         return last.compareTo(silenceFrom()) > 0 ? last : silenceFrom();
     }
 

@@ -28,11 +28,12 @@ import org.apache.kafka.common.TopicPartition;
  * the same moment as its {@code ts}) and an expiry's LogAppendTime (when it reached Kafka).
  * <p>
  * An expiry appended at T is judged once every push partition has been read up to T: it is false when its order has a
- * push in (T - ttl, T]; it revives a finished order when the generator finished that order with a terminal push
- * more than a push interval before its deadline (the terminal push goes out at the order's phase of the round, up to
- * a push interval after the finish, and a deadline that came before it fired rightly: after a storm many do). A silent order is judged once the expiries are read up to its deadline (its last push + ttl) plus the
- * grace: fired when its first expiry came by then, missed otherwise. Per order the judge keeps the last two push times:
- * enough while it judges within one push interval of real time, as it does unless it falls far behind the topics.
+ * push in (T - ttl, T]; it revives a finished order when the generator finished that order with a terminal push more
+ * than a push interval before its deadline (the terminal push goes out at the order's phase of the round, up to a push
+ * interval after the finish, and a deadline that came before it fired rightly: after a storm many do). A silent order
+ * is judged once the expiries are read up to its deadline (its last push + ttl) plus the grace: fired when its first
+ * expiry came by then, missed otherwise. Per order the judge keeps the last two push times: enough while it judges
+ * within one push interval of real time, as it does unless it falls far behind the topics.
  */
 final class Judge implements AutoCloseable {
 

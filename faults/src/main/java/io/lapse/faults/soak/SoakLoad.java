@@ -25,12 +25,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The soak's load generator, the main of a process of its own so that its CPU is not the services' nor the judge's:
- * the simulated fleet with {@link SessionChurn}, pushing through the simulator's {@link PushGenerator}, and the
- * simulated upstream API answering the puller. Its output is a protocol for {@link LoadProcess}: first
- * {@code UPSTREAM <base url>}, then {@code SILENT <order>}, {@code FINISHED <order>}, {@code STORM <epoch ms>} and
- * {@code RESUMED <epoch ms>} as they happen and a {@link LoadStats} line every half second. It pushes once the soak writes {@code GO} on its input, and runs until its
- * input closes, which also ends it when the soak dies.
+ * The soak's load generator, the main of a process of its own so that its CPU is not the services' nor the judge's: the
+ * simulated fleet with {@link SessionChurn}, pushing through the simulator's {@link PushGenerator}, and the simulated
+ * upstream API answering the puller. Its output is a protocol for {@link LoadProcess}: first {@code UPSTREAM <base
+ * url>}, then {@code SILENT <order>}, {@code FINISHED <order>}, {@code STORM <epoch ms>} and {@code RESUMED <epoch ms>}
+ * as they happen and a {@link LoadStats} line every half second. It pushes once the soak writes {@code GO} on its
+ * input, and runs until its input closes, which also ends it when the soak dies.
  */
 @Command(name = "soak-load", mixinStandardHelpOptions = true)
 public final class SoakLoad implements Callable<Integer> {

@@ -36,10 +36,10 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
- * One soak: starts a broker, redis-server, the load generator and one process per Lapse service, lets the load run
- * for the set time (breaking something amid the silent orders' deadlines, or stopping every push, if asked), samples everything every few seconds, and stops every
- * process it started, also on Ctrl-C (each registers with the JVM's exit cleanup). Everything it names carries the
- * run's name: topics, groups, the Redis key prefix and its folder.
+ * One soak: starts a broker, redis-server, the load generator and one process per Lapse service, lets the load run for
+ * the set time (breaking something amid the silent orders' deadlines, or stopping every push, if asked), samples
+ * everything every few seconds, and stops every process it started, also on Ctrl-C (each registers with the JVM's exit
+ * cleanup). Everything it names carries the run's name: topics, groups, the Redis key prefix and its folder.
  */
 public final class SoakRun {
 

@@ -120,13 +120,15 @@ public record StormOutcome(
         return table
                 + String.format(
                         Locale.ROOT,
-                        "%nThe storm's orders: the %,d with an expiry while the pushes were stopped. Expiries/s and lateness:"
-                                + " the expiries fired while the pushes were stopped, by Kafka's append time (lateness of the"
-                                + " %,d attempt-1 ones). Calls: those the simulated upstream answered from the storm's start"
-                                + " on, over the orders the puller called in each ttl-long window (%,d order-windows). False"
-                                + " after resume: fired after the resume for an order that sent a push in (deadline − ttl,"
-                                + " deadline], timed by its CreateTime (a finished order's push carries the moment it"
-                                + " finished and goes out up to a push interval later). Backlog and drain: %s (and its samples as CSV beside it).%n",
+                        "%nThe storm's orders: the %,d with an expiry while the pushes were stopped. "
+                                + "Expiries/s and lateness: the expiries fired while the pushes were stopped, by "
+                                + "Kafka's append time (lateness of the %,d attempt-1 ones). Calls: those the "
+                                + "simulated upstream answered from the storm's start on, over the orders the "
+                                + "puller called in each ttl-long window (%,d order-windows). False after resume: "
+                                + "fired after the resume for an order that sent a push in (deadline − ttl, "
+                                + "deadline], timed by its CreateTime (a finished order's push carries the moment "
+                                + "it finished and goes out up to a push interval later). Backlog and drain: %s "
+                                + "(and its samples as CSV beside it).%n",
                         stormOrders,
                         figures.lateness().count(),
                         figures.calls().orderWindows(),

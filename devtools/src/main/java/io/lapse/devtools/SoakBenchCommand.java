@@ -19,7 +19,12 @@ import picocli.CommandLine.Option;
                 + " process and a load generator in its own process pushing N orders with the churn of real charging"
                 + " (sessions of 30-90 minutes, 1 %% going silent). Prints a line every 30 s and a summary (lags and"
                 + " whether they grow, watermark age, fire lateness, false and missed expiries, CPU, memory and GC of"
-                + " every process, Redis and compensator bytes per order), and writes CSV and PNG plots.")
+                + " every process, Redis and compensator bytes per order), and writes CSV and PNG plots."
+                + " --fault fleet-silence stops every push at once for --storm after the fleet-silence baseline"
+                + " (fleet.window + fleet.baseline: 12 push intervals) and reports the expiry"
+                + " storm against the issue's goals: expiries/s, lateness p99, upstream calls per order and ttl, when"
+                + " the last silent order was pulled, false expiries after the resume, the fleet silence events and"
+                + " pulls after a terminal status, each met or not met, with storm.png and storm.csv.")
 final class SoakBenchCommand implements Callable<Integer> {
 
     private static final SoakOptions DEFAULTS = SoakOptions.defaults();
@@ -51,8 +56,20 @@ final class SoakBenchCommand implements Callable<Integer> {
     @Option(
             names = "--fault",
             paramLabel = "NAME",
-            description = "Break something while the silent orders fall due: freeze-ingest, flush-redis or kill-timer.")
+            description = "Break something while the silent orders fall due: freeze-ingest, flush-redis or kill-timer;"
+                    + " or fleet-silence: stop every push for --storm once the fleet-silence baseline stands.")
     String fault;
+
+    @Option(
+            names = "--storm",
+            description = "With --fault fleet-silence: how long every push stops (default 3m; at least two ttl).")
+    String storm = Durations.format(DEFAULTS.storm());
+
+    @Option(
+            names = "--rate-limit",
+            description = "The puller's upstream.rate-limit, pulls per second (default 200); the storm's drain goal"
+                    + " is orders ÷ this + 10 s.")
+    int rateLimit = DEFAULTS.rateLimit();
 
     @Option(
             names = "--find-capacity",
@@ -80,7 +97,9 @@ final class SoakBenchCommand implements Callable<Integer> {
                 DEFAULTS.sessionMax(),
                 partitions,
                 out,
-                fault == null ? null : SoakFault.parse(fault));
+                fault == null ? null : SoakFault.parse(fault),
+                Durations.parse(storm),
+                rateLimit);
         if (findCapacity) {
             return Capacity.find(options, sizes, System.out) > 0 ? 0 : 1;
         }

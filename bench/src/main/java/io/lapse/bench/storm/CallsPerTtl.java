@@ -17,12 +17,12 @@ import java.util.Set;
  * @param orderWindows the sum over the windows of the orders called in each
  * @param worstWindow  the highest calls ÷ orders of one window; 0 without calls
  */
-record CallsPerTtl(long calls, long orderWindows, double worstWindow) {
+public record CallsPerTtl(long calls, long orderWindows, double worstWindow) {
 
     /** One upstream call: a pull result other than SKIPPED, at its pulledAt. */
-    record Call(String orderId, long at) {}
+    public record Call(String orderId, long at) {}
 
-    CallsPerTtl {
+    public CallsPerTtl {
         if (calls < orderWindows || orderWindows < 0 || (calls > 0 && worstWindow < 1)) {
             throw new IllegalArgumentException(
                     "inconsistent calls: " + calls + ", " + orderWindows + ", " + worstWindow);
@@ -30,7 +30,7 @@ record CallsPerTtl(long calls, long orderWindows, double worstWindow) {
     }
 
     /** Calls before {@code start} are not counted. */
-    static CallsPerTtl of(List<Call> calls, long start, long ttlMillis) {
+    public static CallsPerTtl of(List<Call> calls, long start, long ttlMillis) {
         if (ttlMillis < 1) {
             throw new IllegalArgumentException("ttl must be positive, got " + ttlMillis);
         }
@@ -57,7 +57,7 @@ record CallsPerTtl(long calls, long orderWindows, double worstWindow) {
     }
 
     /** Calls ÷ orders over all windows, for {@code calls} counted elsewhere (e.g. by upstream); 0 without orders. */
-    double ratio(long calls) {
+    public double ratio(long calls) {
         return orderWindows == 0 ? 0 : calls / (double) orderWindows;
     }
 }

@@ -10,9 +10,9 @@ import java.util.Arrays;
  * @param peakPerSecond   most expiries appended within any 1 s
  * @param firstTtlPerSecond expiries appended in the first ttl after the first one, per second of that ttl
  */
-record ExpiryRates(int expiries, int peakPerSecond, double firstTtlPerSecond) {
+public record ExpiryRates(int expiries, int peakPerSecond, double firstTtlPerSecond) {
 
-    ExpiryRates {
+    public ExpiryRates {
         if (expiries < 0 || peakPerSecond < 0 || peakPerSecond > expiries || firstTtlPerSecond < 0) {
             throw new IllegalArgumentException(
                     "inconsistent rates: " + expiries + ", " + peakPerSecond + ", " + firstTtlPerSecond);
@@ -20,7 +20,7 @@ record ExpiryRates(int expiries, int peakPerSecond, double firstTtlPerSecond) {
     }
 
     /** @param appendTimes epoch ms of the storm's expiries, in any order */
-    static ExpiryRates of(long[] appendTimes, long ttlMillis) {
+    public static ExpiryRates of(long[] appendTimes, long ttlMillis) {
         if (ttlMillis < 1) {
             throw new IllegalArgumentException("ttl must be positive, got " + ttlMillis);
         }

@@ -8,15 +8,15 @@ import java.util.Map;
  * Expiries that should not have fired: the order pushed a status with ts in (deadline − ttl, deadline], so its
  * deadline had moved past the one the expiry names.
  */
-final class FalseExpiries {
+public final class FalseExpiries {
 
     /** An expiry as far as this judgement goes. */
-    record Fired(String orderId, long deadline) {}
+    public record Fired(String orderId, long deadline) {}
 
     private FalseExpiries() {}
 
     /** @param pushTimes orderId → the ts of its pushes, sorted ascending */
-    static long count(List<Fired> expiries, Map<String, long[]> pushTimes, long ttlMillis) {
+    public static long count(List<Fired> expiries, Map<String, long[]> pushTimes, long ttlMillis) {
         long wrong = 0;
         for (Fired expiry : expiries) {
             long[] times = pushTimes.get(expiry.orderId());

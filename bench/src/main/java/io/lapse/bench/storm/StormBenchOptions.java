@@ -85,12 +85,12 @@ public record StormBenchOptions(
     }
 
     /** fleet.window: twice the push interval, as its documentation asks. */
-    Duration fleetWindow() {
+    public Duration fleetWindow() {
         return pushInterval.multipliedBy(2);
     }
 
     /** fleet.baseline: ten push intervals, so that the baseline is established in a short warm-up. */
-    Duration fleetBaseline() {
+    public Duration fleetBaseline() {
         return pushInterval.multipliedBy(10);
     }
 

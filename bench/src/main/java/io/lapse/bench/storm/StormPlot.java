@@ -16,12 +16,12 @@ import org.knowm.xchart.XYChart;
  * The backlog and the drain over time, as a PNG drawn with XChart ({@link Plots}), and the samples as a CSV beside it
  * for other tools.
  */
-final class StormPlot {
+public final class StormPlot {
 
     private StormPlot() {}
 
     /** Writes the PNG to {@code png} and the CSV beside it (same name, .csv); returns the CSV's path. */
-    static Path write(StormResult result, Path png) throws IOException {
+    public static Path write(StormResult result, Path png) throws IOException {
         Plots.writePng(chart(result), png);
         Path csv = png.toAbsolutePath()
                 .getParent()

@@ -24,7 +24,7 @@ import java.util.OptionalLong;
  * @param skippedAlreadyPulled of all SKIPPED, those the puller counted as pulled at or after their deadline
  * @param samples              the backlog and the calls, once a second
  */
-record StormResult(
+public record StormResult(
         StormBenchOptions options,
         ExpiryRates rates,
         Lateness lateness,
@@ -41,7 +41,7 @@ record StormResult(
         long skippedAlreadyPulled,
         List<StormSampler.Sample> samples) {
 
-    StormResult {
+    public StormResult {
         samples = List.copyOf(samples);
         if (pulledOrders < 0 || pulledOrders > options.orders() || upstreamCalls < 0) {
             throw new IllegalArgumentException(
@@ -53,26 +53,26 @@ record StormResult(
     }
 
     /** The goal of the timer: a whole fleet's deadlines, which come due within one push interval, per second. */
-    double goalExpiriesPerSecond() {
+    public double goalExpiriesPerSecond() {
         return options.orders() * 1000.0 / options.pushInterval().toMillis();
     }
 
     /** Every silent order's first expiry within the storm's first ttl. */
-    double goalFirstTtlPerSecond() {
+    public double goalFirstTtlPerSecond() {
         return options.orders() * 1000.0 / options.ttl().toMillis();
     }
 
     /** The goal of the drain: one pull per silent order at the rate limit, plus 10 s. */
-    long goalLastPulledMs() {
+    public long goalLastPulledMs() {
         return options.orders() * 1000L / options.rateLimit() + 10_000;
     }
 
     /** Calls upstream served ÷ orders called, per ttl window. */
-    double callsPerOrder() {
+    public double callsPerOrder() {
         return calls.ratio(upstreamCalls);
     }
 
-    boolean everyOrderPulled() {
+    public boolean everyOrderPulled() {
         return pulledOrders == options.orders();
     }
 }

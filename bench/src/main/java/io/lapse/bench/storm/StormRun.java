@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * answering pulls, and resumes. Ingest, timer and puller run as the launcher runs them; the run reads back what they
  * published.
  */
-final class StormRun {
+public final class StormRun {
 
     private static final Logger log = LoggerFactory.getLogger(StormRun.class);
     private static final Duration SLACK = Duration.ofMinutes(2);
@@ -151,26 +151,11 @@ final class StormRun {
             long skipped,
             long skippedAlreadyPulled) {
         long ttl = options.ttl().toMillis();
-        List<ExpiryCollector.Expiry> inStorm = expiries.stream()
-                .filter(e -> e.firedAt() >= silenceStart && e.firedAt() < resumed)
-                .toList();
-        long firstExpiry = inStorm.stream()
-                .mapToLong(ExpiryCollector.Expiry::appendTime)
-                .min()
-                .orElse(silenceStart);
-        ExpiryRates rates = ExpiryRates.of(
-                inStorm.stream().mapToLong(ExpiryCollector.Expiry::appendTime).toArray(), ttl);
-        Lateness lateness = Lateness.of(inStorm.stream()
-                .filter(e -> e.attempt() == 1)
-                .mapToLong(e -> e.appendTime() - e.deadline())
-                .toArray());
-        CallsPerTtl calls = CallsPerTtl.of(
-                pulled.results().stream()
-                        .filter(r -> r.outcome() != PullResult.Outcome.SKIPPED)
-                        .map(r -> new CallsPerTtl.Call(r.orderId(), r.pulledAt()))
-                        .toList(),
-                silenceStart,
-                ttl);
+        List<ExpiryCollector.Expiry> inStorm = firedBetween(expiries, silenceStart, resumed);
+        long firstExpiry = firstAppended(inStorm, silenceStart);
+        ExpiryRates rates = rates(inStorm, ttl);
+        Lateness lateness = lateness(inStorm);
+        CallsPerTtl calls = calls(pulled.results(), silenceStart, ttl);
         Map<String, Long> firstPulls = pulled.firstOkSince();
         long lastPulled =
                 firstPulls.values().stream().mapToLong(Long::longValue).max().orElse(firstExpiry);
@@ -197,8 +182,47 @@ final class StormRun {
                 sampler.samples());
     }
 
+    /** The expiries the timer fired (by Redis's clock) in [from, to), epoch ms: a storm's, from its start. */
+    public static List<ExpiryCollector.Expiry> firedBetween(List<ExpiryCollector.Expiry> expiries, long from, long to) {
+        return expiries.stream()
+                .filter(e -> e.firedAt() >= from && e.firedAt() < to)
+                .toList();
+    }
+
+    /** When the first of the storm's expiries reached Kafka; {@code otherwise} without any. */
+    public static long firstAppended(List<ExpiryCollector.Expiry> inStorm, long otherwise) {
+        return inStorm.stream()
+                .mapToLong(ExpiryCollector.Expiry::appendTime)
+                .min()
+                .orElse(otherwise);
+    }
+
+    public static ExpiryRates rates(List<ExpiryCollector.Expiry> inStorm, long ttlMillis) {
+        return ExpiryRates.of(
+                inStorm.stream().mapToLong(ExpiryCollector.Expiry::appendTime).toArray(), ttlMillis);
+    }
+
+    /** Of the attempt-1 expiries: each silent order's first, and each one after a pull re-armed it. */
+    public static Lateness lateness(List<ExpiryCollector.Expiry> inStorm) {
+        return Lateness.of(inStorm.stream()
+                .filter(e -> e.attempt() == 1)
+                .mapToLong(e -> e.appendTime() - e.deadline())
+                .toArray());
+    }
+
+    /** Every pull result but SKIPPED is an upstream call. */
+    public static CallsPerTtl calls(List<PullResult> results, long start, long ttlMillis) {
+        return CallsPerTtl.of(
+                results.stream()
+                        .filter(r -> r.outcome() != PullResult.Outcome.SKIPPED)
+                        .map(r -> new CallsPerTtl.Call(r.orderId(), r.pulledAt()))
+                        .toList(),
+                start,
+                ttlMillis);
+    }
+
     /** The earliest deadline among expiries fired from {@code from} on; {@code from} without any. */
-    private static long firstAfter(List<ExpiryCollector.Expiry> expiries, long from) {
+    public static long firstAfter(List<ExpiryCollector.Expiry> expiries, long from) {
         return expiries.stream()
                 .filter(e -> e.firedAt() >= from)
                 .mapToLong(ExpiryCollector.Expiry::deadline)
@@ -207,7 +231,7 @@ final class StormRun {
     }
 
     /** ms from {@code origin} until the first event of the kind decided at or after it. */
-    private static OptionalLong firstAt(List<FleetEvent> events, FleetEvent.Kind kind, long origin) {
+    public static OptionalLong firstAt(List<FleetEvent> events, FleetEvent.Kind kind, long origin) {
         return events.stream()
                 .filter(e -> e.event() == kind && e.at() >= origin)
                 .mapToLong(e -> e.at() - origin)

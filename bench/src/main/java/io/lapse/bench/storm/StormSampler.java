@@ -11,14 +11,14 @@ import java.util.function.LongSupplier;
  * The backlog and the cumulative upstream calls, read once a second on a thread of its own, for the plot: the figures
  * of the table come from the topics, these only draw their course.
  */
-final class StormSampler implements AutoCloseable {
+public final class StormSampler implements AutoCloseable {
 
     /**
      * @param atMillis ms since the silence began (negative before)
      * @param backlog  expiries the puller had not answered, -1 before the puller reported one
      * @param calls    upstream calls since the sampler started
      */
-    record Sample(long atMillis, long backlog, long calls) {}
+    public record Sample(long atMillis, long backlog, long calls) {}
 
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "lapse-bench-storm-sampler");
@@ -34,7 +34,7 @@ final class StormSampler implements AutoCloseable {
      * @param backlog the puller's backlog gauge, -1 while it has none
      * @param calls   upstream calls so far
      */
-    static StormSampler start(long origin, LongSupplier backlog, LongSupplier calls) {
+    public static StormSampler start(long origin, LongSupplier backlog, LongSupplier calls) {
         StormSampler sampler = new StormSampler();
         long callsBefore = calls.getAsLong();
         sampler.thread.scheduleAtFixedRate(
@@ -50,11 +50,11 @@ final class StormSampler implements AutoCloseable {
         samples.add(sample);
     }
 
-    synchronized List<Sample> samples() {
+    public synchronized List<Sample> samples() {
         return List.copyOf(samples);
     }
 
-    synchronized long peakBacklog() {
+    public synchronized long peakBacklog() {
         return samples.stream().mapToLong(Sample::backlog).max().orElse(-1);
     }
 

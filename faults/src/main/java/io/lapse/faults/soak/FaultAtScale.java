@@ -57,6 +57,9 @@ final class FaultAtScale {
             case FREEZE_INGEST -> freezeIngest();
             case FLUSH_REDIS -> flushRedis();
             case KILL_TIMER -> killTimer();
+            case FLEET_SILENCE ->
+                throw new IllegalArgumentException(
+                        "the fleet-silence storm is the load generator's to make and FleetSilenceStorm's to measure");
         };
     }
 

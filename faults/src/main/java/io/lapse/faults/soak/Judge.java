@@ -28,10 +28,12 @@ import org.apache.kafka.common.TopicPartition;
  * the same moment as its {@code ts}) and an expiry's LogAppendTime (when it reached Kafka).
  * <p>
  * An expiry appended at T is judged once every push partition has been read up to T: it is false when its order has a
- * push in (T - ttl, T]; it revives a finished order when the generator finished that order with a terminal push
- * before T. A silent order is judged once the expiries are read up to its deadline (its last push + ttl) plus the
- * grace: fired when its first expiry came by then, missed otherwise. Per order the judge keeps the last two push times:
- * enough while it judges within one push interval of real time, as it does unless it falls far behind the topics.
+ * push in (T - ttl, T]; it revives a finished order when the generator finished that order with a terminal push more
+ * than a push interval before its deadline (the terminal push goes out at the order's phase of the round, up to a push
+ * interval after the finish, and a deadline that came before it fired rightly: after a storm many do). A silent order
+ * is judged once the expiries are read up to its deadline (its last push + ttl) plus the grace: fired when its first
+ * expiry came by then, missed otherwise. Per order the judge keeps the last two push times: enough while it judges
+ * within one push interval of real time, as it does unless it falls far behind the topics.
  */
 final class Judge implements AutoCloseable {
 
@@ -46,6 +48,7 @@ final class Judge implements AutoCloseable {
     private final String pushTopic;
     private final long ttlMillis;
     private final long graceMillis;
+    private final long pushIntervalMillis;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final List<TopicPartition> pushPartitions;
     private final List<TopicPartition> expiredPartitions;
@@ -77,10 +80,12 @@ final class Judge implements AutoCloseable {
             String expiredTopic,
             int partitions,
             Duration ttl,
-            Duration grace) {
+            Duration grace,
+            Duration pushInterval) {
         this.pushTopic = pushTopic;
         this.ttlMillis = ttl.toMillis();
         this.graceMillis = grace.toMillis();
+        this.pushIntervalMillis = pushInterval.toMillis();
         this.pushPartitions = partitions(pushTopic, partitions);
         this.expiredPartitions = partitions(expiredTopic, partitions);
         this.consumer = ByteConsumers.create(bootstrapServers, Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20_000));
@@ -189,7 +194,7 @@ final class Judge implements AutoCloseable {
                 falseExpiries++;
             }
             Long finished = finishedAt.get(expiry.orderId());
-            if (finished != null && finished < expiry.appendedAt()) {
+            if (finished != null && finished + pushIntervalMillis < expiry.deadline()) {
                 revived++;
             }
             return true;

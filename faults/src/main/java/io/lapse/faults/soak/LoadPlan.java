@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * What the load generator does: {@code orders} active orders pushing every {@code pushInterval}, sessions of
  * {@code sessionMin} to {@code sessionMax}, and a share {@code silentShare} of the orders falling silent between
- * {@code silenceFrom} and {@code silenceUntil} after its start.
+ * {@code silenceFrom} and {@code silenceUntil} after its start; every push stops from {@code stormAt} after its start
+ * for {@code stormFor} (zero: never).
  */
 record LoadPlan(
         int orders,
@@ -14,7 +15,9 @@ record LoadPlan(
         Duration sessionMax,
         double silentShare,
         Duration silenceFrom,
-        Duration silenceUntil) {
+        Duration silenceUntil,
+        Duration stormAt,
+        Duration stormFor) {
 
     LoadPlan {
         if (orders < 1) {
@@ -31,6 +34,14 @@ record LoadPlan(
         }
         if (silenceFrom.isNegative() || silenceUntil.compareTo(silenceFrom) < 0) {
             throw new IllegalArgumentException("silences from " + silenceFrom + " until " + silenceUntil);
+        }
+        if (stormAt.isNegative() || stormFor.isNegative()) {
+            throw new IllegalArgumentException("a storm at " + stormAt + " for " + stormFor);
+        }
+        // an order silenced for good once the storm stopped its pushes would be judged by its last push before it
+        if (!stormFor.isZero() && silenceUntil.plus(pushInterval).compareTo(stormAt) > 0) {
+            throw new IllegalArgumentException("silences until " + silenceUntil + " run into the storm at " + stormAt
+                    + " (a push interval before)");
         }
     }
 }

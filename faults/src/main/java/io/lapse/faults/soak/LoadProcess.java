@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The load generator ({@link SoakLoad}) as a child process on this JVM's classpath: hands what it says about silent
- * and finished orders to the {@link Judge}, keeps its latest {@link LoadStats}, and stops it by closing its input.
+ * and finished orders to the {@link Judge}, keeps its latest {@link LoadStats} and when a storm began and ended, and
+ * stops it by closing its input.
  */
 final class LoadProcess implements AutoCloseable {
 
@@ -36,6 +38,10 @@ final class LoadProcess implements AutoCloseable {
     private final CompletableFuture<String> upstream = new CompletableFuture<>();
     private final Thread reader;
     private volatile LoadStats stats = LoadStats.NONE;
+    /** Epoch ms; 0 until the generator says. */
+    private volatile long stormBegan;
+
+    private volatile long stormEnded;
 
     private LoadProcess(Process process, Judge judge) {
         this.process = process;
@@ -75,6 +81,10 @@ final class LoadProcess implements AutoCloseable {
                     judge.silenced(line.substring(SoakLoad.SILENT.length()));
                 } else if (line.startsWith(SoakLoad.FINISHED)) {
                     judge.finished(line.substring(SoakLoad.FINISHED.length()));
+                } else if (line.startsWith(SoakLoad.STORM)) {
+                    stormBegan = epochMillis(line, SoakLoad.STORM);
+                } else if (line.startsWith(SoakLoad.RESUMED)) {
+                    stormEnded = epochMillis(line, SoakLoad.RESUMED);
                 } else if (line.startsWith(SoakLoad.UPSTREAM)) {
                     upstream.complete(line.substring(SoakLoad.UPSTREAM.length()));
                 }
@@ -84,6 +94,10 @@ final class LoadProcess implements AutoCloseable {
         } finally {
             upstream.completeExceptionally(new IllegalStateException("the load generator ended before it served"));
         }
+    }
+
+    private static long epochMillis(String line, String prefix) {
+        return Long.parseLong(line.substring(prefix.length()).trim());
     }
 
     /** The base URL of the simulated upstream API; waits for the generator to serve it. */
@@ -110,6 +124,16 @@ final class LoadProcess implements AutoCloseable {
 
     LoadStats stats() {
         return stats;
+    }
+
+    /** When every push stopped, epoch ms; empty before. */
+    OptionalLong stormBegan() {
+        return stormBegan == 0 ? OptionalLong.empty() : OptionalLong.of(stormBegan);
+    }
+
+    /** When the pushes resumed, epoch ms; empty before. */
+    OptionalLong stormEnded() {
+        return stormEnded == 0 ? OptionalLong.empty() : OptionalLong.of(stormEnded);
     }
 
     long pid() {

@@ -9,21 +9,35 @@ package io.lapse.faults.soak;
  * @param pushing      orders pushing now, whose pushes make the target rate
  * @param silenced     orders silenced so far
  * @param finished     orders finished so far
+ * @param upstreamCalls requests the simulated upstream API answered so far
  */
-record LoadStats(long pushesSent, long pushesFailed, long behindMillis, long pushing, long silenced, long finished) {
+record LoadStats(
+        long pushesSent,
+        long pushesFailed,
+        long behindMillis,
+        long pushing,
+        long silenced,
+        long finished,
+        long upstreamCalls) {
 
     static final String PREFIX = "STATS ";
-    static final LoadStats NONE = new LoadStats(0, 0, 0, 0, 0, 0);
+    static final LoadStats NONE = new LoadStats(0, 0, 0, 0, 0, 0, 0);
 
     LoadStats {
-        if (pushesSent < 0 || pushesFailed < 0 || behindMillis < 0 || pushing < 0 || silenced < 0 || finished < 0) {
+        if (pushesSent < 0
+                || pushesFailed < 0
+                || behindMillis < 0
+                || pushing < 0
+                || silenced < 0
+                || finished < 0
+                || upstreamCalls < 0) {
             throw new IllegalArgumentException("negative load figures");
         }
     }
 
     String line() {
         return PREFIX + pushesSent + " " + pushesFailed + " " + behindMillis + " " + pushing + " " + silenced + " "
-                + finished;
+                + finished + " " + upstreamCalls;
     }
 
     static LoadStats parse(String line) {
@@ -34,6 +48,7 @@ record LoadStats(long pushesSent, long pushesFailed, long behindMillis, long pus
                 Long.parseLong(f[2]),
                 Long.parseLong(f[3]),
                 Long.parseLong(f[4]),
-                Long.parseLong(f[5]));
+                Long.parseLong(f[5]),
+                Long.parseLong(f[6]));
     }
 }

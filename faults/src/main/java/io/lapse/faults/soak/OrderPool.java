@@ -43,6 +43,11 @@ final class OrderPool {
         return drawn;
     }
 
+    /** A copy of the ids, in no particular order. */
+    List<String> ids() {
+        return List.copyOf(ids);
+    }
+
     int size() {
         return ids.size();
     }

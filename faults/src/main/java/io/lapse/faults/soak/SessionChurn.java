@@ -3,7 +3,9 @@ package io.lapse.faults.soak;
 import io.lapse.simulator.Fleet;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
@@ -14,7 +16,9 @@ import java.util.random.RandomGenerator;
  * share of its session left), so finishes are spread evenly from the start as in a fleet that has run for hours:
  * about orders / mean session finish per unit of time. Of all orders active at the start, a share {@code silent}
  * goes silent for good, evenly spread between {@code silenceFrom} and {@code silenceUntil} after the start: their
- * pushes stop, upstream still answers their pulls, until their session ends.
+ * pushes stop, upstream still answers their pulls, until their session ends. A storm silences every order from
+ * {@code stormAt} for {@code stormFor} (orders that start meanwhile too) and then lets all that did not finish push
+ * again. Silences for good end before the storm ({@link LoadPlan}).
  */
 final class SessionChurn implements Runnable {
 
@@ -22,7 +26,13 @@ final class SessionChurn implements Runnable {
     interface Events {
         void silenced(String orderId);
 
+        /** Only with a terminal push: one finishing silent, as in a storm, sends none for Lapse to act on. */
         void finished(String orderId);
+
+        /** Every push stopped at {@code at}, epoch ms. */
+        void stormBegan(long at);
+
+        void stormEnded(long at);
     }
 
     private record Session(long endsAt, String orderId) {}
@@ -38,6 +48,9 @@ final class SessionChurn implements Runnable {
     private final AtomicLong finished = new AtomicLong();
     private final AtomicLong silenced = new AtomicLong();
     private final AtomicLong behindMillis = new AtomicLong();
+    /** Orders the storm silenced that are still active, to push again once it is over; null outside a storm. */
+    private Set<String> stormSilenced;
+
     private volatile int pushingNow;
     private long startedAt;
     private long firstRoundNanos;
@@ -66,11 +79,29 @@ final class SessionChurn implements Runnable {
         // rounds start afresh after a stall) adds to how far the generator trails its schedule
         long scheduled = firstRoundNanos + (rounds - 1) * plan.pushInterval().toNanos();
         behindMillis.set(Math.max(0, Duration.ofNanos(nanos - scheduled).toMillis()));
+        storm(now);
         // silences first: an order started in this round has not pushed yet, and one silenced before its first push
         // would never be watched, so no expiry could be asked of it
         silenceDue(now);
         finishDue(now);
         pushingNow = pushing.size();
+    }
+
+    private void storm(long now) {
+        if (plan.stormFor().isZero()) {
+            return;
+        }
+        long from = startedAt + plan.stormAt().toMillis();
+        boolean due = now >= from && now < from + plan.stormFor().toMillis();
+        if (due && stormSilenced == null) {
+            stormSilenced = new HashSet<>(pushing.ids());
+            stormSilenced.forEach(fleet::silence);
+            events.stormBegan(now);
+        } else if (!due && stormSilenced != null) {
+            stormSilenced.forEach(fleet::resume);
+            events.stormEnded(now);
+            stormSilenced = null;
+        }
     }
 
     private long sessionMillis() {
@@ -89,12 +120,18 @@ final class SessionChurn implements Runnable {
             String orderId = sessions.poll().orderId();
             pushing.remove(orderId);
             fleet.finish(orderId);
-            events.finished(orderId);
+            if (stormSilenced == null || !stormSilenced.remove(orderId)) {
+                events.finished(orderId);
+            }
             ended++;
         }
         finished.addAndGet(ended);
         for (String orderId : fleet.startMany(ended, ID_PREFIX)) {
             begin(orderId, now + sessionMillis());
+            if (stormSilenced != null) {
+                fleet.silence(orderId);
+                stormSilenced.add(orderId);
+            }
         }
     }
 

@@ -10,7 +10,12 @@ public enum SoakFault {
     /** FLUSHALL on Redis: the compensator rebuilds; no silent order may be missed, no finished one revived. */
     FLUSH_REDIS("flush-redis"),
     /** kill -9 the timer and start it again: how late the slowest silent order fires. */
-    KILL_TIMER("kill-timer");
+    KILL_TIMER("kill-timer"),
+    /**
+     * Every push stops at once for the storm's length, then resumes (upstream keeps answering pulls): how fast the
+     * timer fires, how the puller drains the backlog, and whether Lapse says so once ({@link FleetSilenceStorm}).
+     */
+    FLEET_SILENCE("fleet-silence");
 
     public final String label;
 

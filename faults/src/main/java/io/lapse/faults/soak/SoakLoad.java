@@ -25,12 +25,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The soak's load generator, the main of a process of its own so that its CPU is not the services' nor the judge's:
- * the simulated fleet with {@link SessionChurn}, pushing through the simulator's {@link PushGenerator}, and the
- * simulated upstream API answering the puller. Its output is a protocol for {@link LoadProcess}: first
- * {@code UPSTREAM <base url>}, then {@code SILENT <order>} and {@code FINISHED <order>} as they happen and a
- * {@link LoadStats} line every half second. It pushes once the soak writes {@code GO} on its input, and runs until its
- * input closes, which also ends it when the soak dies.
+ * The soak's load generator, the main of a process of its own so that its CPU is not the services' nor the judge's: the
+ * simulated fleet with {@link SessionChurn}, pushing through the simulator's {@link PushGenerator}, and the simulated
+ * upstream API answering the puller. Its output is a protocol for {@link LoadProcess}: first {@code UPSTREAM <base
+ * url>}, then {@code SILENT <order>}, {@code FINISHED <order>}, {@code STORM <epoch ms>} and {@code RESUMED <epoch ms>}
+ * as they happen and a {@link LoadStats} line every half second. It pushes once the soak writes {@code GO} on its
+ * input, and runs until its input closes, which also ends it when the soak dies.
  */
 @Command(name = "soak-load", mixinStandardHelpOptions = true)
 public final class SoakLoad implements Callable<Integer> {
@@ -38,6 +38,8 @@ public final class SoakLoad implements Callable<Integer> {
     static final String UPSTREAM = "UPSTREAM ";
     static final String SILENT = "SILENT ";
     static final String FINISHED = "FINISHED ";
+    static final String STORM = "STORM ";
+    static final String RESUMED = "RESUMED ";
     /** What the soak writes once every service is ready: pushing starts then, so that the run measures a pipeline. */
     static final String GO = "GO";
 
@@ -70,6 +72,12 @@ public final class SoakLoad implements Callable<Integer> {
     @Option(names = "--silence-until", required = true)
     String silenceUntil;
 
+    @Option(names = "--storm-at", defaultValue = "0s")
+    String stormAt;
+
+    @Option(names = "--storm-for", defaultValue = "0s")
+    String stormFor;
+
     @Option(names = "--seed", defaultValue = "24")
     long seed;
 
@@ -86,7 +94,9 @@ public final class SoakLoad implements Callable<Integer> {
                 Durations.parse(sessionMax),
                 silent,
                 Durations.parse(silenceFrom),
-                Durations.parse(silenceUntil));
+                Durations.parse(silenceUntil),
+                Durations.parse(stormAt),
+                Durations.parse(stormFor));
         PrintStream out = new PrintStream(
                 new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false,
@@ -102,6 +112,16 @@ public final class SoakLoad implements Callable<Integer> {
             public void finished(String orderId) {
                 out.println(FINISHED + orderId);
             }
+
+            @Override
+            public void stormBegan(long at) {
+                out.println(STORM + at);
+            }
+
+            @Override
+            public void stormEnded(long at) {
+                out.println(RESUMED + at);
+            }
         });
         KafkaClients clients = new KafkaClients(LapseConfig.load(null, Map.of())
                 .with(Map.of(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.name(), bootstrap))
@@ -116,7 +136,7 @@ public final class SoakLoad implements Callable<Integer> {
                 return 0; // the soak ended before its services were ready
             }
             pushes.start();
-            Thread reporter = new Thread(() -> report(out, pushes, churn), "soak-load-stats");
+            Thread reporter = new Thread(() -> report(out, pushes, churn, upstream), "soak-load-stats");
             reporter.setDaemon(true);
             reporter.start();
             while (input.readLine() != null) {
@@ -128,7 +148,7 @@ public final class SoakLoad implements Callable<Integer> {
         return 0;
     }
 
-    private static void report(PrintStream out, PushGenerator pushes, SessionChurn churn) {
+    private static void report(PrintStream out, PushGenerator pushes, SessionChurn churn, UpstreamApi upstream) {
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 Thread.sleep(REPORT_EVERY.toMillis());
@@ -138,7 +158,8 @@ public final class SoakLoad implements Callable<Integer> {
                                 churn.behindMillis(),
                                 churn.pushing(),
                                 churn.silenced(),
-                                churn.finished())
+                                churn.finished(),
+                                upstream.totalRequests())
                         .line());
                 out.flush();
             }

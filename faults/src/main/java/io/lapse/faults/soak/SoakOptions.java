@@ -1,5 +1,7 @@
 package io.lapse.faults.soak;
 
+import io.lapse.bench.StormBenchOptions;
+import io.lapse.config.ConfigKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -15,6 +17,8 @@ import java.time.Duration;
  * @param partitions   of every topic
  * @param out          where the run writes its folder (named after the run) of CSV, plots and logs
  * @param fault        what to break amid the silent orders' deadlines ({@link #faultAt()}); null for none
+ * @param storm        how long every push stops under {@link SoakFault#FLEET_SILENCE}, from {@link #stormAt()}
+ * @param rateLimit    the puller's upstream.rate-limit, pulls per second
  */
 public record SoakOptions(
         int orders,
@@ -26,7 +30,9 @@ public record SoakOptions(
         Duration sessionMax,
         int partitions,
         Path out,
-        SoakFault fault) {
+        SoakFault fault,
+        Duration storm,
+        int rateLimit) {
 
     /** A silent order must fire within this long after its deadline, or it is missed. */
     static final Duration GRACE = Duration.ofSeconds(10);
@@ -46,6 +52,18 @@ public record SoakOptions(
         if (silent < 0 || silent > 1) {
             throw new IllegalArgumentException("--silent is a share from 0 to 1, got " + silent);
         }
+        if (rateLimit < 1) {
+            throw new IllegalArgumentException("the rate limit must be at least 1 pull per second, got " + rateLimit);
+        }
+        if (fault == SoakFault.FLEET_SILENCE) {
+            // the storm benchmark's own checks too: a silence of at least two ttl
+            Duration stormAt =
+                    stormAt(new StormBenchOptions(orders, pushInterval, ttl, storm, rateLimit, Duration.ZERO, out));
+            if (duration.compareTo(stormAt.plus(storm)) < 0) {
+                throw new IllegalArgumentException("a soak of " + duration + " ends before the pushes resume: the"
+                        + " storm starts at " + stormAt + " (fleet.window + fleet.baseline) and lasts " + storm);
+            }
+        }
     }
 
     /** The workload: 1 M orders pushing every 15 s, ttl 90 s, 1 % silent, sessions of 30 to 90 minutes. */
@@ -60,11 +78,45 @@ public record SoakOptions(
                 Duration.ofMinutes(90),
                 6,
                 Path.of("target", "soak"),
-                null);
+                null,
+                Duration.ofMinutes(3),
+                Integer.parseInt(ConfigKeys.UPSTREAM_RATE_LIMIT.defaultValue()));
     }
 
     public SoakOptions withOrders(int n) {
-        return new SoakOptions(n, duration, pushInterval, ttl, silent, sessionMin, sessionMax, partitions, out, fault);
+        return new SoakOptions(
+                n,
+                duration,
+                pushInterval,
+                ttl,
+                silent,
+                sessionMin,
+                sessionMax,
+                partitions,
+                out,
+                fault,
+                storm,
+                rateLimit);
+    }
+
+    /**
+     * The storm as the storm benchmark describes one, whose goals and fleet-silence settings the soak's storm shares:
+     * all {@code orders} silent for {@code storm}, pulled at {@code rateLimit}, upstream answering at once.
+     */
+    StormBenchOptions stormBench(Path plot) {
+        return new StormBenchOptions(orders, pushInterval, ttl, storm, rateLimit, Duration.ZERO, plot);
+    }
+
+    /**
+     * When every push stops, after the start: once the fleet-silence detector has seen a whole window and baseline
+     * of pushes, since before it a silence could not be told from a quiet fleet.
+     */
+    Duration stormAt() {
+        return stormAt(stormBench(out));
+    }
+
+    private static Duration stormAt(StormBenchOptions storm) {
+        return storm.fleetWindow().plus(storm.fleetBaseline());
     }
 
     /** When silences begin: after the pipeline has run a while (two ttl), or a quarter into a short run. */
@@ -74,9 +126,16 @@ public record SoakOptions(
         return twoTtl.compareTo(quarter) < 0 ? twoTtl : quarter;
     }
 
-    /** When the last silence begins: late enough that its order can still be judged before the end. */
+    /**
+     * When the last silence begins: late enough that its order can still be judged before the end, and before a
+     * storm's last round of pushes, since an order silenced once the storm stopped its pushes would be judged by its
+     * last push before the storm, whose deadline has long passed.
+     */
     Duration silenceUntil() {
         Duration last = duration.minus(ttl).minus(GRACE).minus(pushInterval);
+        if (fault == SoakFault.FLEET_SILENCE && last.compareTo(stormAt().minus(pushInterval)) > 0) {
+            last = stormAt().minus(pushInterval);
+        }
         return last.compareTo(silenceFrom()) > 0 ? last : silenceFrom();
     }
 

@@ -12,9 +12,16 @@ import java.util.List;
  * @param lateness of every expiry of a silent order, ms
  * @param fault    what the fault cost, a line of text; empty without a fault
  * @param summary  the Markdown it printed at the end
+ * @param storm    what the fleet-silence storm measured; null without it
  */
 public record SoakResult(
-        String name, Path dir, List<SoakSample> samples, long[] lateness, String fault, String summary) {
+        String name,
+        Path dir,
+        List<SoakSample> samples,
+        long[] lateness,
+        String fault,
+        String summary,
+        StormOutcome storm) {
 
     public SoakResult {
         if (samples.isEmpty()) {

@@ -36,10 +36,10 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
- * One soak: starts a broker, redis-server, the load generator and one process per Lapse service, lets the load run
- * for the set time (breaking something amid the silent orders' deadlines if asked), samples everything every few seconds, and stops every
- * process it started, also on Ctrl-C (each registers with the JVM's exit cleanup). Everything it names carries the
- * run's name: topics, groups, the Redis key prefix and its folder.
+ * One soak: starts a broker, redis-server, the load generator and one process per Lapse service, lets the load run for
+ * the set time (breaking something amid the silent orders' deadlines, or stopping every push, if asked), samples
+ * everything every few seconds, and stops every process it started, also on Ctrl-C (each registers with the JVM's exit
+ * cleanup). Everything it names carries the run's name: topics, groups, the Redis key prefix and its folder.
  */
 public final class SoakRun {
 
@@ -97,7 +97,8 @@ public final class SoakRun {
                             settings.get(ConfigKeys.TOPIC_EXPIRED),
                             options.partitions(),
                             options.ttl(),
-                            SoakOptions.GRACE);
+                            SoakOptions.GRACE,
+                            options.pushInterval());
                     LoadProcess load = LoadProcess.start(
                             classpath,
                             options.orders(),
@@ -111,6 +112,10 @@ public final class SoakRun {
                 settings.put(ConfigKeys.TIMER_TTL, Durations.format(options.ttl()));
                 settings.put(ConfigKeys.TIMER_REPEAT, Durations.format(options.ttl()));
                 settings.put(ConfigKeys.UPSTREAM_BASE_URL, load.upstreamUrl());
+                settings.put(ConfigKeys.UPSTREAM_RATE_LIMIT, Integer.toString(options.rateLimit()));
+                if (options.fault() == SoakFault.FLEET_SILENCE) {
+                    settings.putAll(FleetSilenceStorm.serviceSettings(options.stormBench(dir)));
+                }
                 try (LapseServices services = new LapseServices(
                         jar,
                         settings.entrySet().stream()
@@ -160,7 +165,7 @@ public final class SoakRun {
                     stores,
                     load,
                     judge);
-            String fault = soak(startedAt, sampler, services, stores, broker, settings, judge);
+            String fault = soak(startedAt, sampler, services, stores, broker, settings, judge, load);
             return finish(judge, fault);
         }
     }
@@ -176,14 +181,21 @@ public final class SoakRun {
             StoreProbe stores,
             KafkaBrokerProcess broker,
             Map<ConfigKey, String> settings,
-            Judge judge) {
+            Judge judge,
+            LoadProcess load) {
         Duration every =
                 options.duration().compareTo(Duration.ofMinutes(2)) < 0 ? Duration.ofSeconds(2) : Duration.ofSeconds(5);
         SamplingThread sampling = new SamplingThread(sampler, every, samples::add, this::maybePrint);
         sampling.start();
         try {
             String fault = "";
-            if (options.fault() != null) {
+            if (options.fault() == SoakFault.FLEET_SILENCE) {
+                storm = new FleetSilenceStorm(options, dir, broker.bootstrapServers(), settings, load, services)
+                        .measure();
+                fault = "every push stopped for " + Durations.format(options.storm()) + ", the storm's goals:\n\n"
+                        + storm.markdown();
+                out.println("fault " + options.fault().label + ": the pushes resumed and the storm settled");
+            } else if (options.fault() != null) {
                 Waiting.untilTime(startedAt + options.faultAt().toMillis());
                 fault = new FaultAtScale(options, services, stores, broker, settings, samples, judge).inject();
                 out.println("fault " + options.fault().label + ": " + fault);
@@ -201,6 +213,8 @@ public final class SoakRun {
     }
 
     private long lastPrinted = Long.MIN_VALUE;
+    /** What the fleet-silence storm measured; null without it. */
+    private StormOutcome storm;
 
     private void maybePrint(SoakSample sample) {
         long at = (long) sample.at();
@@ -226,8 +240,10 @@ public final class SoakRun {
         }
         out.println();
         out.println(summary);
-        out.println("samples.csv, lag.png, lateness.png, cpu.png and summary.md are in " + dir);
-        return new SoakResult(name, dir, taken, lateness, fault, summary);
+        out.println("samples.csv, lag.png, lateness.png, cpu.png"
+                + (storm == null ? "" : ", storm.png, storm.csv")
+                + " and summary.md are in " + dir);
+        return new SoakResult(name, dir, taken, lateness, fault, summary, storm);
     }
 
     private List<String> loadArguments(KafkaBrokerProcess broker, Map<ConfigKey, String> settings) {
@@ -240,7 +256,10 @@ public final class SoakRun {
                 "--session-max", Durations.format(options.sessionMax()),
                 "--silent", Double.toString(options.silent()),
                 "--silence-from", Durations.format(options.silenceFrom()),
-                "--silence-until", Durations.format(options.silenceUntil()));
+                "--silence-until", Durations.format(options.silenceUntil()),
+                "--storm-at", Durations.format(options.stormAt()),
+                "--storm-for",
+                        Durations.format(options.fault() == SoakFault.FLEET_SILENCE ? options.storm() : Duration.ZERO));
     }
 
     /** The expired topic stamps LogAppendTime, so that the judge knows when each expiry reached Kafka. */

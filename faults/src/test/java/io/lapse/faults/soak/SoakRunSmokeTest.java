@@ -2,6 +2,7 @@ package io.lapse.faults.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.bench.StormResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,29 +14,36 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real soak, small: broker, redis-server, the load generator and the four services as processes, 300 orders
- * pushing every 2 s with a 6 s ttl for 24 s (the shortest run that judges a silent order: ttl + 10 s + two pushes),
- * a tenth of them going silent and sessions of 12 to 40 s, so that orders finish and are replaced within the run. Asserts what a user of the soak relies on: its silent orders are fired
- * in time and none falsely, and it reports every lag and writes its CSV and plots.
+ * The real soak, small, with its expiry storm: broker, redis-server, the load generator and the four services as
+ * processes, 300 orders pushing every 2 s with a 6 s ttl, a tenth of them going silent for good before the storm and
+ * sessions of 12 to 40 s, so that orders finish and are replaced within the run, some of them during the storm. Once
+ * the fleet-silence baseline stands (24 s in) every push stops for 12 s (two ttl), then resumes. One run serves both,
+ * since each costs a minute of the suite. Asserts what a user of the soak relies on: its silent orders are fired in
+ * time and none falsely, and it reports every lag and writes its CSV and plots; and of the storm, from the topics and
+ * the simulated upstream: the silence is said once, every silent order is pulled at most once per ttl and none after
+ * its terminal status, nothing fires falsely after the resume, and the storm's plot and samples are written.
  */
 @Tag("slow")
 class SoakRunSmokeTest {
 
+    private static final SoakOptions OPTIONS = new SoakOptions(
+            300,
+            Duration.ofSeconds(36),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(6),
+            0.1,
+            Duration.ofSeconds(12),
+            Duration.ofSeconds(40),
+            3,
+            Path.of("target", "soak-smoke"),
+            SoakFault.FLEET_SILENCE,
+            Duration.ofSeconds(12),
+            200);
+
     @Test
-    void silentOrdersFireInTimeNoneFalselyAndEveryFigureIsWritten() throws Exception {
-        SoakOptions options = new SoakOptions(
-                300,
-                Duration.ofSeconds(24),
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(6),
-                0.1,
-                Duration.ofSeconds(12),
-                Duration.ofSeconds(40),
-                3,
-                Path.of("target", "soak-smoke"),
-                null);
+    void silentOrdersFireInTimeNoneFalselyTheStormIsSaidOnceAndDrainedAndEveryFigureIsWritten() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        SoakResult result = SoakRun.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        SoakResult result = SoakRun.run(OPTIONS, new PrintStream(printed, true, StandardCharsets.UTF_8));
         String report = printed.toString(StandardCharsets.UTF_8);
 
         assertThat(result.fired()).as(report).isGreaterThanOrEqualTo(20);
@@ -58,5 +66,24 @@ class SoakRunSmokeTest {
         for (String png : new String[] {"lag.png", "lateness.png", "cpu.png"}) {
             assertThat(Files.size(result.dir().resolve(png))).as(png).isGreaterThan(1000);
         }
+
+        StormOutcome storm = result.storm();
+        StormResult figures = storm.figures();
+        assertThat(storm.silenceStarts()).as(report).isEqualTo(1);
+        assertThat(storm.silenceEnds()).as(report).isEqualTo(1);
+        assertThat(storm.stormOrders()).as(report).isGreaterThan(OPTIONS.orders() / 2);
+        assertThat(figures.pulledOrders()).as(report).isEqualTo(storm.stormOrders());
+        assertThat(figures.upstreamCalls()).as(report).isGreaterThanOrEqualTo(storm.stormOrders());
+        assertThat(figures.callsPerOrder()).as(report).isLessThanOrEqualTo(StormOutcome.MOST_CALLS_PER_ORDER);
+        assertThat(storm.finishedInStorm())
+                .as("orders that finished during the storm")
+                .isPositive();
+        assertThat(storm.pulledAfterTerminal()).as(report).isZero();
+        assertThat(figures.falseAfterResume()).as(report).isZero();
+        assertThat(report).contains("fleet silence raised / cleared");
+        assertThat(Files.size(result.dir().resolve("storm.png")))
+                .as("storm.png")
+                .isGreaterThan(1000);
+        assertThat(Files.readAllLines(result.dir().resolve("storm.csv"))).hasSizeGreaterThan(10);
     }
 }

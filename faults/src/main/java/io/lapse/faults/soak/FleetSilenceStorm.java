@@ -1,0 +1,156 @@
+package io.lapse.faults.soak;
+
+import io.lapse.bench.ExpiryCollector;
+import io.lapse.bench.PulledLog;
+import io.lapse.bench.PushLog;
+import io.lapse.bench.StormBenchOptions;
+import io.lapse.bench.StormPlot;
+import io.lapse.bench.StormSampler;
+import io.lapse.config.ConfigKey;
+import io.lapse.config.ConfigKeys;
+import io.lapse.config.LapseConfig;
+import io.lapse.devstack.TopicRecorder;
+import io.lapse.event.FleetEvent;
+import io.lapse.event.JsonCodec;
+import io.lapse.faults.LapseServices;
+import io.lapse.faults.Role;
+import io.lapse.faults.Waiting;
+import io.lapse.kafka.KafkaClients;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The soak's expiry storm ({@link SoakFault#FLEET_SILENCE}): the load generator stops every push at
+ * {@link SoakOptions#stormAt()} and resumes them after the storm; this follows it, samples the puller's backlog and
+ * the upstream's calls while it lasts, waits until the backlog is drained, the fleet-silence condition cleared and
+ * the resumed orders have had a ttl to be fired falsely, and then tallies what the topics show.
+ */
+final class FleetSilenceStorm {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetSilenceStorm.class);
+    private static final Duration SLACK = Duration.ofMinutes(2);
+    private static final String BACKLOG = "lapse_puller_backlog_all";
+    private static final String SKIPPED_ALREADY_PULLED = "lapse_puller_skipped_already_pulled_total";
+
+    private final SoakOptions options;
+    private final Path dir;
+    private final String bootstrapServers;
+    private final Map<ConfigKey, String> settings;
+    private final LoadProcess load;
+    private final LapseServices services;
+
+    FleetSilenceStorm(
+            SoakOptions options,
+            Path dir,
+            String bootstrapServers,
+            Map<ConfigKey, String> settings,
+            LoadProcess load,
+            LapseServices services) {
+        this.options = options;
+        this.dir = dir;
+        this.bootstrapServers = bootstrapServers;
+        this.settings = settings;
+        this.load = load;
+        this.services = services;
+    }
+
+    /** The settings the storm needs of the services: the storm benchmark's fleet window and baseline. */
+    static Map<ConfigKey, String> serviceSettings(StormBenchOptions storm) {
+        return Map.of(
+                ConfigKeys.FLEET_WINDOW, storm.fleetWindow().toMillis() + "ms",
+                ConfigKeys.FLEET_BASELINE, storm.fleetBaseline().toMillis() + "ms");
+    }
+
+    /** Follows the storm from before it begins until it has settled; call before {@link SoakOptions#stormAt()}. */
+    StormOutcome measure() {
+        StormBenchOptions bench = options.stormBench(dir.resolve("storm.png"));
+        long silenceStart = awaitStorm(
+                "stop its pushes", load::stormBegan, options.stormAt().plus(SLACK));
+        long callsBefore = load.stats().upstreamCalls();
+        try (ExpiryCollector expired = ExpiryCollector.start(bootstrapServers, settings.get(ConfigKeys.TOPIC_EXPIRED));
+                TopicRecorder fleetEvents =
+                        TopicRecorder.start(bootstrapServers, settings.get(ConfigKeys.TOPIC_FLEET_EVENTS));
+                PulledLog pulled =
+                        new PulledLog(bootstrapServers, settings.get(ConfigKeys.TOPIC_PULLED), silenceStart);
+                StormSampler sampler = StormSampler.start(
+                        silenceStart, this::backlog, () -> load.stats().upstreamCalls())) {
+            long resumed = awaitStorm(
+                    "resume its pushes", load::stormEnded, options.storm().plus(SLACK));
+            // an expiry that fires for a resumed order does so within a ttl of its first push, by a push interval
+            long settled = resumed
+                    + options.ttl().plus(options.pushInterval().multipliedBy(2)).toMillis();
+            Duration tail = Duration.ofMillis(Math.max(0, settled - System.currentTimeMillis()))
+                    .plus(bench.fleetWindow().multipliedBy(2))
+                    .plus(SLACK);
+            // what does not settle in time is reported as it stands, not lost with the run
+            if (!Waiting.until(
+                    () -> System.currentTimeMillis() >= settled && backlog() == 0 && silenceEnded(fleetEvents), tail)) {
+                log.warn("the storm's backlog did not drain or its silence did not end within {} s", tail.toSeconds());
+            }
+            pulled.refresh();
+            KafkaClients clients = new KafkaClients(LapseConfig.load(null, Map.of())
+                    .with(Map.of(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.name(), bootstrapServers))
+                    .kafka());
+            StormOutcome outcome = new StormTally(silenceStart, resumed, terminalStatuses())
+                    .tally(
+                            bench,
+                            expired.expiries(),
+                            pulled.results(),
+                            pulled.firstOkSince(),
+                            fleetEvents.values(JsonCodec.FLEET_EVENT::decode),
+                            from -> PushLog.since(
+                                    clients, settings.get(ConfigKeys.TOPIC_PUSH), from, PushLog.Timing.SENT),
+                            load.stats().upstreamCalls() - callsBefore,
+                            (long) puller(SKIPPED_ALREADY_PULLED),
+                            sampler,
+                            bench.plot());
+            StormPlot.write(outcome.figures(), outcome.plot());
+            return outcome;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the storm's plot into " + dir, e);
+        }
+    }
+
+    /** @return the moment the generator names, epoch ms */
+    private static long awaitStorm(String what, Supplier<OptionalLong> at, Duration within) {
+        if (!Waiting.until(() -> at.get().isPresent(), within)) {
+            throw new IllegalStateException(
+                    "the load generator did not " + what + " within " + within.toSeconds() + " s");
+        }
+        return at.get().getAsLong();
+    }
+
+    /** The puller's backlog gauge, -1 while it does not answer with one. */
+    private long backlog() {
+        double backlog = puller(BACKLOG);
+        return Double.isNaN(backlog) ? -1 : (long) backlog;
+    }
+
+    private double puller(String metric) {
+        return PrometheusText.sum(PrometheusText.page(services.first(Role.PULLER)), metric);
+    }
+
+    private static boolean silenceEnded(TopicRecorder fleetEvents) {
+        return fleetEvents.values(JsonCodec.FLEET_EVENT::decode).stream()
+                .anyMatch(e -> e.event() == FleetEvent.Kind.SILENCE_ENDED);
+    }
+
+    private Set<String> terminalStatuses() {
+        String statuses = settings.getOrDefault(
+                ConfigKeys.TIMER_TERMINAL_STATUSES, ConfigKeys.TIMER_TERMINAL_STATUSES.defaultValue());
+        return Arrays.stream(statuses.split(","))
+                .map(s -> s.trim().toUpperCase(Locale.ROOT))
+                .collect(Collectors.toSet());
+    }
+}

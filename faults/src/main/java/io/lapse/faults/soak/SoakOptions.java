@@ -1,6 +1,6 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.StormBenchOptions;
+import io.lapse.bench.storm.StormBenchOptions;
 import io.lapse.config.ConfigKeys;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.MarkdownTable;
-import io.lapse.bench.StormResult;
+import io.lapse.bench.report.MarkdownTable;
+import io.lapse.bench.storm.StormResult;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

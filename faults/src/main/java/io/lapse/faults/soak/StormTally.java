@@ -1,11 +1,11 @@
 package io.lapse.faults.soak;
 
-import io.lapse.bench.ExpiryCollector;
-import io.lapse.bench.FalseExpiries;
-import io.lapse.bench.StormBenchOptions;
-import io.lapse.bench.StormResult;
-import io.lapse.bench.StormRun;
-import io.lapse.bench.StormSampler;
+import io.lapse.bench.harness.ExpiryCollector;
+import io.lapse.bench.storm.FalseExpiries;
+import io.lapse.bench.storm.StormBenchOptions;
+import io.lapse.bench.storm.StormResult;
+import io.lapse.bench.storm.StormRun;
+import io.lapse.bench.storm.StormSampler;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.PullResult;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.lapse.faults.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.bench.StormResult;
+import io.lapse.bench.storm.StormResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

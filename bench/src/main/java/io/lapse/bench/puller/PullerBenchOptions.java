@@ -45,8 +45,7 @@ public record PullerBenchOptions(
                 500);
     }
 
-    /** Pull threads for a rate: three times what it needs at this latency, so that threads do not bound it even when a busy machine doubles the latency. */
     int concurrencyFor(int rateLimit) {
-        return Math.max(16, (int) Math.ceil(rateLimit * latency.toNanos() / 1e9 * 3));
+        return PullThreads.forRate(rateLimit, latency);
     }
 }

@@ -56,7 +56,8 @@ public final class PullerBenchmark {
         out.append(env.line("Kafka broker, Redis, simulated upstream and puller"));
         out.append("- simulated upstream latency ")
                 .append(Durations.format(options.latency()))
-                .append(" per request; pull threads (upstream.concurrency) 3 × rate × latency, at least 16\n\n");
+                .append(
+                        " per request; pull threads (upstream.concurrency) 3 × rate × (latency + 50 ms of Lapse's own), at least 16\n\n");
         out.append("## Sustained pulls (goal: achieved rate within 2 % of upstream.rate-limit)\n\n");
         MarkdownTable table = new MarkdownTable(
                 "upstream.rate-limit",

@@ -1,5 +1,6 @@
 package io.lapse.bench.storm;
 
+import io.lapse.bench.puller.PullThreads;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -94,8 +95,7 @@ public record StormBenchOptions(
         return pushInterval.multipliedBy(10);
     }
 
-    /** Pull threads: three times what the rate needs at this latency, at least 16 (as the puller benchmark). */
     int concurrency() {
-        return Math.max(16, (int) Math.ceil(rateLimit * latency.toNanos() / 1e9 * 3));
+        return PullThreads.forRate(rateLimit, latency);
     }
 }

@@ -1,5 +1,6 @@
 package io.lapse.faults.soak;
 
+import io.lapse.bench.puller.PullThreads;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
@@ -113,6 +114,10 @@ public final class SoakRun {
                 settings.put(ConfigKeys.TIMER_REPEAT, Durations.format(options.ttl()));
                 settings.put(ConfigKeys.UPSTREAM_BASE_URL, load.upstreamUrl());
                 settings.put(ConfigKeys.UPSTREAM_RATE_LIMIT, Integer.toString(options.rateLimit()));
+                // the load's upstream answers at once
+                settings.put(
+                        ConfigKeys.UPSTREAM_CONCURRENCY,
+                        Integer.toString(PullThreads.forRate(options.rateLimit(), Duration.ZERO)));
                 if (options.fault() == SoakFault.FLEET_SILENCE) {
                     settings.putAll(FleetSilenceStorm.serviceSettings(options.stormBench(dir)));
                 }

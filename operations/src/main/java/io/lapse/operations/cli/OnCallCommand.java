@@ -23,12 +23,8 @@ public abstract class OnCallCommand implements Callable<Integer> {
     @Mixin
     ConfigOption config;
 
-    @Option(
-            names = "--timeout",
-            paramLabel = "DURATION",
-            defaultValue = "5s",
-            description = "Give up on a Kafka or Redis that does not answer within this (${DEFAULT-VALUE}).")
-    String timeout;
+    @Mixin
+    TimeoutOption timeout;
 
     @Option(
             names = {"-h", "--help"},
@@ -51,7 +47,7 @@ public abstract class OnCallCommand implements Callable<Integer> {
         LapseConfig loaded = null;
         Duration limit = DEFAULT_TIMEOUT;
         try {
-            limit = Arguments.duration("--timeout", timeout);
+            limit = timeout.limit();
             loaded = config.load(environment.env());
             try (Connections connections = new Connections(loaded, limit)) {
                 return run(connections);

@@ -1,6 +1,6 @@
 package io.lapse.operations.console;
 
-import io.lapse.config.Durations;
+import io.lapse.operations.cli.TimeoutOption;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -54,12 +55,8 @@ public final class ConsoleCommand implements Callable<Integer> {
             description = "Who acts from this console, for the audit; default: the OS user.")
     String user;
 
-    @Option(
-            names = "--timeout",
-            paramLabel = "DURATION",
-            defaultValue = "5s",
-            description = "Give up on a Kafka or Redis that does not answer within this (${DEFAULT-VALUE}).")
-    String timeout;
+    @Mixin
+    TimeoutOption timeout;
 
     @Option(
             names = {"-h", "--help"},
@@ -82,7 +79,7 @@ public final class ConsoleCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ConsoleServer console;
         try {
-            Duration limit = parse(timeout);
+            Duration limit = timeout.limit();
             console = ConsoleServer.start(
                     config,
                     metricsUrls == null ? List.of() : metricsUrls,
@@ -106,13 +103,5 @@ public final class ConsoleCommand implements Callable<Integer> {
             console.close();
         }
         return 0;
-    }
-
-    private static Duration parse(String text) {
-        try {
-            return Durations.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--timeout: " + e.getMessage());
-        }
     }
 }

@@ -16,6 +16,7 @@ import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.lab.Waiting;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.metrics.MetricNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ final class FleetSilenceStorm {
 
     private static final Logger log = LoggerFactory.getLogger(FleetSilenceStorm.class);
     private static final Duration SLACK = Duration.ofMinutes(2);
-    private static final String BACKLOG = "lapse_puller_backlog_all";
+    private static final String BACKLOG = MetricNames.PULLER_BACKLOG_ALL.replace('.', '_');
     private static final String SKIPPED_ALREADY_PULLED = "lapse_puller_skipped_already_pulled_total";
 
     private final SoakOptions options;

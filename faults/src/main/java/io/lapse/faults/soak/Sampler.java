@@ -2,6 +2,7 @@ package io.lapse.faults.soak;
 
 import io.lapse.bench.lateness.Lateness;
 import io.lapse.faults.lab.LapseProcess;
+import io.lapse.metrics.MetricNames;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -78,7 +79,9 @@ final class Sampler {
         }
         Map<String, String> pages = new HashMap<>();
         services.forEach((name, process) -> pages.put(name, PrometheusText.page(process.get())));
-        f.put("watermark.age.seconds", PrometheusText.sum(pages.get("timer"), "lapse_timer_watermark_age_seconds"));
+        f.put(
+                "watermark.age.seconds",
+                PrometheusText.sum(pages.get("timer"), MetricNames.TIMER_WATERMARK_AGE.replace('.', '_') + "_seconds"));
         pids.forEach((name, pid) -> {
             ProcessUsage.Sample sample = usage(name, pid.getAsLong()).sample();
             f.put("cpu." + name, sample.cores());

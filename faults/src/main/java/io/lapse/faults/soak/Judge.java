@@ -28,18 +28,20 @@ import org.apache.kafka.common.TopicPartition;
  * the same moment as its {@code ts}) and an expiry's LogAppendTime (when it reached Kafka).
  * <p>
  * An expiry appended at T is judged once every push partition has been read up to T: it is false when its order has a
- * push in (T - ttl, T]; it revives a finished order when the generator finished that order with a terminal push more
- * than a push interval before its deadline (the terminal push goes out at the order's phase of the round, up to a push
- * interval after the finish, and a deadline that came before it fired rightly: after a storm many do). A silent order
- * is judged once the expiries are read up to its deadline (its last push + ttl) plus the grace: fired when its first
- * expiry came by then, missed otherwise. Per order the judge keeps the last two push times: enough while it judges
- * within one push interval of real time, as it does unless it falls far behind the topics.
+ * push in (deadline - ttl, deadline], that is when the order was not silent for a ttl at the deadline the expiry
+ * names. A push that came after the deadline but before the expiry reached Kafka does not make it false: the order
+ * was silent, and a loaded generator sends its pushes late. An expiry revives a finished order when the generator
+ * finished that order with a terminal push more than a push interval before its deadline (the terminal push goes out
+ * at the order's phase of the round, up to a push interval after the finish, and a deadline that came before it fired
+ * rightly: after a storm many do). A silent order is judged once the expiries are read up to its deadline (its last
+ * push + ttl) plus the grace: fired when its first expiry came by then, missed otherwise. Per order the judge keeps
+ * the last {@value #KEPT_PUSHES} push times: enough while expiries reach Kafka within that many push intervals of their
+ * deadlines.
  */
 final class Judge implements AutoCloseable {
 
     private static final Duration POLL = Duration.ofMillis(100);
-    private static final int LAST = 0;
-    private static final int PREVIOUS = 1;
+    static final int KEPT_PUSHES = 6;
 
     private record Expiry(String orderId, long appendedAt, long deadline) {}
 
@@ -57,7 +59,7 @@ final class Judge implements AutoCloseable {
     private final ServiceLoop loop;
 
     // the judge thread's own
-    private final Map<String, long[]> lastPushes = new HashMap<>();
+    private final Map<String, RecentPushes> lastPushes = new HashMap<>();
     private final Map<String, Long> finishedAt = new HashMap<>();
     private final Set<String> silent = new HashSet<>();
     /** Silent orders not judged yet, with the time their first expiry was appended (0: none yet). */
@@ -158,9 +160,9 @@ final class Judge implements AutoCloseable {
         if (record.key() == null) {
             return;
         }
-        long[] times = lastPushes.computeIfAbsent(new String(record.key(), StandardCharsets.UTF_8), k -> new long[2]);
-        times[PREVIOUS] = times[LAST];
-        times[LAST] = record.timestamp();
+        lastPushes
+                .computeIfAbsent(new String(record.key(), StandardCharsets.UTF_8), k -> new RecentPushes(KEPT_PUSHES))
+                .add(record.timestamp());
     }
 
     private void expiry(ConsumerRecord<byte[], byte[]> record) {
@@ -188,9 +190,8 @@ final class Judge implements AutoCloseable {
             if (expiry.appendedAt() > pushesReadTo) {
                 return false;
             }
-            long[] times = lastPushes.get(expiry.orderId());
-            if (times != null
-                    && (within(times[LAST], expiry.appendedAt()) || within(times[PREVIOUS], expiry.appendedAt()))) {
+            RecentPushes pushes = lastPushes.get(expiry.orderId());
+            if (pushes != null && pushes.anyIn(expiry.deadline() - ttlMillis, expiry.deadline())) {
                 falseExpiries++;
             }
             Long finished = finishedAt.get(expiry.orderId());
@@ -201,14 +202,10 @@ final class Judge implements AutoCloseable {
         });
     }
 
-    private boolean within(long pushedAt, long appendedAt) {
-        return pushedAt > appendedAt - ttlMillis && pushedAt <= appendedAt;
-    }
-
     private void judgeSilent(long pushesReadTo, long expiriesReadTo) {
         firstExpiry.entrySet().removeIf(order -> {
-            long[] times = lastPushes.get(order.getKey());
-            long due = times == null ? Long.MAX_VALUE : times[LAST] + ttlMillis + graceMillis;
+            RecentPushes pushes = lastPushes.get(order.getKey());
+            long due = pushes == null ? Long.MAX_VALUE : pushes.last() + ttlMillis + graceMillis;
             if (due > expiriesReadTo || due > pushesReadTo) {
                 return false;
             }

@@ -72,6 +72,11 @@ final class SoakBenchCommand implements Callable<Integer> {
     int rateLimit = DEFAULTS.rateLimit();
 
     @Option(
+            names = "--service-heap-mb",
+            description = "The heap (-Xmx) of every service process, in MB (default 1024).")
+    int serviceHeapMegabytes = DEFAULTS.serviceHeapMegabytes();
+
+    @Option(
             names = "--find-capacity",
             description = "Soak at rising sizes (--sizes) and report the largest whose lags do not grow, with no false"
                     + " or missed expiry; ignores --orders.")
@@ -99,7 +104,8 @@ final class SoakBenchCommand implements Callable<Integer> {
                 out,
                 fault == null ? null : SoakFault.parse(fault),
                 Durations.parse(storm),
-                rateLimit);
+                rateLimit,
+                serviceHeapMegabytes);
         if (findCapacity) {
             return Capacity.find(options, sizes, System.out) > 0 ? 0 : 1;
         }

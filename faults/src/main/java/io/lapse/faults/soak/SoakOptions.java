@@ -19,6 +19,7 @@ import java.time.Duration;
  * @param fault        what to break amid the silent orders' deadlines ({@link #faultAt()}); null for none
  * @param storm        how long every push stops under {@link SoakFault#FLEET_SILENCE}, from {@link #stormAt()}
  * @param rateLimit    the puller's upstream.rate-limit, pulls per second
+ * @param serviceHeapMegabytes the -Xmx of every service process
  */
 public record SoakOptions(
         int orders,
@@ -32,7 +33,8 @@ public record SoakOptions(
         Path out,
         SoakFault fault,
         Duration storm,
-        int rateLimit) {
+        int rateLimit,
+        int serviceHeapMegabytes) {
 
     /** A silent order must fire within this long after its deadline, or it is missed. */
     static final Duration GRACE = Duration.ofSeconds(10);
@@ -51,6 +53,9 @@ public record SoakOptions(
         }
         if (silent < 0 || silent > 1) {
             throw new IllegalArgumentException("--silent is a share from 0 to 1, got " + silent);
+        }
+        if (serviceHeapMegabytes < 64) {
+            throw new IllegalArgumentException("a service needs a heap of at least 64 MB, got " + serviceHeapMegabytes);
         }
         if (rateLimit < 1) {
             throw new IllegalArgumentException("the rate limit must be at least 1 pull per second, got " + rateLimit);
@@ -80,7 +85,8 @@ public record SoakOptions(
                 Path.of("target", "soak"),
                 null,
                 Duration.ofMinutes(3),
-                Integer.parseInt(ConfigKeys.UPSTREAM_RATE_LIMIT.defaultValue()));
+                Integer.parseInt(ConfigKeys.UPSTREAM_RATE_LIMIT.defaultValue()),
+                1024);
     }
 
     public SoakOptions withOrders(int n) {
@@ -96,7 +102,8 @@ public record SoakOptions(
                 out,
                 fault,
                 storm,
-                rateLimit);
+                rateLimit,
+                serviceHeapMegabytes);
     }
 
     /**

@@ -47,8 +47,6 @@ public final class SoakRun {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration PRINT_EVERY = Duration.ofSeconds(30);
-    /** Services get C2 and a heap of their own: at scale they run for minutes, unlike the fault suite's. */
-    private static final List<String> SERVICE_JVM_OPTIONS = List.of("-Xmx1g");
 
     private final SoakOptions options;
     private final PrintStream out;
@@ -126,7 +124,8 @@ public final class SoakRun {
                         settings.entrySet().stream()
                                 .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                         dir.resolve("logs"),
-                        SERVICE_JVM_OPTIONS)) {
+                        // C2 (the fault suite's C1-only option left out): at scale they run for minutes
+                        List.of("-Xmx" + options.serviceHeapMegabytes() + "m"))) {
                     ServiceReaper reaper = new ServiceReaper(jar);
                     JvmExitCleanup.register(reaper);
                     try {

@@ -38,7 +38,8 @@ class SoakRunSmokeTest {
             Path.of("target", "soak-smoke"),
             SoakFault.FLEET_SILENCE,
             Duration.ofSeconds(12),
-            200);
+            200,
+            512);
 
     @Test
     void silentOrdersFireInTimeNoneFalselyTheStormIsSaidOnceAndDrainedAndEveryFigureIsWritten() throws Exception {

@@ -19,22 +19,13 @@ import org.apache.kafka.common.KafkaException;
  */
 public final class LoadGenerator implements AutoCloseable {
 
-    /** acks=1 and lingering like a busy upstream would; no idempotence, which needs acks=all. */
-    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
-            ProducerConfig.ACKS_CONFIG,
-            "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            false,
-            ProducerConfig.LINGER_MS_CONFIG,
-            5,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG,
-            "lz4",
+    private static final Map<String, Object> PRODUCER_SETTINGS = UpstreamProducerSettings.with(Map.of(
             ProducerConfig.BATCH_SIZE_CONFIG,
             64 * 1024,
             ProducerConfig.BUFFER_MEMORY_CONFIG,
             64L * 1024 * 1024,
             ProducerConfig.MAX_BLOCK_MS_CONFIG,
-            10_000);
+            10_000));
 
     private static final long TICK_NANOS = 1_000_000;
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);

@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -26,11 +25,8 @@ public abstract class OnCallCommand implements Callable<Integer> {
     @Mixin
     TimeoutOption timeout;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help, with examples, and exit.")
-    boolean help;
+    @Mixin
+    HelpOption help;
 
     @Spec
     CommandSpec spec;

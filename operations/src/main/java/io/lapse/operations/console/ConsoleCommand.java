@@ -1,8 +1,9 @@
 package io.lapse.operations.console;
 
+import io.lapse.operations.cli.ConfigOption;
+import io.lapse.operations.cli.HelpOption;
 import io.lapse.operations.cli.TimeoutOption;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -37,11 +38,8 @@ public final class ConsoleCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(ConsoleCommand.class);
 
-    @Option(
-            names = "--config",
-            paramLabel = "FILE",
-            description = "Properties file; LAPSE_* environment variables override it.")
-    Path config;
+    @Mixin
+    ConfigOption config;
 
     @Option(
             names = "--metrics",
@@ -58,11 +56,8 @@ public final class ConsoleCommand implements Callable<Integer> {
     @Mixin
     TimeoutOption timeout;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help, with examples, and exit.")
-    boolean help;
+    @Mixin
+    HelpOption help;
 
     @Spec
     CommandSpec spec;
@@ -81,7 +76,7 @@ public final class ConsoleCommand implements Callable<Integer> {
         try {
             Duration limit = timeout.limit();
             console = ConsoleServer.start(
-                    config,
+                    config.file(),
                     metricsUrls == null ? List.of() : metricsUrls,
                     user == null ? System.getProperty("user.name") : user,
                     limit,

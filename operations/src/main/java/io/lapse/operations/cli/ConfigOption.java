@@ -14,11 +14,6 @@ public final class ConfigOption {
             description = "Properties file; LAPSE_* environment variables override it.")
     Path file;
 
-    /** null when not given: the configuration comes from the environment alone */
-    public Path file() {
-        return file;
-    }
-
     LapseConfig load(Map<String, String> env) {
         return LapseConfig.load(file, env);
     }

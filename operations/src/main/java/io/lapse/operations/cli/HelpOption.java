@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
  * {@code -h, --help}: the on-call commands' and the console's help, whose footers carry examples. Not picocli's
  * standard help options, which would add a {@code --version} these commands do not have.
  */
-public final class HelpOption {
+final class HelpOption {
 
     @Option(
             names = {"-h", "--help"},

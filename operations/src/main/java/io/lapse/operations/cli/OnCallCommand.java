@@ -20,13 +20,7 @@ public abstract class OnCallCommand implements Callable<Integer> {
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
     @Mixin
-    ConfigOption config;
-
-    @Mixin
-    TimeoutOption timeout;
-
-    @Mixin
-    HelpOption help;
+    OnCallOptions options;
 
     @Spec
     CommandSpec spec;
@@ -43,8 +37,8 @@ public abstract class OnCallCommand implements Callable<Integer> {
         LapseConfig loaded = null;
         Duration limit = DEFAULT_TIMEOUT;
         try {
-            limit = timeout.limit();
-            loaded = config.load(environment.env());
+            limit = options.timeout();
+            loaded = options.load(environment.env());
             try (Connections connections = new Connections(loaded, limit)) {
                 return run(connections);
             }

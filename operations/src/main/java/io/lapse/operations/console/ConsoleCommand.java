@@ -1,8 +1,6 @@
 package io.lapse.operations.console;
 
-import io.lapse.operations.cli.ConfigOption;
-import io.lapse.operations.cli.HelpOption;
-import io.lapse.operations.cli.TimeoutOption;
+import io.lapse.operations.cli.OnCallOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +37,7 @@ public final class ConsoleCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(ConsoleCommand.class);
 
     @Mixin
-    ConfigOption config;
+    OnCallOptions options;
 
     @Option(
             names = "--metrics",
@@ -52,12 +50,6 @@ public final class ConsoleCommand implements Callable<Integer> {
             paramLabel = "NAME",
             description = "Who acts from this console, for the audit; default: the OS user.")
     String user;
-
-    @Mixin
-    TimeoutOption timeout;
-
-    @Mixin
-    HelpOption help;
 
     @Spec
     CommandSpec spec;
@@ -74,9 +66,9 @@ public final class ConsoleCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ConsoleServer console;
         try {
-            Duration limit = timeout.limit();
+            Duration limit = options.timeout();
             console = ConsoleServer.start(
-                    config.file(),
+                    options.configFile(),
                     metricsUrls == null ? List.of() : metricsUrls,
                     user == null ? System.getProperty("user.name") : user,
                     limit,

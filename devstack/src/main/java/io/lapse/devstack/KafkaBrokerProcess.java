@@ -2,11 +2,9 @@ package io.lapse.devstack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -36,18 +34,12 @@ public final class KafkaBrokerProcess implements AutoCloseable {
             </configuration>
             """;
 
-    private final Path dir;
     private final String bootstrapServers;
-    private final List<String> command;
-    private final LogFile logFile;
-    private Process process; // guarded by this
-    private boolean closed; // guarded by this
+    private final ServerProcess server;
 
-    private KafkaBrokerProcess(Path dir, String bootstrapServers, List<String> command) {
-        this.dir = dir;
+    private KafkaBrokerProcess(String bootstrapServers, ServerProcess server) {
         this.bootstrapServers = bootstrapServers;
-        this.command = command;
-        this.logFile = new LogFile(dir.resolve("broker.log"));
+        this.server = server;
     }
 
     /**
@@ -67,7 +59,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
             throw new UncheckedIOException("Cannot write " + logging, e);
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(
+        ProcessBuilder command = new ProcessBuilder(
                 java,
                 "-Xmx1g",
                 "-Dlogback.configurationFile=" + logging,
@@ -75,8 +67,14 @@ public final class KafkaBrokerProcess implements AutoCloseable {
                 classpath,
                 "kafka.Kafka",
                 dir.resolve("server.properties").toString());
-        KafkaBrokerProcess broker = new KafkaBrokerProcess(dir, "127.0.0.1:" + ports[0], command);
-        JvmExitCleanup.register(broker);
+        String bootstrapServers = "127.0.0.1:" + ports[0];
+        ServerProcess server = ServerProcess.of(
+                "Kafka broker at " + bootstrapServers,
+                command,
+                dir,
+                new LogFile(dir.resolve("broker.log")),
+                STOP_TIMEOUT);
+        KafkaBrokerProcess broker = new KafkaBrokerProcess(bootstrapServers, server);
         try {
             broker.start();
             return broker;
@@ -92,66 +90,41 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 
     /** Config, log dirs and broker.log; deleted by close(). */
     public Path dir() {
-        return dir;
+        return server.dir();
     }
 
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+    public boolean isRunning() {
+        return server.isRunning();
     }
 
     /** Starts the broker if it is not running, on its ports and log directory; returns once it serves requests. */
     public synchronized void start() {
-        if (closed) {
-            throw new IllegalStateException(this + " is closed");
-        }
         if (isRunning()) {
             return;
         }
         long started = System.nanoTime();
-        try {
-            process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(Redirect.appendTo(logFile.file()))
-                    .start();
-        } catch (IOException e) {
-            throw new IllegalStateException("Cannot run " + command.get(0), e);
-        }
+        server.start();
         awaitReady();
         log.info(
                 "Kafka broker process {} ready at {} in {} ms",
-                process.pid(),
+                server.pid(),
                 bootstrapServers,
                 (System.nanoTime() - started) / 1_000_000);
     }
 
     /** SIGTERM and wait: the broker's controlled shutdown, as an operator's restart does it. */
     public synchronized void stop() {
-        if (isRunning() && !ChildProcesses.stop(process, STOP_TIMEOUT)) {
-            log.warn("Kafka broker at {} ignored SIGTERM for {}, so it was killed", bootstrapServers, STOP_TIMEOUT);
-        }
+        server.stop();
     }
 
     /** SIGKILL, like a crash or a lost machine: no controlled shutdown. */
     public synchronized void kill() {
-        if (process != null) {
-            ChildProcesses.kill(process, STOP_TIMEOUT);
-        }
+        server.kill();
     }
 
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        try {
-            stop();
-        } finally {
-            TempDirs.deleteRecursively(dir);
-            JvmExitCleanup.unregister(this);
-        }
+    public synchronized void close() {
+        server.close();
     }
 
     @Override
@@ -171,10 +144,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                 timeoutMs))) {
             while (true) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("Kafka broker at " + bootstrapServers + " exited with code "
-                            + process.exitValue() + "; log tail:\n" + logFile.tail());
-                }
+                server.requireAlive();
                 try {
                     admin.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS);
                     return;
@@ -185,7 +155,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException(
                                 "Kafka broker at " + bootstrapServers + " not ready within " + READY_TIMEOUT
-                                        + "; log tail:\n" + logFile.tail(),
+                                        + "; log tail:\n" + server.logFile().tail(),
                                 notYet);
                     }
                     Sleep.briefly(Duration.ofMillis(100));

@@ -1,7 +1,5 @@
 package io.lapse.devstack;
 
-import java.io.IOException;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,17 +20,11 @@ public final class RedisServer implements AutoCloseable {
     private static final int START_ATTEMPTS = 3;
 
     private final int port;
-    private final Path dir;
-    private final List<String> command;
-    private final LogFile logFile;
-    private Process process; // guarded by this
-    private boolean closed; // guarded by this
+    private final ServerProcess server;
 
     private RedisServer(Path binary, int port, Path dir, List<String> extraArgs) {
         this.port = port;
-        this.dir = dir;
-        this.logFile = new LogFile(dir.resolve("redis.log"));
-        this.command = new ArrayList<>(List.of(
+        List<String> command = new ArrayList<>(List.of(
                 binary.toString(),
                 "--port",
                 Integer.toString(port),
@@ -46,7 +38,13 @@ public final class RedisServer implements AutoCloseable {
                 "",
                 "--appendonly",
                 "no"));
-        this.command.addAll(extraArgs); // later arguments win, so extras can re-enable persistence
+        command.addAll(extraArgs); // later arguments win, so extras can re-enable persistence
+        this.server = ServerProcess.of(
+                "redis-server on port " + port,
+                new ProcessBuilder(command).directory(dir.toFile()),
+                dir,
+                new LogFile(dir.resolve("redis.log")),
+                STOP_TIMEOUT);
     }
 
     public static RedisServer start() {
@@ -65,20 +63,19 @@ public final class RedisServer implements AutoCloseable {
         Path binary = RedisBinary.locate();
         for (int attempt = 1; ; attempt++) {
             long started = System.nanoTime();
-            RedisServer server =
+            RedisServer redis =
                     new RedisServer(binary, portPicker.getAsInt(), TempDirs.create("lapse-redis-"), extraArgs);
-            JvmExitCleanup.register(server);
             try {
-                server.restart();
-                log.info("Redis ready at {} in {} ms", server.uri(), (System.nanoTime() - started) / 1_000_000);
-                return server;
+                redis.restart();
+                log.info("Redis ready at {} in {} ms", redis.uri(), (System.nanoTime() - started) / 1_000_000);
+                return redis;
             } catch (RuntimeException e) {
-                boolean portTaken = server.logFile.mentionsPortInUse();
-                server.close();
+                boolean portTaken = redis.server.logFile().mentionsPortInUse();
+                redis.close();
                 if (!portTaken || attempt == START_ATTEMPTS) {
                     throw e;
                 }
-                log.debug("Port {} was taken meanwhile, retrying on another", server.port);
+                log.debug("Port {} was taken meanwhile, retrying on another", redis.port);
             }
         }
     }
@@ -93,67 +90,38 @@ public final class RedisServer implements AutoCloseable {
 
     /** The working directory (data files, nodes.conf, redis.log); deleted by close(). */
     public Path dir() {
-        return dir;
+        return server.dir();
     }
 
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+    public boolean isRunning() {
+        return server.isRunning();
     }
 
     /** PID of the current redis-server process, for tests that check it is really gone. */
-    public synchronized long pid() {
-        if (process == null) {
-            throw new IllegalStateException("redis-server on port " + port + " was never started");
-        }
-        return process.pid();
+    public long pid() {
+        return server.pid();
     }
 
     /** SIGKILL, like a crash: no shutdown save, no AOF flush beyond what the fsync policy did. */
     public synchronized void kill() {
-        if (process != null) {
-            ChildProcesses.kill(process, STOP_TIMEOUT);
-        }
+        server.kill();
     }
 
     /** SIGTERM and wait: a clean shutdown that keeps the directory for restart(). */
     public synchronized void stop() {
-        if (process != null && !ChildProcesses.stop(process, STOP_TIMEOUT)) {
-            log.warn("redis-server on port {} ignored SIGTERM for {}, so it was killed", port, STOP_TIMEOUT);
-        }
+        server.stop();
     }
 
     /** Stops the server if it still runs, then starts it on the same port and directory. */
     public synchronized void restart() {
-        if (closed) {
-            throw new IllegalStateException("RedisServer on port " + port + " is closed");
-        }
-        stop();
-        try {
-            process = new ProcessBuilder(command)
-                    .directory(dir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(Redirect.appendTo(logFile.file()))
-                    .start();
-        } catch (IOException e) {
-            throw new IllegalStateException("Cannot run " + command.get(0), e);
-        }
+        server.stop();
+        server.start();
         awaitReady();
     }
 
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        try {
-            stop();
-        } finally {
-            TempDirs.deleteRecursively(dir);
-            JvmExitCleanup.unregister(this);
-        }
+    public synchronized void close() {
+        server.close();
     }
 
     @Override
@@ -164,14 +132,11 @@ public final class RedisServer implements AutoCloseable {
     private void awaitReady() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         // a PONG from someone else's server on our port does not count: ours must be alive too
-        while (!RedisPing.answers(port) || !process.isAlive()) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("redis-server on port " + port + " exited with code "
-                        + process.exitValue() + "; log tail:\n" + logFile.tail());
-            }
+        while (!RedisPing.answers(port) || !server.isRunning()) {
+            server.requireAlive();
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("redis-server on port " + port + " did not answer PING within "
-                        + READY_TIMEOUT + "; log tail:\n" + logFile.tail());
+                        + READY_TIMEOUT + "; log tail:\n" + server.logFile().tail());
             }
             Sleep.briefly(Duration.ofMillis(10));
         }

@@ -1,14 +1,12 @@
 package io.lapse.devtools;
 
 import io.lapse.app.ConsoleRebuild;
-import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.operations.console.ConsoleServer;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
-import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,12 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 @Command(
         name = "demo",
@@ -35,29 +30,11 @@ import sun.misc.Signal;
                 + "upstream, printing a status line every 2 s until Ctrl-C.")
 final class DemoCommand implements Callable<Integer> {
 
-    @Option(
-            names = "--orders",
-            defaultValue = "1000",
-            description = "Active orders the simulator keeps (${DEFAULT-VALUE}).")
-    int orders;
-
-    @Option(
-            names = "--push-interval",
-            defaultValue = "1500ms",
-            description = "Push cadence per order (${DEFAULT-VALUE}).")
-    String pushInterval;
+    @Mixin
+    SimulationOptions simulation = new SimulationOptions("1500ms");
 
     @Option(names = "--ttl", defaultValue = "9s", description = "timer.ttl for the demo (${DEFAULT-VALUE}).")
     String ttl;
-
-    @Option(names = "--silent", defaultValue = "0.05", description = "Share of orders going silent (${DEFAULT-VALUE}).")
-    double silent;
-
-    @Option(names = "--finish", defaultValue = "0.02", description = "Share of orders finishing (${DEFAULT-VALUE}).")
-    double finish;
-
-    @Mixin
-    UpstreamFaultOptions upstream;
 
     @Option(names = "--mode", defaultValue = "zset", description = "timer.mode: zset or ttl (${DEFAULT-VALUE}).")
     String mode;
@@ -65,27 +42,22 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--management-port", defaultValue = "0", description = "Port of /metrics and health; 0 picks one.")
     int managementPort;
 
-    @Option(names = "--duration", description = "Stop by itself after this long, e.g. 60s (default: run until Ctrl-C).")
-    String duration;
+    @Mixin
+    RunUntilStopped until;
 
     private static final Duration CONSOLE_TIMEOUT = Duration.ofSeconds(10);
 
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        CountDownLatch stop = new CountDownLatch(1);
-        // handle Ctrl-C before the JVM's shutdown hooks run, so that services stop before the broker they talk to
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        until.catchSignals();
         Clock clock = Clock.systemUTC();
         out.println("lapse demo: starting Kafka and Redis on this machine…");
         try (DevStack stack = DevStack.start()) {
             Map<String, String> settings = settings(stack);
             LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
-            SimulatorSettings simulation = new SimulatorSettings(
-                    orders, Durations.parse(pushInterval), silent, finish, 0, upstream.faults(), upstream.outage());
             try (UpstreamSimulator simulator = new UpstreamSimulator(
-                    simulation,
+                    simulation.settings(0),
                     new KafkaClients(config.kafka()),
                     config.topics().push(),
                     clock)) {
@@ -101,19 +73,19 @@ final class DemoCommand implements Callable<Integer> {
                     out.printf(
                             "lapse demo: %d orders pushing every %s, ttl %s, %.0f %% going silent; status page at "
                                     + "http://localhost:%d/, console at %s — Ctrl-C stops%n",
-                            orders, pushInterval, ttl, silent * 100, runtime.managementPort(), console.url());
+                            simulation.orders,
+                            simulation.pushInterval,
+                            ttl,
+                            simulation.silent * 100,
+                            runtime.managementPort(),
+                            console.url());
                     StatusLine status = new StatusLine(
                             new MetricsView(runtime.registry()),
                             runtime.store(),
                             simulator.fleet(),
                             clock,
                             config.topics().push());
-                    long end = duration == null
-                            ? Long.MAX_VALUE
-                            : System.nanoTime() + Durations.parse(duration).toNanos();
-                    while (!stop.await(2, TimeUnit.SECONDS) && System.nanoTime() < end) {
-                        out.println(status.next());
-                    }
+                    until.everyPeriod(Duration.ofSeconds(2), () -> out.println(status.next()));
                     out.println("lapse demo: stopping…");
                 }
             }

@@ -1,21 +1,17 @@
 package io.lapse.devtools;
 
-import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 @Command(
         name = "simulator",
@@ -39,20 +35,8 @@ final class SimulatorCommand implements Callable<Integer> {
             description = "The push topic, created when missing (${DEFAULT-VALUE}).")
     String topic;
 
-    @Option(names = "--orders", defaultValue = "1000", description = "Active orders (${DEFAULT-VALUE}).")
-    int orders;
-
-    @Option(
-            names = "--push-interval",
-            defaultValue = "15s",
-            description = "Time between two pushes of one order (${DEFAULT-VALUE}).")
-    String pushInterval;
-
-    @Option(names = "--silent", defaultValue = "0.05", description = "Share of orders going silent (${DEFAULT-VALUE}).")
-    double silent;
-
-    @Option(names = "--finish", defaultValue = "0.02", description = "Share of orders finishing (${DEFAULT-VALUE}).")
-    double finish;
+    @Mixin
+    SimulationOptions simulation = new SimulationOptions("15s");
 
     @Option(names = "--port", defaultValue = "8081", description = "Port of the status API (${DEFAULT-VALUE}).")
     int port;
@@ -65,33 +49,27 @@ final class SimulatorCommand implements Callable<Integer> {
     String address;
 
     @Mixin
-    UpstreamFaultOptions upstream;
-
-    @Option(names = "--duration", description = "Stop by itself after this long (default: run until stopped).")
-    String duration;
+    RunUntilStopped until;
 
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        until.catchSignals();
         LapseConfig config = LapseConfig.load(null, Map.of()).with(Map.of("kafka.bootstrap.servers", bootstrapServers));
-        SimulatorSettings settings = new SimulatorSettings(
-                orders, Durations.parse(pushInterval), silent, finish, port, upstream.faults(), upstream.outage());
         try (UpstreamSimulator simulator = new UpstreamSimulator(
-                settings, new KafkaClients(config.kafka()), topic, Clock.systemUTC(), InetAddress.getByName(address))) {
+                simulation.settings(port),
+                new KafkaClients(config.kafka()),
+                topic,
+                Clock.systemUTC(),
+                InetAddress.getByName(address))) {
             simulator.start();
             out.printf(
                     "lapse simulator: %d orders pushing every %s to %s on %s; status API on %s:%d "
                             + "(GET /orders/{orderId}/status)%n",
-                    orders, pushInterval, topic, bootstrapServers, address, port);
-            long end = duration == null
-                    ? Long.MAX_VALUE
-                    : System.nanoTime() + Durations.parse(duration).toNanos();
-            while (!stop.await(1, TimeUnit.SECONDS) && System.nanoTime() < end) {
+                    simulation.orders, simulation.pushInterval, topic, bootstrapServers, address, port);
+            until.everyPeriod(Duration.ofSeconds(1), () -> {
                 // pushing and answering happen on the simulator's own threads
-            }
+            });
             out.printf("lapse simulator: stopping after %,d pushes%n", simulator.pushesSent());
         }
         return 0;

@@ -41,6 +41,12 @@ class DevMainTest {
         assertThat(help("demo", "--help")).contains("--orders", "--mode", "--duration");
     }
 
+    @Test
+    void theDemoAndTheSimulatorEachShowTheirOwnDefaultPushInterval() {
+        assertThat(help("demo", "--help")).contains("one order (1500ms)");
+        assertThat(help("simulator", "--help")).contains("one order (15s)", "--duration");
+    }
+
     /** What the command prints, on one line, after checking that it succeeded. */
     private static String help(String... args) {
         StringWriter out = new StringWriter();

@@ -4,6 +4,7 @@ import io.lapse.bench.harness.RedisProbe;
 import io.lapse.bench.harness.RunSandbox;
 import io.lapse.bench.load.OrderIds;
 import io.lapse.bench.load.PushJson;
+import io.lapse.bench.load.UpstreamProducerSettings;
 import io.lapse.bench.report.BenchEnvironment;
 import io.lapse.bench.report.MarkdownTable;
 import io.lapse.compensator.CompensatorService;
@@ -37,17 +38,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class CompensatorBenchmark {
 
-    private static final Map<String, Object> FILL = Map.of(
-            ProducerConfig.ACKS_CONFIG,
-            "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            false,
-            ProducerConfig.LINGER_MS_CONFIG,
-            5,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG,
-            "lz4",
-            ProducerConfig.BATCH_SIZE_CONFIG,
-            128 * 1024);
+    private static final Map<String, Object> FILL =
+            UpstreamProducerSettings.with(Map.of(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024));
     private static final Duration MIRROR_TIMEOUT = Duration.ofMinutes(30);
     private static final Duration CATCH_UP = Duration.ofSeconds(30);
     private static final int FINISHED_EVERY = 50;

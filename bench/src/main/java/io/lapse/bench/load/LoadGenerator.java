@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -19,24 +18,14 @@ import org.apache.kafka.common.KafkaException;
  */
 public final class LoadGenerator implements AutoCloseable {
 
-    /** acks=1 and lingering like a busy upstream would; no idempotence, which needs acks=all. */
-    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
-            ProducerConfig.ACKS_CONFIG,
-            "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            false,
-            ProducerConfig.LINGER_MS_CONFIG,
-            5,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG,
-            "lz4",
+    private static final Map<String, Object> PRODUCER_SETTINGS = UpstreamProducerSettings.with(Map.of(
             ProducerConfig.BATCH_SIZE_CONFIG,
             64 * 1024,
             ProducerConfig.BUFFER_MEMORY_CONFIG,
             64L * 1024 * 1024,
             ProducerConfig.MAX_BLOCK_MS_CONFIG,
-            10_000);
+            10_000));
 
-    private static final long TICK_NANOS = 1_000_000;
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
 
     /** What the generator achieved; {@code behindMaxMillis} is how late its sends ran against the schedule at worst. */
@@ -49,9 +38,8 @@ public final class LoadGenerator implements AutoCloseable {
     private final LongAdder acknowledged = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final Thread thread;
-    private final long startNanos;
+    private final Pacer pacer;
     private volatile boolean running = true;
-    private volatile long behindMaxNanos;
     private Stats stats;
 
     private LoadGenerator(KafkaClients clients, String topic, PushSchedule schedule) {
@@ -60,7 +48,7 @@ public final class LoadGenerator implements AutoCloseable {
         this.schedule = schedule;
         this.lastSent = new AtomicLongArray(schedule.orders());
         this.thread = new Thread(this::run, "bench-load");
-        this.startNanos = System.nanoTime();
+        this.pacer = new Pacer(schedule);
     }
 
     public static LoadGenerator start(KafkaClients clients, String topic, PushSchedule schedule) {
@@ -71,7 +59,7 @@ public final class LoadGenerator implements AutoCloseable {
 
     /** System.nanoTime() at which push 0 was due. */
     public long startNanos() {
-        return startNanos;
+        return pacer.startNanos();
     }
 
     /** ts of the order's newest push, 0 before its first. */
@@ -82,17 +70,13 @@ public final class LoadGenerator implements AutoCloseable {
     private void run() {
         long next = 0;
         while (running) {
-            long elapsed = System.nanoTime() - startNanos;
-            long due = schedule.dueBy(elapsed);
-            if (next < due) {
-                behindMaxNanos = Math.max(behindMaxNanos, elapsed - schedule.dueAt(next));
-            }
+            long due = pacer.dueNow(next);
             for (; next < due && running; next++) {
                 if (!schedule.skips(next)) {
                     send(next);
                 }
             }
-            LockSupport.parkNanos(TICK_NANOS);
+            pacer.awaitTick();
         }
     }
 
@@ -126,9 +110,9 @@ public final class LoadGenerator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        double seconds = pacer.secondsSinceStart();
         producer.close(STOP_TIMEOUT);
-        stats = new Stats(acknowledged.sum(), failed.sum(), acknowledged.sum() / seconds, behindMaxNanos / 1_000_000);
+        stats = new Stats(acknowledged.sum(), failed.sum(), acknowledged.sum() / seconds, pacer.behindMaxMillis());
         return stats;
     }
 

@@ -8,7 +8,7 @@ import java.time.Duration;
  * spread evenly over it, as N independent chargers would be. Every stride-th order goes silent from the moment the
  * silence starts; since the orders' push times are spread, so are their silences, over exactly one cadence.
  */
-public final class PushSchedule {
+public final class PushSchedule implements Pacer.Schedule {
 
     private final int orders;
     private final long cadenceNanos;
@@ -37,13 +37,13 @@ public final class PushSchedule {
         return orders * 1e9 / cadenceNanos;
     }
 
-    /** How many pushes (skipped ones included) are due once this much time has passed since the start. */
-    long dueBy(long elapsedNanos) {
+    @Override
+    public long dueBy(long elapsedNanos) {
         return Math.multiplyExact(elapsedNanos, (long) orders) / cadenceNanos + 1;
     }
 
-    /** When push {@code index} is due, in nanoseconds after the start. */
-    long dueAt(long index) {
+    @Override
+    public long dueAt(long index) {
         return ceilDiv(Math.multiplyExact(index, cadenceNanos), orders);
     }
 

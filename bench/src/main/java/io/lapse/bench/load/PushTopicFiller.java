@@ -17,19 +17,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class PushTopicFiller {
 
-    private static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
-            ProducerConfig.ACKS_CONFIG,
-            "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            false,
-            ProducerConfig.LINGER_MS_CONFIG,
-            5,
-            ProducerConfig.COMPRESSION_TYPE_CONFIG,
-            "lz4",
-            ProducerConfig.BATCH_SIZE_CONFIG,
-            128 * 1024,
-            ProducerConfig.BUFFER_MEMORY_CONFIG,
-            64L * 1024 * 1024);
+    private static final Map<String, Object> PRODUCER_SETTINGS = UpstreamProducerSettings.with(Map.of(
+            ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024, ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024));
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
 
     private PushTopicFiller() {}

@@ -19,7 +19,7 @@ import java.util.concurrent.Future;
  * 10 s). Re-arms go through a few threads, each a transaction of its own, as request threads of an application would
  * send them.
  */
-final class DbSchedulerSystem implements PeerSystem {
+final class DbSchedulerSystem extends OnPostgres {
 
     private static final String TABLE = "scheduled_tasks";
     private static final int CLIENT_THREADS = 4;
@@ -46,7 +46,6 @@ final class DbSchedulerSystem implements PeerSystem {
             CREATE INDEX priority_execution_time_idx ON scheduled_tasks (priority desc, execution_time asc);
             """;
 
-    private final PostgresServer server;
     private final OneTimeTask<Void> task;
     private final Scheduler scheduler;
     private final ExecutorService clients;
@@ -54,7 +53,7 @@ final class DbSchedulerSystem implements PeerSystem {
     private final BitSet scheduled = new BitSet();
 
     private DbSchedulerSystem(PostgresServer server, Fires fires) {
-        this.server = server;
+        super(server, TABLE);
         this.task = Tasks.oneTime("heartbeat")
                 .execute((instance, context) ->
                         fires.fired(EntityIds.indexOf(instance.getId()), System.currentTimeMillis()));
@@ -103,16 +102,6 @@ final class DbSchedulerSystem implements PeerSystem {
                 throw new IllegalStateException("db-scheduler failed a re-arm", e.getCause());
             }
         }
-    }
-
-    @Override
-    public long memoryBytes() throws SQLException {
-        return server.tableBytes(TABLE);
-    }
-
-    @Override
-    public double serverCpuSeconds() {
-        return server.cpuSeconds();
     }
 
     @Override

@@ -1,9 +1,9 @@
 package io.lapse.bench.peers;
 
+import io.lapse.bench.load.Pacer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Plays {@link Heartbeats} against a system from one thread, in batches of what fell due since the last tick, and
@@ -12,7 +12,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class HeartbeatDriver implements AutoCloseable {
 
-    private static final long TICK_NANOS = 1_000_000;
     private static final int MAX_BATCH = 1_000;
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -25,9 +24,8 @@ final class HeartbeatDriver implements AutoCloseable {
     private final AtomicLongArray lastArm;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Thread thread;
-    private final long startNanos;
+    private final Pacer pacer;
     private volatile boolean running = true;
-    private volatile long behindMaxNanos;
     private volatile long rearms;
     private Stats stats;
 
@@ -37,7 +35,7 @@ final class HeartbeatDriver implements AutoCloseable {
         this.deadlineMillis = deadline.toMillis();
         this.lastArm = new AtomicLongArray(plan.entities());
         this.thread = new Thread(this::run, "peers-driver");
-        this.startNanos = System.nanoTime();
+        this.pacer = new Pacer(plan);
     }
 
     static HeartbeatDriver start(Heartbeats plan, PeerSystem system, Duration deadline) {
@@ -47,7 +45,7 @@ final class HeartbeatDriver implements AutoCloseable {
     }
 
     long startNanos() {
-        return startNanos;
+        return pacer.startNanos();
     }
 
     /** Wall-clock ms of the entity's last re-arm, 0 before its first. */
@@ -57,7 +55,7 @@ final class HeartbeatDriver implements AutoCloseable {
 
     /** How far behind its schedule the driver has run at worst so far. */
     long behindMaxMillis() {
-        return behindMaxNanos / 1_000_000;
+        return pacer.behindMaxMillis();
     }
 
     private void run() {
@@ -65,11 +63,7 @@ final class HeartbeatDriver implements AutoCloseable {
         long next = 0;
         try {
             while (running) {
-                long elapsed = System.nanoTime() - startNanos;
-                long due = plan.dueBy(elapsed);
-                if (next < due) {
-                    behindMaxNanos = Math.max(behindMaxNanos, elapsed - plan.dueAt(next));
-                }
+                long due = pacer.dueNow(next);
                 while (next < due && running) {
                     int count = 0;
                     long now = System.currentTimeMillis();
@@ -85,7 +79,7 @@ final class HeartbeatDriver implements AutoCloseable {
                         rearms += count;
                     }
                 }
-                LockSupport.parkNanos(TICK_NANOS);
+                pacer.awaitTick();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -103,7 +97,7 @@ final class HeartbeatDriver implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            double seconds = pacer.secondsSinceStart();
             stats = new Stats(rearms, rearms / seconds, behindMaxMillis());
         }
         if (failure.get() != null) {

@@ -1,5 +1,6 @@
 package io.lapse.bench.peers;
 
+import io.lapse.bench.load.Pacer;
 import java.time.Duration;
 import java.util.SplittableRandom;
 
@@ -9,7 +10,7 @@ import java.util.SplittableRandom;
  * goes silent at its own random moment within one cadence after the warm-up; its last re-arm before that moment sets
  * the deadline it must fire at.
  */
-final class Heartbeats {
+final class Heartbeats implements Pacer.Schedule {
 
     private final int entities;
     private final long cadenceNanos;
@@ -43,13 +44,13 @@ final class Heartbeats {
         return (entities + silentStride - 1) / silentStride;
     }
 
-    /** How many re-arms (skipped ones included) are due once this much time has passed since the start. */
-    long dueBy(long elapsedNanos) {
+    @Override
+    public long dueBy(long elapsedNanos) {
         return Math.multiplyExact(elapsedNanos, (long) entities) / cadenceNanos + 1;
     }
 
-    /** When re-arm {@code index} is due, in ns after the start. */
-    long dueAt(long index) {
+    @Override
+    public long dueAt(long index) {
         return Math.multiplyExact(index, cadenceNanos) / entities;
     }
 

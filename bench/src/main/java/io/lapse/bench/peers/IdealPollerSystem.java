@@ -11,15 +11,13 @@ import java.util.concurrent.locks.LockSupport;
  * that claims what is due with a Lua script (read and remove in one step) and otherwise sleeps until the head's score.
  * No Kafka, no watermark: it fires on time even for entities whose heartbeats wait unread somewhere.
  */
-final class IdealPollerSystem extends OnRedis {
+final class IdealPollerSystem extends PolledSortedSet {
 
-    private static final String KEY = "due";
     private static final String[] KEYS = {KEY};
     private static final int CLAIM_LIMIT = 1_000;
     /** With nothing armed, how soon to look again */
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private static final long TIMEOUT_SECONDS = 30;
     /** Claims up to ARGV[2] members due by ARGV[1]; returns them and, last, the head's score after the claim ("" if none) */
     private static final String CLAIM = """
             local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -29,15 +27,8 @@ final class IdealPollerSystem extends OnRedis {
             return due
             """;
 
-    private final RedisLink link;
-    private final RedisLink pollerLink;
-    private final Loop poller;
-
     private IdealPollerSystem(RedisHost host, Fires fires) {
-        super(host);
-        this.link = RedisLink.open(host.uri());
-        this.pollerLink = RedisLink.open(host.uri());
-        this.poller = Loop.start("peers-ideal-poller", () -> claim(fires));
+        super(host, "peers-ideal-poller", fires);
     }
 
     static PeerSystem start(Fires fires) {
@@ -46,7 +37,7 @@ final class IdealPollerSystem extends OnRedis {
 
     @Override
     public void rearm(int[] entities, int count, long deadlineMillis) throws InterruptedException {
-        poller.check();
+        checkPoller();
         Object[] scoresAndMembers = new Object[2 * count];
         for (int i = 0; i < count; i++) {
             scoresAndMembers[2 * i] = (double) deadlineMillis;
@@ -56,7 +47,8 @@ final class IdealPollerSystem extends OnRedis {
     }
 
     /** One claim, then a sleep until the head's score unless the claim was full. */
-    private void claim(Fires fires) throws Exception {
+    @Override
+    protected void poll(Fires fires) throws Exception {
         List<String> claimed = pollerLink
                 .async()
                 .<List<String>>eval(
@@ -86,13 +78,5 @@ final class IdealPollerSystem extends OnRedis {
         if (waitMillis > 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(waitMillis));
         }
-    }
-
-    @Override
-    public void close() {
-        poller.close();
-        pollerLink.close();
-        link.close();
-        host.close();
     }
 }

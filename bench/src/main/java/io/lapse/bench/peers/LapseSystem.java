@@ -1,6 +1,7 @@
 package io.lapse.bench.peers;
 
 import io.lapse.bench.harness.BenchServices;
+import io.lapse.bench.load.UpstreamProducerSettings;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.devstack.KafkaBroker;
@@ -40,18 +41,8 @@ final class LapseSystem extends OnRedis {
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final Logger log = LoggerFactory.getLogger(LapseSystem.class);
     private static final int PARTITIONS = 6;
-    /** acks=1 and lingering like a busy upstream, as the load of {@code ./lapse bench} */
-    static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
-            ProducerConfig.ACKS_CONFIG,
-            "1",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            false,
-            ProducerConfig.LINGER_MS_CONFIG,
-            5,
-            ProducerConfig.BATCH_SIZE_CONFIG,
-            64 * 1024,
-            ProducerConfig.MAX_BLOCK_MS_CONFIG,
-            10_000);
+    static final Map<String, Object> PRODUCER_SETTINGS = UpstreamProducerSettings.with(
+            Map.of(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024, ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000));
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String pushTopic;

@@ -11,21 +11,12 @@ import java.util.concurrent.TimeUnit;
  * The seed design: {@code ZADD} per heartbeat into one sorted set, and a poller that every second reads what is due
  * with {@code ZRANGEBYSCORE} and removes it with one {@code ZREM} per member, firing the members it removed.
  */
-final class PolledZsetSystem extends OnRedis {
+final class PolledZsetSystem extends PolledSortedSet {
 
-    private static final String KEY = "due";
     private static final long POLL_MILLIS = 1_000;
-    private static final long TIMEOUT_SECONDS = 30;
-
-    private final RedisLink link;
-    private final RedisLink pollerLink;
-    private final Loop poller;
 
     private PolledZsetSystem(RedisHost host, Fires fires) {
-        super(host);
-        this.link = RedisLink.open(host.uri());
-        this.pollerLink = RedisLink.open(host.uri());
-        this.poller = Loop.start("peers-zset-poller", () -> poll(fires));
+        super(host, "peers-zset-poller", fires);
     }
 
     static PeerSystem start(Fires fires) {
@@ -34,14 +25,15 @@ final class PolledZsetSystem extends OnRedis {
 
     @Override
     public void rearm(int[] entities, int count, long deadlineMillis) throws InterruptedException {
-        poller.check();
+        checkPoller();
         for (int i = 0; i < count; i++) {
             String member = EntityIds.of(entities[i]);
             link.send(redis -> redis.zadd(KEY, (double) deadlineMillis, member));
         }
     }
 
-    private void poll(Fires fires) throws Exception {
+    @Override
+    protected void poll(Fires fires) throws Exception {
         RedisAsyncCommands<String, String> redis = pollerLink.async();
         long now = System.currentTimeMillis();
         List<String> due = redis.zrangebyscore(KEY, Range.create(Double.NEGATIVE_INFINITY, (double) now))
@@ -57,13 +49,5 @@ final class PolledZsetSystem extends OnRedis {
             }
         }
         Thread.sleep(POLL_MILLIS);
-    }
-
-    @Override
-    public void close() {
-        poller.close();
-        pollerLink.close();
-        link.close();
-        host.close();
     }
 }

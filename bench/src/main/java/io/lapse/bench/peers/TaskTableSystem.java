@@ -10,7 +10,7 @@ import java.time.Duration;
  * The seed design on a database: one row per entity whose due time every heartbeat upserts, and a job that every
  * minute deletes the rows that fell due and fires them.
  */
-final class TaskTableSystem implements PeerSystem {
+final class TaskTableSystem extends OnPostgres {
 
     private static final String TABLE = "tasks";
     private static final Duration SCAN_EVERY = Duration.ofMinutes(1);
@@ -18,12 +18,11 @@ final class TaskTableSystem implements PeerSystem {
             + " ON CONFLICT (entity) DO UPDATE SET due = EXCLUDED.due";
     private static final String CLAIM = "DELETE FROM " + TABLE + " WHERE due <= ? RETURNING entity";
 
-    private final PostgresServer server;
     private final Fires fires;
     private final Loop scanner;
 
     private TaskTableSystem(PostgresServer server, Fires fires) {
-        this.server = server;
+        super(server, TABLE);
         this.fires = fires;
         this.scanner = Loop.start("peers-task-table-scanner", this::scan);
     }
@@ -68,16 +67,6 @@ final class TaskTableSystem implements PeerSystem {
                 }
             }
         }
-    }
-
-    @Override
-    public long memoryBytes() throws SQLException {
-        return server.tableBytes(TABLE);
-    }
-
-    @Override
-    public double serverCpuSeconds() {
-        return server.cpuSeconds();
     }
 
     @Override

@@ -81,7 +81,8 @@ final class Sampler {
         services.forEach((name, process) -> pages.put(name, PrometheusText.page(process.get())));
         f.put(
                 "watermark.age.seconds",
-                PrometheusText.sum(pages.get("timer"), MetricNames.TIMER_WATERMARK_AGE.replace('.', '_') + "_seconds"));
+                PrometheusText.sum(
+                        pages.get("timer"), PrometheusText.exported(MetricNames.TIMER_WATERMARK_AGE, "_seconds")));
         pids.forEach((name, pid) -> {
             ProcessUsage.Sample sample = usage(name, pid.getAsLong()).sample();
             f.put("cpu." + name, sample.cores());

@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -55,48 +56,58 @@ public final class SoakLoad implements Callable<Integer> {
     int orders;
 
     @Option(names = "--push-interval", required = true)
-    String pushInterval;
+    Duration pushInterval;
 
     @Option(names = "--session-min", required = true)
-    String sessionMin;
+    Duration sessionMin;
 
     @Option(names = "--session-max", required = true)
-    String sessionMax;
+    Duration sessionMax;
 
     @Option(names = "--silent", required = true)
     double silent;
 
     @Option(names = "--silence-from", required = true)
-    String silenceFrom;
+    Duration silenceFrom;
 
     @Option(names = "--silence-until", required = true)
-    String silenceUntil;
+    Duration silenceUntil;
 
     @Option(names = "--storm-at", defaultValue = "0s")
-    String stormAt;
+    Duration stormAt;
 
     @Option(names = "--storm-for", defaultValue = "0s")
-    String stormFor;
+    Duration stormFor;
 
     @Option(names = "--seed", defaultValue = "24")
     long seed;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SoakLoad()).execute(args));
+        System.exit(new CommandLine(new SoakLoad())
+                .registerConverter(Duration.class, Durations::parse)
+                .execute(args));
+    }
+
+    /** The arguments that make this main push to the topic on that broker as the plan says. */
+    static List<String> arguments(String bootstrap, String topic, LoadPlan plan) {
+        return List.of(
+                "--bootstrap", bootstrap,
+                "--topic", topic,
+                "--orders", Integer.toString(plan.orders()),
+                "--push-interval", Durations.format(plan.pushInterval()),
+                "--session-min", Durations.format(plan.sessionMin()),
+                "--session-max", Durations.format(plan.sessionMax()),
+                "--silent", Double.toString(plan.silentShare()),
+                "--silence-from", Durations.format(plan.silenceFrom()),
+                "--silence-until", Durations.format(plan.silenceUntil()),
+                "--storm-at", Durations.format(plan.stormAt()),
+                "--storm-for", Durations.format(plan.stormFor()));
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
         LoadPlan plan = new LoadPlan(
-                orders,
-                Durations.parse(pushInterval),
-                Durations.parse(sessionMin),
-                Durations.parse(sessionMax),
-                silent,
-                Durations.parse(silenceFrom),
-                Durations.parse(silenceUntil),
-                Durations.parse(stormAt),
-                Durations.parse(stormFor));
+                orders, pushInterval, sessionMin, sessionMax, silent, silenceFrom, silenceUntil, stormAt, stormFor);
         PrintStream out = new PrintStream(
                 new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false,

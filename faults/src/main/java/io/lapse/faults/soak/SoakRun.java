@@ -251,19 +251,17 @@ public final class SoakRun {
     }
 
     private List<String> loadArguments(KafkaBrokerProcess broker, Map<ConfigKey, String> settings) {
-        return List.of(
-                "--bootstrap", broker.bootstrapServers(),
-                "--topic", settings.get(ConfigKeys.TOPIC_PUSH),
-                "--orders", Integer.toString(options.orders()),
-                "--push-interval", Durations.format(options.pushInterval()),
-                "--session-min", Durations.format(options.sessionMin()),
-                "--session-max", Durations.format(options.sessionMax()),
-                "--silent", Double.toString(options.silent()),
-                "--silence-from", Durations.format(options.silenceFrom()),
-                "--silence-until", Durations.format(options.silenceUntil()),
-                "--storm-at", Durations.format(options.stormAt()),
-                "--storm-for",
-                        Durations.format(options.fault() == SoakFault.FLEET_SILENCE ? options.storm() : Duration.ZERO));
+        LoadPlan plan = new LoadPlan(
+                options.orders(),
+                options.pushInterval(),
+                options.sessionMin(),
+                options.sessionMax(),
+                options.silent(),
+                options.silenceFrom(),
+                options.silenceUntil(),
+                options.stormAt(),
+                options.fault() == SoakFault.FLEET_SILENCE ? options.storm() : Duration.ZERO);
+        return SoakLoad.arguments(broker.bootstrapServers(), settings.get(ConfigKeys.TOPIC_PUSH), plan);
     }
 
     /** The expired topic stamps LogAppendTime, so that the judge knows when each expiry reached Kafka. */

@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -21,16 +20,7 @@ public abstract class OnCallCommand implements Callable<Integer> {
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
     @Mixin
-    ConfigOption config;
-
-    @Mixin
-    TimeoutOption timeout;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help, with examples, and exit.")
-    boolean help;
+    OnCallOptions options;
 
     @Spec
     CommandSpec spec;
@@ -47,8 +37,8 @@ public abstract class OnCallCommand implements Callable<Integer> {
         LapseConfig loaded = null;
         Duration limit = DEFAULT_TIMEOUT;
         try {
-            limit = timeout.limit();
-            loaded = config.load(environment.env());
+            limit = options.timeout();
+            loaded = options.load(environment.env());
             try (Connections connections = new Connections(loaded, limit)) {
                 return run(connections);
             }

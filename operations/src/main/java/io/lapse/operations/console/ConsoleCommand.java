@@ -1,8 +1,7 @@
 package io.lapse.operations.console;
 
-import io.lapse.operations.cli.TimeoutOption;
+import io.lapse.operations.cli.OnCallOptions;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -37,11 +36,8 @@ public final class ConsoleCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(ConsoleCommand.class);
 
-    @Option(
-            names = "--config",
-            paramLabel = "FILE",
-            description = "Properties file; LAPSE_* environment variables override it.")
-    Path config;
+    @Mixin
+    OnCallOptions options;
 
     @Option(
             names = "--metrics",
@@ -54,15 +50,6 @@ public final class ConsoleCommand implements Callable<Integer> {
             paramLabel = "NAME",
             description = "Who acts from this console, for the audit; default: the OS user.")
     String user;
-
-    @Mixin
-    TimeoutOption timeout;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help, with examples, and exit.")
-    boolean help;
 
     @Spec
     CommandSpec spec;
@@ -79,9 +66,9 @@ public final class ConsoleCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ConsoleServer console;
         try {
-            Duration limit = timeout.limit();
+            Duration limit = options.timeout();
             console = ConsoleServer.start(
-                    config,
+                    options.configFile(),
                     metricsUrls == null ? List.of() : metricsUrls,
                     user == null ? System.getProperty("user.name") : user,
                     limit,

@@ -1,5 +1,6 @@
 package io.lapse.compensator;
 
+import io.lapse.metrics.MetricNames;
 import io.lapse.store.RebuildCount;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -14,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CompensatorMetrics {
 
     /** Records a postponed rebuild waits for the mirror to read: catching up is under way while it is above 0. */
-    static final String REBUILD_BEHIND = "lapse.compensator.rebuild.behind";
+    static final String REBUILD_BEHIND = MetricNames.COMPENSATOR_REBUILD_BEHIND;
 
     /** The two ways the compensator compares its mirror with Redis. */
     enum Scan {
@@ -59,7 +60,7 @@ final class CompensatorMetrics {
                 .register(registry);
         for (Scan scan : Scan.values()) {
             String name = scan.name().toLowerCase();
-            Gauge.builder("lapse.compensator.scan.last", lastScan[scan.ordinal()], CompensatorMetrics::orNaN)
+            Gauge.builder(MetricNames.COMPENSATOR_SCAN_LAST, lastScan[scan.ordinal()], CompensatorMetrics::orNaN)
                     .tag("scan", name)
                     .baseUnit("seconds")
                     .description("When the last scan of the mirror against Redis completed (epoch seconds)")
@@ -71,7 +72,7 @@ final class CompensatorMetrics {
                     .description("How long ago the last scan completed, or the compensator started when none has")
                     .register(registry);
             Gauge.builder(
-                            "lapse.compensator.scan.duration",
+                            MetricNames.COMPENSATOR_SCAN_DURATION,
                             lastDurationMillis[scan.ordinal()],
                             n -> n.get() < 0 ? Double.NaN : n.get() / 1000.0)
                     .tag("scan", name)

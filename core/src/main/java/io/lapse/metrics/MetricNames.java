@@ -44,8 +44,24 @@ public final class MetricNames {
     public static final String PULLER_DRAIN_ETA = "lapse.puller.drain.eta";
     /** Puller: expiries SKIPPED because this puller had pulled the order OK at or after their deadline. */
     public static final String PULLER_SKIPPED_ALREADY_PULLED = "lapse.puller.skipped.already.pulled";
+    /** Puller: final pulls upstream has not answered, held until it does. */
+    public static final String PULLER_HELD = "lapse.puller.held";
+    /** Compensator: when the last scan ({@code scan} = drift or full) of its mirror against Redis completed. */
+    public static final String COMPENSATOR_SCAN_LAST = "lapse.compensator.scan.last";
+    /** Compensator: how long the last scan ({@code scan} = drift or full) took. */
+    public static final String COMPENSATOR_SCAN_DURATION = "lapse.compensator.scan.duration";
+    /** Compensator: records its mirror must read before a postponed rebuild may declare the epochs. */
+    public static final String COMPENSATOR_REBUILD_BEHIND = "lapse.compensator.rebuild.behind";
     /** Every service: records sent to the dead-letter topic, by {@code service}. */
     public static final String DLQ_RECORDS = "lapse.dlq.records";
 
     private MetricNames() {}
+
+    /**
+     * The name Prometheus shows a meter under: dots as underscores, then the suffix Micrometer appends for its base
+     * unit and type ({@code "_seconds"}, {@code "_total"}, {@code "_seconds_bucket"}, or {@code ""}).
+     */
+    public static String prometheus(String meterName, String suffix) {
+        return meterName.replace('.', '_') + suffix;
+    }
 }

@@ -64,7 +64,7 @@ final class PullerMetrics {
     }
 
     /** Metric name of the final pulls held for an answer. */
-    static final String HELD = "lapse.puller.held";
+    static final String HELD = MetricNames.PULLER_HELD;
 
     void pulled(PullResult.Outcome outcome) {
         pulls.get(outcome).increment();

@@ -7,6 +7,7 @@ import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.lab.Waiting;
+import io.lapse.metrics.MetricNames;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +25,9 @@ final class FaultAtScale {
     private static final Duration FREEZE = Duration.ofSeconds(10);
     private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration POLL = Duration.ofMillis(500);
+    private static final String SCAN_LAST = MetricNames.prometheus(MetricNames.COMPENSATOR_SCAN_LAST, "_seconds");
+    private static final String FULL_SCAN_DURATION =
+            MetricNames.prometheus(MetricNames.COMPENSATOR_SCAN_DURATION, "_seconds");
     /** A lag is back to its steady state when it is within this much of its median before the fault. */
     private static final double STEADY_MARGIN_SECONDS = 1;
 
@@ -119,11 +123,10 @@ final class FaultAtScale {
                 return String.format(
                         Locale.ROOT,
                         "Redis flushed under load; the compensator's full rebuild completed %.1f s later"
-                                + " (lapse_compensator_scan_duration_seconds{scan=\"full\"}: %.1f s);"
+                                + " (" + FULL_SCAN_DURATION + "{scan=\"full\"}: %.1f s);"
                                 + " missed and revived orders of the run: see the table",
                         (System.currentTimeMillis() - flushedAt) / 1000.0,
-                        PrometheusText.sum(
-                                PrometheusText.page(compensator), "lapse_compensator_scan_duration_seconds", "full"));
+                        PrometheusText.sum(PrometheusText.page(compensator), FULL_SCAN_DURATION, "full"));
             }
             Waiting.sleep(POLL);
         }
@@ -132,7 +135,7 @@ final class FaultAtScale {
     }
 
     private static double fullScanLast(LapseProcess compensator) {
-        return PrometheusText.sum(PrometheusText.page(compensator), "lapse_compensator_scan_last_seconds", "full");
+        return PrometheusText.sum(PrometheusText.page(compensator), SCAN_LAST, "full");
     }
 
     private String killTimer() {

@@ -41,9 +41,9 @@ final class FleetSilenceStorm {
 
     private static final Logger log = LoggerFactory.getLogger(FleetSilenceStorm.class);
     private static final Duration SLACK = Duration.ofMinutes(2);
-    private static final String BACKLOG = PrometheusText.exported(MetricNames.PULLER_BACKLOG_ALL, "");
+    private static final String BACKLOG = MetricNames.prometheus(MetricNames.PULLER_BACKLOG_ALL, "");
     private static final String SKIPPED_ALREADY_PULLED =
-            PrometheusText.exported(MetricNames.PULLER_SKIPPED_ALREADY_PULLED, "_total");
+            MetricNames.prometheus(MetricNames.PULLER_SKIPPED_ALREADY_PULLED, "_total");
 
     private final SoakOptions options;
     private final Path dir;

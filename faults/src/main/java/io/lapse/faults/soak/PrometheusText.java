@@ -1,7 +1,6 @@
 package io.lapse.faults.soak;
 
 import io.lapse.faults.lab.LapseProcess;
-import io.lapse.metrics.MetricNames;
 import io.lapse.operations.status.PrometheusText.Sample;
 import java.util.List;
 import java.util.function.Predicate;
@@ -15,14 +14,6 @@ final class PrometheusText {
     static String page(LapseProcess process) {
         String answer = process.probe("/metrics");
         return answer.startsWith("200 ") ? answer.substring(4) : "";
-    }
-
-    /**
-     * How a page shows a meter of {@link MetricNames}: its dots as underscores, then the unit or a counter's
-     * {@code _total} (empty for a unitless gauge), e.g. {@code lapse.timer.watermark.age} and {@code _seconds}.
-     */
-    static String exported(String meterName, String suffix) {
-        return meterName.replace('.', '_') + suffix;
     }
 
     /** The sum of every sample of the metric (all its label sets); NaN when the page has none. */

@@ -82,7 +82,7 @@ final class Sampler {
         f.put(
                 "watermark.age.seconds",
                 PrometheusText.sum(
-                        pages.get("timer"), PrometheusText.exported(MetricNames.TIMER_WATERMARK_AGE, "_seconds")));
+                        pages.get("timer"), MetricNames.prometheus(MetricNames.TIMER_WATERMARK_AGE, "_seconds")));
         pids.forEach((name, pid) -> {
             ProcessUsage.Sample sample = usage(name, pid.getAsLong()).sample();
             f.put("cpu." + name, sample.cores());

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 public record LatenessHistogram(Map<Double, Double> cumulative) {
 
     /** How Prometheus names the timer's histogram buckets. */
-    static final String BUCKETS = MetricNames.TIMER_FIRE_LATENESS.replace('.', '_') + "_seconds_bucket";
+    static final String BUCKETS = MetricNames.prometheus(MetricNames.TIMER_FIRE_LATENESS, "_seconds_bucket");
 
     public static final LatenessHistogram EMPTY = new LatenessHistogram(Map.of());
 

@@ -1,5 +1,6 @@
 package io.lapse.operations.status;
 
+import io.lapse.metrics.MetricNames;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -15,17 +16,17 @@ import java.util.OptionalLong;
 final class ServiceMetrics {
 
     /** Epoch seconds at which a compensator last finished a scan ({@code scan} label) of its mirror against Redis. */
-    static final String LAST_SCAN = "lapse_compensator_scan_last_seconds";
+    static final String LAST_SCAN = MetricNames.prometheus(MetricNames.COMPENSATOR_SCAN_LAST, "_seconds");
     /** The periodic scan of every order in the mirror; {@code full} is a rebuild, which only a loss of Redis starts. */
     static final String DRIFT_SCAN = "drift";
     /** Final pulls upstream has not answered, held by a puller until it does. */
-    static final String HELD_PULLS = "lapse_puller_held";
+    static final String HELD_PULLS = MetricNames.prometheus(MetricNames.PULLER_HELD, "");
     /** Expiries a puller has not answered yet, over the partitions it reads. */
-    static final String BACKLOG = "lapse_puller_backlog_all";
+    static final String BACKLOG = MetricNames.prometheus(MetricNames.PULLER_BACKLOG_ALL, "");
     /** Expiries a puller answered per second over the last minute. */
-    static final String DRAIN_RATE = "lapse_puller_drain_rate";
+    static final String DRAIN_RATE = MetricNames.prometheus(MetricNames.PULLER_DRAIN_RATE, "");
     /** Records a compensator's mirror must read before its postponed rebuild may declare the epochs. */
-    static final String REBUILD_BEHIND = "lapse_compensator_rebuild_behind_records";
+    static final String REBUILD_BEHIND = MetricNames.prometheus(MetricNames.COMPENSATOR_REBUILD_BEHIND, "_records");
 
     /**
      * @param unreachable "url: why" for each URL that did not answer

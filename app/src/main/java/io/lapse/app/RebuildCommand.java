@@ -3,6 +3,8 @@ package io.lapse.app;
 import io.lapse.compensator.OnCallRebuild;
 import io.lapse.config.Durations;
 import io.lapse.internal.Terminals;
+import io.lapse.operations.cli.ConfigOption;
+import io.lapse.operations.cli.HelpOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -16,17 +18,15 @@ import picocli.CommandLine.Option;
         description =
                 "Rebuild every timer in Redis from the compensator's state in Kafka, as the "
                         + "compensator does at once when Redis lost its data, and let the timer fire again. Exit code 0: done; "
-                        + "1: done but not exact (see the summary); 2: nothing done (Kafka or Redis unreachable, no compensator state).")
+                        + "1: done but not exact (see the summary); 2: nothing done (Kafka or Redis unreachable, no compensator state).",
+        footer = {"%nExamples:", "  lapse rebuild --dry-run --config lapse.properties", "  lapse rebuild --wait 2m"})
 final class RebuildCommand implements Callable<Integer> {
 
     @Mixin
     ConfigOption config;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help and exit.")
-    boolean help;
+    @Mixin
+    HelpOption help;
 
     @Option(names = "--dry-run", description = "Count what would be written; write nothing, touch no epoch.")
     boolean dryRun;
@@ -42,7 +42,7 @@ final class RebuildCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return new OnCallRebuild(config.load(), System.out, System.err, Clock.systemUTC())
+        return new OnCallRebuild(config.load(System.getenv()), System.out, System.err, Clock.systemUTC())
                 .run(dryRun, wait, Terminals.stderrIsTerminal(System.getenv()));
     }
 

@@ -1,5 +1,6 @@
 package io.lapse.app;
 
+import io.lapse.operations.cli.ConfigOption;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import java.time.Clock;
@@ -20,7 +21,7 @@ abstract class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        LapseRuntime runtime = new LapseRuntime(config.load(), Clock.systemUTC());
+        LapseRuntime runtime = new LapseRuntime(config.load(System.getenv()), Clock.systemUTC());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

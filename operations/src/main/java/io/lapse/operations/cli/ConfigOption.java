@@ -5,7 +5,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** {@code --config FILE}, then {@code LAPSE_*} environment variables on top, as the services read them. */
+/** {@code --config FILE}, then {@code LAPSE_*} environment variables on top, as the services read them: every
+ * command of the launcher takes it. */
 public final class ConfigOption {
 
     @Option(
@@ -14,7 +15,7 @@ public final class ConfigOption {
             description = "Properties file; LAPSE_* environment variables override it.")
     Path file;
 
-    LapseConfig load(Map<String, String> env) {
+    public LapseConfig load(Map<String, String> env) {
         return LapseConfig.load(file, env);
     }
 }

@@ -3,10 +3,10 @@ package io.lapse.operations.cli;
 import picocli.CommandLine.Option;
 
 /**
- * {@code -h, --help}: the on-call commands' and the console's help, whose footers carry examples. Not picocli's
- * standard help options, which would add a {@code --version} these commands do not have.
+ * {@code -h, --help}: the on-call commands', the console's and {@code lapse rebuild}'s help, whose footers carry
+ * examples. Not picocli's standard help options, which would add a {@code --version} these commands do not have.
  */
-final class HelpOption {
+public final class HelpOption {
 
     @Option(
             names = {"-h", "--help"},

@@ -77,6 +77,12 @@ final class SoakBenchCommand implements Callable<Integer> {
     int serviceHeapMegabytes = DEFAULTS.serviceHeapMegabytes();
 
     @Option(
+            names = "--profile",
+            description = "Every service records a CPU profile (JFR) into the run's profiles/ folder; the soak prints"
+                    + " each one's top methods at the end (profiles.md).")
+    boolean profile;
+
+    @Option(
             names = "--find-capacity",
             description = "Soak at rising sizes (--sizes) and report the largest whose lags do not grow, with no false"
                     + " or missed expiry; ignores --orders.")
@@ -105,7 +111,8 @@ final class SoakBenchCommand implements Callable<Integer> {
                 fault == null ? null : SoakFault.parse(fault),
                 Durations.parse(storm),
                 rateLimit,
-                serviceHeapMegabytes);
+                serviceHeapMegabytes,
+                profile);
         if (findCapacity) {
             return Capacity.find(options, sizes, System.out) > 0 ? 0 : 1;
         }

@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The Lapse processes of one generation, by service. Instances are named {@code <service>-<n>}; each has its own
@@ -21,7 +22,7 @@ public final class LapseServices implements AutoCloseable {
     private final Path jar;
     private final Map<String, String> environment;
     private final Path dir;
-    private final List<String> jvmOptions;
+    private final Function<String, List<String>> jvmOptions;
     private final Map<Role, List<LapseProcess>> running = new EnumMap<>(Role.class);
     private final Map<Role, Integer> started = new EnumMap<>(Role.class);
 
@@ -35,8 +36,14 @@ public final class LapseServices implements AutoCloseable {
 
     /** @param jvmOptions every instance's, e.g. its heap */
     public LapseServices(Path jar, Map<String, String> environment, Path dir, List<String> jvmOptions) {
+        this(jar, environment, dir, name -> jvmOptions);
+    }
+
+    /** @param jvmOptions each instance's, by its name (e.g. {@code timer-1}): a profile of its own */
+    public LapseServices(
+            Path jar, Map<String, String> environment, Path dir, Function<String, List<String>> jvmOptions) {
         this.jar = jar;
-        this.jvmOptions = List.copyOf(jvmOptions);
+        this.jvmOptions = jvmOptions;
         this.environment = Map.copyOf(environment);
         this.dir = dir;
         try {
@@ -62,7 +69,8 @@ public final class LapseServices implements AutoCloseable {
                     ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
                     dir.resolve(name + "-state").toString());
         }
-        LapseProcess process = LapseProcess.start(jar, service, name, own, port, dir, jvmOptions);
+        LapseProcess process =
+                LapseProcess.start(jar, service, name, own, port, dir, List.copyOf(jvmOptions.apply(name)));
         running.get(service).add(process);
         return process;
     }

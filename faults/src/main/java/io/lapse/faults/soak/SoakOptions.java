@@ -20,6 +20,7 @@ import java.time.Duration;
  * @param storm        how long every push stops under {@link SoakFault#FLEET_SILENCE}, from {@link #stormAt()}
  * @param rateLimit    the puller's upstream.rate-limit, pulls per second
  * @param serviceHeapMegabytes the -Xmx of every service process
+ * @param profile      whether every service records a CPU profile (JFR), summed up after the run
  */
 public record SoakOptions(
         int orders,
@@ -34,7 +35,8 @@ public record SoakOptions(
         SoakFault fault,
         Duration storm,
         int rateLimit,
-        int serviceHeapMegabytes) {
+        int serviceHeapMegabytes,
+        boolean profile) {
 
     /** A silent order must fire within this long after its deadline, or it is missed. */
     static final Duration GRACE = Duration.ofSeconds(10);
@@ -86,7 +88,8 @@ public record SoakOptions(
                 null,
                 Duration.ofMinutes(3),
                 Integer.parseInt(ConfigKeys.UPSTREAM_RATE_LIMIT.defaultValue()),
-                1024);
+                1024,
+                false);
     }
 
     public SoakOptions withOrders(int n) {
@@ -103,7 +106,8 @@ public record SoakOptions(
                 fault,
                 storm,
                 rateLimit,
-                serviceHeapMegabytes);
+                serviceHeapMegabytes,
+                profile);
     }
 
     /**

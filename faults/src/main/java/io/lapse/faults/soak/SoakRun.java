@@ -119,21 +119,26 @@ public final class SoakRun {
                 if (options.fault() == SoakFault.FLEET_SILENCE) {
                     settings.putAll(FleetSilenceStorm.serviceSettings(options.stormBench(dir)));
                 }
+                ServiceProfiles profiles = new ServiceProfiles(dir.resolve("profiles"));
+                SoakResult result;
                 try (LapseServices services = new LapseServices(
                         jar,
                         settings.entrySet().stream()
                                 .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                         dir.resolve("logs"),
-                        // C2 (the fault suite's C1-only option left out): at scale they run for minutes
-                        List.of("-Xmx" + options.serviceHeapMegabytes() + "m"))) {
+                        process -> serviceJvmOptions(process, profiles))) {
                     ServiceReaper reaper = new ServiceReaper(jar);
                     JvmExitCleanup.register(reaper);
                     try {
-                        return soakWith(services, settings, broker, redis, admin, judge, load);
+                        result = soakWith(services, settings, broker, redis, admin, judge, load);
                     } finally {
                         JvmExitCleanup.unregister(reaper);
                     }
                 }
+                if (options.profile()) {
+                    reportProfiles(profiles);
+                }
+                return result;
             }
         }
     }
@@ -225,6 +230,26 @@ public final class SoakRun {
         if (lastPrinted == Long.MIN_VALUE || at - lastPrinted >= PRINT_EVERY.toSeconds()) {
             lastPrinted = at;
             out.println(SoakReport.progressLine(sample));
+        }
+    }
+
+    /** C2 (the fault suite's C1-only option left out): at scale they run for minutes. */
+    private List<String> serviceJvmOptions(String process, ServiceProfiles profiles) {
+        List<String> jvmOptions = new ArrayList<>(List.of("-Xmx" + options.serviceHeapMegabytes() + "m"));
+        if (options.profile()) {
+            jvmOptions.addAll(profiles.jvmOptions(process));
+        }
+        return jvmOptions;
+    }
+
+    /** After the services exited, which is when each wrote its recording. */
+    private void reportProfiles(ServiceProfiles profiles) {
+        try {
+            String top = "CPU profiles (JFR execution samples, profiles/*.jfr):\n" + profiles.topFrames();
+            Files.writeString(dir.resolve("profiles.md"), top);
+            out.println(top);
+        } catch (IOException | RuntimeException e) {
+            out.println("the services' profiles could not be read: " + e);
         }
     }
 

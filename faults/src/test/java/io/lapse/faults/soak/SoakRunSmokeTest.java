@@ -39,7 +39,8 @@ class SoakRunSmokeTest {
             SoakFault.FLEET_SILENCE,
             Duration.ofSeconds(12),
             200,
-            512);
+            512,
+            false);
 
     @Test
     void silentOrdersFireInTimeNoneFalselyTheStormIsSaidOnceAndDrainedAndEveryFigureIsWritten() throws Exception {

@@ -1,0 +1,56 @@
+package io.lapse.faults.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServiceProfilesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theMethodThatSpentTheCpuLeadsTheProcessTable() throws Exception {
+        Path recording = dir.resolve("compensator-1.jfr");
+        try (Recording jfr = new Recording()) {
+            jfr.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+            jfr.start();
+            long until = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+            double sink = 0;
+            while (System.nanoTime() < until) {
+                sink += Busy.spin(sink);
+            }
+            assertThat(sink).isNotNaN();
+            jfr.stop();
+            jfr.dump(recording);
+        }
+
+        String report = new ServiceProfiles(dir).topFrames();
+
+        assertThat(report).contains("compensator-1: ", "io.lapse.faults.soak.ServiceProfilesTest$Busy.spin");
+        assertThat(Files.size(recording)).isPositive();
+    }
+
+    @Test
+    void optionsNameOneRecordingPerProcess() {
+        assertThat(new ServiceProfiles(dir).jvmOptions("timer-2"))
+                .singleElement()
+                .asString()
+                .contains(dir.resolve("timer-2.jfr").toString(), "settings=profile", "dumponexit=true");
+    }
+
+    static final class Busy {
+        static double spin(double seed) {
+            double x = seed;
+            for (int i = 0; i < 100_000; i++) {
+                x = Math.sin(x + i);
+            }
+            return x;
+        }
+    }
+}

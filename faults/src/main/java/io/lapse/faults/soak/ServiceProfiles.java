@@ -2,6 +2,7 @@ package io.lapse.faults.soak;
 
 import io.lapse.bench.report.MarkdownTable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -30,8 +31,13 @@ final class ServiceProfiles {
         this.dir = dir;
     }
 
-    /** What starts a recording in the process of this name, e.g. {@code compensator-1}. */
+    /** What starts a recording in the process of this name, e.g. {@code compensator-1}; JFR needs the folder. */
     List<String> jvmOptions(String processName) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
         return List.of("-XX:StartFlightRecording=filename=" + dir.resolve(processName + ".jfr")
                 + ",settings=profile,dumponexit=true");
     }

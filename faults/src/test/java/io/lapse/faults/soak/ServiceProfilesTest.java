@@ -37,11 +37,13 @@ class ServiceProfilesTest {
     }
 
     @Test
-    void optionsNameOneRecordingPerProcess() {
-        assertThat(new ServiceProfiles(dir).jvmOptions("timer-2"))
+    void optionsNameOneRecordingPerProcessInAFolderThatExists() {
+        Path profiles = dir.resolve("profiles");
+        assertThat(new ServiceProfiles(profiles).jvmOptions("timer-2"))
                 .singleElement()
                 .asString()
-                .contains(dir.resolve("timer-2.jfr").toString(), "settings=profile", "dumponexit=true");
+                .contains(profiles.resolve("timer-2.jfr").toString(), "settings=profile", "dumponexit=true");
+        assertThat(profiles).isDirectory();
     }
 
     static final class Busy {

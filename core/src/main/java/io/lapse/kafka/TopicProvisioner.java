@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -51,15 +52,27 @@ public final class TopicProvisioner {
         }
     }
 
-    /** Makes sure the topic exists with exactly this many partitions, which other parts of Lapse depend on. */
+    /**
+     * Makes sure the topic exists with exactly this many partitions (timer.shards), which other parts of Lapse depend
+     * on: creates it, or adds partitions when it has fewer, as after raising timer.shards; a topic cannot lose
+     * partitions, so one with more must be deleted by hand.
+     */
     public void ensureExactly(String topic, int partitions) {
         try (Admin admin = reachableAdmin()) {
             Map<String, TopicDescription> found =
                     admin.describeTopics(Set.of(topic)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             int actual = found.get(topic).partitions().size();
-            if (actual != partitions) {
+            if (actual < partitions && clients.settings().createTopics()) {
+                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions)))
+                        .all()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                awaitLeaders(admin, topic);
+                log.info("topic {} had {} partitions; added up to {} (timer.shards)", topic, actual, partitions);
+            } else if (actual != partitions) {
                 throw new IllegalStateException("topic " + topic + " has " + actual + " partitions but " + partitions
-                        + " are configured (timer.shards); recreate the topic or change the setting");
+                        + " are configured (timer.shards); with every timer stopped, delete the topic (the timer"
+                        + " creates it again) or change the setting; see \"Changing timer.shards\" in"
+                        + " docs/user-guide.md");
             }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
@@ -68,7 +81,7 @@ public final class TopicProvisioner {
                 }
                 return;
             }
-            throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause(), e);
+            throw new IllegalStateException("cannot describe or grow topic " + topic + ": " + e.getCause(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while checking topic " + topic, e);

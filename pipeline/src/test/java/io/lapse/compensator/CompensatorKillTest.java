@@ -64,9 +64,7 @@ class CompensatorKillTest {
             Map<String, List<MirrorInput>> inputs = new HashMap<>();
             long now = System.currentTimeMillis();
             try {
-                await().atMost(GENEROUS)
-                        .until(() ->
-                                lapse.epochs.current().join().values().stream().allMatch(epoch -> epoch != null));
+                await().atMost(GENEROUS).until(lapse::hasEveryEpoch);
                 for (int i = 0; i < 200; i++) {
                     String orderId = "order-" + i;
                     long seen = now - 300_000 + i;

@@ -155,7 +155,7 @@ class RedisLossTest {
         lapse.pulls();
         await().atMost(GENEROUS)
                 .until(() -> lapse.compensator().isReady()
-                        && hasEveryEpoch(lapse)
+                        && lapse.hasEveryEpoch()
                         && lapse.compensator().localMirror().partitions().size() == PARTITIONS);
         fleet.start(PUSH_EVERY);
         await().atMost(GENEROUS)
@@ -201,7 +201,7 @@ class RedisLossTest {
                 assertThat(pulled).contains(triple(orderId, next.deadline(), next.attempt()));
             }
         });
-        await().atMost(GENEROUS).until(() -> hasEveryEpoch(lapse));
+        await().atMost(GENEROUS).until(lapse::hasEveryEpoch);
         assertThat(lapse.epochs.current().join().values()).doesNotContainAnyElementsOf(epochsBefore);
         fleet.replay(replayed); // now Redis has its tombstones and marks back
 
@@ -231,10 +231,6 @@ class RedisLossTest {
 
     private static String triple(String orderId, long deadline, int attempt) {
         return orderId + "/" + deadline + "/" + attempt;
-    }
-
-    private static boolean hasEveryEpoch(RunningLapse lapse) {
-        return lapse.epochs.current().join().values().stream().allMatch(epoch -> epoch != null);
     }
 
     private static Map<String, OrderView.Phase> phases(RunningLapse lapse, List<String> orders) {

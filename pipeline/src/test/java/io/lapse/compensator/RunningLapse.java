@@ -106,6 +106,11 @@ final class RunningLapse implements AutoCloseable {
         return compensator;
     }
 
+    /** Whether every shard of this run's key layout has its epoch: the compensator has rebuilt them all. */
+    boolean hasEveryEpoch() {
+        return epochs.current().join().values().stream().allMatch(epoch -> epoch != null);
+    }
+
     List<TimerExpired> expiries() {
         if (expired == null) {
             expired = started(TopicRecorder.start(

@@ -23,12 +23,15 @@ final class ShardOwnership implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final Consumer<byte[], byte[]> consumer;
+    private final int shards;
     private final Runnable onChange;
     private final ServiceLoop loop;
     private volatile Set<Integer> owned = Set.of();
 
-    ShardOwnership(Consumer<byte[], byte[]> consumer, String topic, Runnable onChange) {
+    /** @param shards timer.shards: partitions of the topic beyond it are no shard of this instance's key layout */
+    ShardOwnership(Consumer<byte[], byte[]> consumer, String topic, int shards, Runnable onChange) {
         this.consumer = consumer;
+        this.shards = shards;
         this.onChange = onChange;
         consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
             @Override
@@ -50,7 +53,17 @@ final class ShardOwnership implements AutoCloseable {
         }
         Set<Integer> next = new TreeSet<>(owned);
         partitions.forEach(p -> {
-            if (gained) {
+            if (p.partition() >= shards) {
+                if (gained) {
+                    // a timer started with a larger timer.shards grew the topic while this one runs: no shard here
+                    log.warn(
+                            "assigned partition {} of the timer shard topic, but timer.shards is {}; every timer must"
+                                    + " run with the same timer.shards (see \"Changing timer.shards\" in"
+                                    + " docs/user-guide.md)",
+                            p.partition(),
+                            shards);
+                }
+            } else if (gained) {
                 next.add(p.partition());
             } else {
                 next.remove(p.partition());

@@ -62,6 +62,7 @@ public final class TimerService implements Service {
                                 ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                                 CooperativeStickyAssignor.class.getName())),
                 config.topics().timerShards(),
+                config.timer().shards(),
                 wakeup::signal);
         TimerRounds rounds = new TimerRounds(
                 context.store(),

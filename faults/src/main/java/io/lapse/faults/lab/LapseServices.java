@@ -98,6 +98,11 @@ public final class LapseServices implements AutoCloseable {
         return running.values().stream().flatMap(List::stream).toList();
     }
 
+    /** Stops every instance as an operator does (SIGTERM, waiting for each), so each writes what it writes on exit. */
+    public synchronized void stop() {
+        all().forEach(LapseProcess::close);
+    }
+
     /** Kills every instance: a generation is closed only to be replaced, so nothing of it needs to stop cleanly. */
     @Override
     public synchronized void close() {

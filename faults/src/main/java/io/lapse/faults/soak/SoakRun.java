@@ -131,6 +131,9 @@ public final class SoakRun {
                     JvmExitCleanup.register(reaper);
                     try {
                         result = soakWith(services, settings, broker, redis, admin, judge, load);
+                        if (options.profile()) {
+                            services.stop(); // a recording is written as its process exits, not when it is killed
+                        }
                     } finally {
                         JvmExitCleanup.unregister(reaper);
                     }

@@ -21,7 +21,8 @@ import java.util.Map;
  *
  * <p>The GET is sent with the blocking {@code send} on the pull thread, never {@code sendAsync}: the JDK's client
  * hands every {@code sendAsync} answer to CompletableFuture's default pool, which on a machine of one or two cores is
- * a new thread per task; the expiry storm of 2026-11-26 started a thread for every pull that way.
+ * a new thread per task; the expiry storm of 2026-11-26 started a thread for every pull that way. The client's own
+ * tasks run on {@link UpstreamIoThread}.
  */
 final class UpstreamHttp {
 
@@ -36,6 +37,7 @@ final class UpstreamHttp {
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.timeout())
+                .executor(UpstreamIoThread.create())
                 .sslContext(UpstreamAccessSetup.tls(settings.access()))
                 .build();
         this.baseUrl = settings.baseUrl();

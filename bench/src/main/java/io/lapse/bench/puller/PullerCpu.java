@@ -26,7 +26,7 @@ final class PullerCpu {
     private static final String[] SHARED = {"ForkJoinPool.commonPool", "CompletableFutureDelayScheduler"};
 
     private static final Logger log = LoggerFactory.getLogger(PullerCpu.class);
-    private static final String SIMULATOR = "lapse-upstream";
+    private static final String SIMULATOR = "lapse-upstream-";
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);

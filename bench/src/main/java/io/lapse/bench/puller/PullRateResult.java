@@ -8,6 +8,7 @@ package io.lapse.bench.puller;
  * @param peakUpstream the most requests upstream saw within one second
  * @param requestMs    mean time of one request as the puller saw it (the simulated latency plus this machine's delays)
  * @param permitWaitMs mean wait of a request for its rate permit: near 0 when the pull threads, not the limit, bound
+ * @param cpu          CPU the puller used from when it was ready until the last result arrived
  */
 record PullRateResult(
         int rateLimit,
@@ -18,7 +19,8 @@ record PullRateResult(
         double perSecond,
         int peakUpstream,
         double requestMs,
-        double permitWaitMs) {
+        double permitWaitMs,
+        PullerCpu.Used cpu) {
 
     static PullRateResult of(
             int rateLimit,
@@ -29,7 +31,8 @@ record PullRateResult(
             int ok,
             int peakUpstream,
             double requestMs,
-            double permitWaitMs) {
+            double permitWaitMs,
+            PullerCpu.Used cpu) {
         int from = (int) (sortedPulledAt.length * trim);
         int to = sortedPulledAt.length - 1 - from;
         double seconds = to > from ? (sortedPulledAt[to] - sortedPulledAt[from]) / 1000.0 : 0;
@@ -42,7 +45,13 @@ record PullRateResult(
                 seconds == 0 ? 0 : (to - from) / seconds,
                 peakUpstream,
                 requestMs,
-                permitWaitMs);
+                permitWaitMs,
+                cpu);
+    }
+
+    /** CPU of the puller's threads per expiry answered. */
+    double pullerCpuMsPerPull() {
+        return cpu.pullerMsPer(answered);
     }
 
     /** Achieved rate relative to the limit, e.g. -0.01 for 1 % under it. */

@@ -58,29 +58,35 @@ public final class PullRateRun {
             writeExpiries(sandbox, orders);
             LapseConfig config = sandbox.config.with(Map.of("upstream.base-url", upstream.baseUrl()));
             log.info("pull rate {}/s: {} expiries waiting, {} pull threads", rateLimit, pulls, concurrency);
-            try (PulledLog pulled = new PulledLog(
-                            stack.bootstrapServers(), config.topics().pulled(), 0);
-                    BenchPuller puller = BenchPuller.start(config)) {
-                long deadline =
-                        System.nanoTime() + options.runLength().multipliedBy(4).toNanos();
-                while (pulled.results().size() < pulls && System.nanoTime() < deadline) {
-                    Thread.sleep(200);
-                    pulled.refresh();
+            try (PulledLog pulled =
+                    new PulledLog(stack.bootstrapServers(), config.topics().pulled(), 0)) {
+                // after the log's reader started, so that its thread is not taken for the puller's
+                PullerCpu cpu = PullerCpu.beforeStart();
+                try (BenchPuller puller = BenchPuller.start(config)) {
+                    cpu.ready();
+                    long deadline = System.nanoTime()
+                            + options.runLength().multipliedBy(4).toNanos();
+                    while (pulled.results().size() < pulls && System.nanoTime() < deadline) {
+                        Thread.sleep(200);
+                        pulled.refresh();
+                    }
+                    PullerCpu.Used used = cpu.used();
+                    long[] times = pulled.results().stream()
+                            .mapToLong(PullResult::pulledAt)
+                            .sorted()
+                            .toArray();
+                    return PullRateResult.of(
+                            rateLimit,
+                            concurrency,
+                            pulls,
+                            times,
+                            TRIM,
+                            pulled.count(PullResult.Outcome.OK),
+                            upstream.api().peakRequestsPerSecond(),
+                            puller.requestMillis(),
+                            puller.permitWaitMillis(),
+                            used);
                 }
-                long[] times = pulled.results().stream()
-                        .mapToLong(PullResult::pulledAt)
-                        .sorted()
-                        .toArray();
-                return PullRateResult.of(
-                        rateLimit,
-                        concurrency,
-                        pulls,
-                        times,
-                        TRIM,
-                        pulled.count(PullResult.Outcome.OK),
-                        upstream.api().peakRequestsPerSecond(),
-                        puller.requestMillis(),
-                        puller.permitWaitMillis());
             }
         }
     }

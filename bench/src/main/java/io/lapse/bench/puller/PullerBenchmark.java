@@ -69,7 +69,10 @@ public final class PullerBenchmark {
                 "vs limit",
                 "upstream peak req/s",
                 "request mean",
-                "permit wait mean");
+                "permit wait mean",
+                "puller CPU per pull",
+                "puller cores",
+                "process CPU per pull");
         for (PullRateResult r : rates) {
             table.row(
                     count(r.rateLimit()),
@@ -81,14 +84,19 @@ public final class PullerBenchmark {
                     String.format(Locale.ROOT, "%+.2f %%", r.deviation() * 100),
                     count(r.peakUpstream()),
                     String.format(Locale.ROOT, "%.1f ms", r.requestMs()),
-                    String.format(Locale.ROOT, "%.1f ms", r.permitWaitMs()));
+                    String.format(Locale.ROOT, "%.1f ms", r.permitWaitMs()),
+                    String.format(Locale.ROOT, "%.3f ms", r.pullerCpuMsPerPull()),
+                    String.format(Locale.ROOT, "%.2f", r.cpu().pullerCores()),
+                    String.format(Locale.ROOT, "%.3f ms", r.cpu().processMsPer(r.answered())));
         }
         out.append(table)
-                .append(
-                        "\npulls/s: PullResults per second by their pulledAt, over the middle 90 % of the run;"
-                                + " all expiries were waiting in the topic when the puller started. Upstream peak: the most requests the"
-                                + " simulator's handler threads took in within one second; requests the puller starts evenly can reach"
-                                + " them bunched when the machine is busy. Request mean: as the puller timed it, latency included.\n");
+                .append("\npulls/s: PullResults per second by their pulledAt, over the middle 90 % of the run;"
+                        + " all expiries were waiting in the topic when the puller started. Upstream peak: the most requests the"
+                        + " simulator's handler threads took in within one second; requests the puller starts evenly can reach"
+                        + " them bunched when the machine is busy. Request mean: as the puller timed it, latency included."
+                        + " Puller CPU: thread CPU time of the threads the puller started and the shared pools it uses, from"
+                        + " when it was ready until the last result arrived, per result; cores: that CPU over the same span."
+                        + " Process CPU: the whole process over the same span (the simulator, GC and JIT included).\n");
         if (recovery != null) {
             out.append("\n## Recovery after an outage (goal: backlog ÷ rate limit + 5 s)\n\n");
             out.append(new MarkdownTable(

@@ -4,7 +4,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one thread the HTTP client hands its own tasks to (reading an answer off its selector, completing the exchange).
@@ -16,16 +15,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class UpstreamIoThread {
 
-    private static final AtomicInteger COUNT = new AtomicInteger();
     private static final long IDLE_SECONDS = 10;
 
     private UpstreamIoThread() {}
 
     static Executor create() {
-        String name = "lapse-puller-http-" + COUNT.incrementAndGet();
         ThreadPoolExecutor thread =
                 new ThreadPoolExecutor(1, 1, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
-                    Thread t = new Thread(task, name);
+                    Thread t = new Thread(task, "lapse-puller-http");
                     t.setDaemon(true);
                     return t;
                 });

@@ -100,15 +100,9 @@ public final class PushGenerator implements AutoCloseable {
     }
 
     private void send(KafkaProducer<byte[], byte[]> producer, StatusPush status) {
-        // CreateTime is the push's ts, as a producer stamping its records gives it: whoever judges silence by the
-        // topic's times (the soak's judge) then sees the moment the deadline counts from, not a millisecond later
         producer.send(
                 new ProducerRecord<>(
-                        topic,
-                        null,
-                        status.ts(),
-                        status.orderId().getBytes(StandardCharsets.UTF_8),
-                        JsonCodec.STATUS_PUSH.encode(status)),
+                        topic, status.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.STATUS_PUSH.encode(status)),
                 this::acknowledged);
     }
 

@@ -28,9 +28,11 @@ import org.apache.kafka.common.TopicPartition;
  * the same moment as its {@code ts}) and an expiry's LogAppendTime (when it reached Kafka).
  * <p>
  * An expiry appended at T is judged once every push partition has been read up to T: it is false when its order has a
- * push in (deadline - ttl, deadline], that is when the order was not silent for a ttl at the deadline the expiry
- * names. A push that came after the deadline but before the expiry reached Kafka does not make it false: the order
- * was silent, and a loaded generator sends its pushes late. An expiry revives a finished order when the generator
+ * push in (deadline - ttl + half a push interval, deadline], a push newer than the one the deadline counts from, so
+ * the order was not silent for a ttl at the deadline the expiry names. Half an interval apart: a push's CreateTime
+ * comes a little after its {@code ts} (the producer stamps it as it sends), and the next push a whole interval later.
+ * A push that came after the deadline but before the expiry reached Kafka does not make it false: the order was
+ * silent, and a loaded generator sends its pushes late. An expiry revives a finished order when the generator
  * finished that order with a terminal push more than a push interval before its deadline (the terminal push goes out
  * at the order's phase of the round, up to a push interval after the finish, and a deadline that came before it fired
  * rightly: after a storm many do). A silent order is judged once the expiries are read up to its deadline (its last
@@ -191,7 +193,8 @@ final class Judge implements AutoCloseable {
                 return false;
             }
             RecentPushes pushes = lastPushes.get(expiry.orderId());
-            if (pushes != null && pushes.anyIn(expiry.deadline() - ttlMillis, expiry.deadline())) {
+            if (pushes != null
+                    && pushes.anyIn(expiry.deadline() - ttlMillis + pushIntervalMillis / 2, expiry.deadline())) {
                 falseExpiries++;
             }
             Long finished = finishedAt.get(expiry.orderId());

@@ -110,7 +110,7 @@ final class SoakReport {
                                         late.max() / 1000.0,
                                         late.count()))
                 .row(
-                        "false expiries (a push within the ttl before the deadline)",
+                        "false expiries (pushed again within the ttl before the deadline)",
                         String.format(Locale.ROOT, "%.0f", last.get("false")))
                 .row("expiries of finished orders", String.format(Locale.ROOT, "%.0f", last.get("revived")))
                 .row("expiries in all", compact(last.get("expiries")))

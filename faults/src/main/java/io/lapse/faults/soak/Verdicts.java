@@ -4,7 +4,7 @@ package io.lapse.faults.soak;
  * What the {@link Judge} has found so far.
  *
  * @param expiries      expiries read from the expired topic
- * @param falseExpiries expiries of an order that had a push within the ttl before the deadline the expiry names
+ * @param falseExpiries expiries of an order that pushed again within the ttl before the deadline the expiry names
  * @param revived       expiries of an order after it finished with a terminal push
  * @param silent        orders the generator silenced so far
  * @param fired         silent orders whose first expiry came within the grace after their deadline

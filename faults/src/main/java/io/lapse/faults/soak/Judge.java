@@ -24,8 +24,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Judges every expiry against the pushes on the push topic, and every silent order against its expiries, from the
  * topics and what the generator says, never from Lapse's own counters. One thread reads both topics from their
- * beginning without a group. Kafka's times are the yardstick: a push's CreateTime (the generator stamps it as it sends,
- * the same moment as its {@code ts}) and an expiry's LogAppendTime (when it reached Kafka).
+ * beginning without a group. Kafka's times are the yardstick: a push's CreateTime (its producer stamps it as the
+ * generator sends it, a moment after its {@code ts}) and an expiry's LogAppendTime (when it reached Kafka).
  * <p>
  * An expiry appended at T is judged once every push partition has been read up to T: it is false when its order has a
  * push in (deadline - ttl + half a push interval, deadline], a push newer than the one the deadline counts from, so

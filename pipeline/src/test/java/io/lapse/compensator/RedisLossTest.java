@@ -181,8 +181,7 @@ class RedisLossTest {
 
         await().atMost(GENEROUS).untilAsserted(() -> {
             Map<String, TimerExpired> firstAfter = new HashMap<>();
-            lapse.expiries()
-                    .subList(before, lapse.expiries().size())
+            expiriesAfter(lapse, before)
                     .forEach(e -> firstAfter.merge(e.orderId(), e, (a, b) -> a.attempt() <= b.attempt() ? a : b));
             Set<String> pulled = lapse.pulls().stream()
                     .filter(p -> p.outcome() == PullResult.Outcome.OK)
@@ -208,8 +207,7 @@ class RedisLossTest {
         // the given-up and finished orders would fire within a ttl of the replays if anything revived them
         await().during(TTL.plusSeconds(1))
                 .atMost(TTL.plusSeconds(5))
-                .untilAsserted(() -> assertThat(lapse.expiries()
-                                .subList(before, lapse.expiries().size()))
+                .untilAsserted(() -> assertThat(expiriesAfter(lapse, before))
                         .extracting(TimerExpired::orderId)
                         .doesNotContainAnyElementsOf(replayed));
         List<TimerExpired> all = lapse.expiries();
@@ -240,6 +238,12 @@ class RedisLossTest {
     }
 
     /** Each order's last attempt since its newest status the timer counted from. */
+    /** Those recorded after the first {@code before}, from one snapshot: the recorder goes on adding meanwhile. */
+    private static List<TimerExpired> expiriesAfter(RunningLapse lapse, int before) {
+        List<TimerExpired> all = lapse.expiries();
+        return all.subList(before, all.size());
+    }
+
     private static Map<String, Integer> latestAttempts(List<TimerExpired> expiries) {
         Map<String, TimerExpired> latest = new HashMap<>();
         expiries.forEach(e -> latest.merge(

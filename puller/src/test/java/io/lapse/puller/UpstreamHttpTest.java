@@ -86,18 +86,17 @@ class UpstreamHttpTest {
 
     @Test
     void headersThatNeverComeTimeOut() throws Exception {
-        UpstreamHttp http = http(serve(""));
-        long began = System.nanoTime();
-
-        assertThatThrownBy(() -> http.get(http.statusUri("o-1")))
-                .isInstanceOf(UpstreamUnavailable.class)
-                .hasMessageContaining("timeout: no answer within 500ms");
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began)).isLessThan(3_000);
+        assertTimesOutAnswering("");
     }
 
     @Test
     void aBodyThatStallsAfterTheHeadersTimesOutToo() throws Exception {
-        UpstreamHttp http = http(serve("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"orderId\""));
+        assertTimesOutAnswering("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"orderId\"");
+    }
+
+    /** Upstream sends this much and then nothing: the pull ends as a timeout, soon after upstream.timeout. */
+    private void assertTimesOutAnswering(String stalledAnswer) throws Exception {
+        UpstreamHttp http = http(serve(stalledAnswer));
         long began = System.nanoTime();
 
         assertThatThrownBy(() -> http.get(http.statusUri("o-1")))

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * time and none falsely, and it reports every lag and writes its CSV and plots; and of the storm, from the topics and
  * the simulated upstream: the silence is said once, every silent order is pulled at most once per ttl and none after
  * its terminal status, nothing fires falsely after the resume, and the storm's plot and samples are written.
+ *
+ * <p>It runs with the launcher whose {@code bench soak} it serves, apart from the soak's code in faults, so that the
+ * build runs it beside the fault suite's scenarios, at a lower priority (devtools/pom.xml).
  */
 @Tag("slow")
 class SoakRunSmokeTest {

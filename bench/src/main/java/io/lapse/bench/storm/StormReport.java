@@ -78,13 +78,14 @@ final class StormReport {
                         + " last silent order's first OK pull. False expiries: fired after the resume for an order that"
                         + " had pushed a ts in (deadline − ttl, deadline]. The pulled topic holds %,d SKIPPED results"
                         + " (no call needed; %,d of them because the order was pulled at or after the deadline)."
-                        + " Events: their `at`.%n",
+                        + " Events: their `at`. %s%n",
                 r.lateness().count(),
                 r.calls().orderWindows(),
                 r.upstreamCalls(),
                 r.calls().calls(),
                 r.skipped(),
-                r.skippedAlreadyPulled()));
+                r.skippedAlreadyPulled(),
+                r.latenessParts().sentence()));
         out.append("\nBacklog and upstream calls, sampled each second: ")
                 .append(plot)
                 .append('\n');

@@ -11,6 +11,7 @@ import java.util.OptionalLong;
  * @param options              what ran
  * @param rates                the timer's expiries per second in the storm
  * @param lateness             deadline to Kafka's append time of each silent order's first expiry in the storm
+ * @param latenessParts        where that lateness went: the timer's claim, first expiries against re-armed ones
  * @param calls                calls per order per ttl window, counted from the pulled topic
  * @param upstreamCalls        calls upstream served to the fleet from the silence's start to the run's end
  * @param pulledOrders         silent orders with an OK pull after the silence began, of {@code options.orders()}
@@ -28,6 +29,7 @@ public record StormResult(
         StormBenchOptions options,
         ExpiryRates rates,
         Lateness lateness,
+        StormLatenessParts latenessParts,
         CallsPerTtl calls,
         long upstreamCalls,
         int pulledOrders,

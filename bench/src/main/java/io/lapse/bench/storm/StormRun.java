@@ -168,6 +168,7 @@ public final class StormRun {
                 options,
                 rates,
                 lateness,
+                StormLatenessParts.of(inStorm),
                 calls,
                 upstreamCalls,
                 firstPulls.size(),

@@ -128,11 +128,12 @@ public record StormOutcome(
                                 + "fired after the resume for an order that sent a push in (deadline − ttl, "
                                 + "deadline], timed by its CreateTime (a finished order's push carries the moment "
                                 + "it finished and goes out up to a push interval later). Backlog and drain: %s "
-                                + "(and its samples as CSV beside it).%n",
+                                + "(and its samples as CSV beside it). %s%n",
                         stormOrders,
                         figures.lateness().count(),
                         figures.calls().orderWindows(),
-                        plot.getFileName());
+                        plot.getFileName(),
+                        figures.latenessParts().sentence());
     }
 
     private static String perSecond(double rate) {

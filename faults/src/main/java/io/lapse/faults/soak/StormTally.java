@@ -3,6 +3,7 @@ package io.lapse.faults.soak;
 import io.lapse.bench.harness.ExpiryCollector;
 import io.lapse.bench.storm.FalseExpiries;
 import io.lapse.bench.storm.StormBenchOptions;
+import io.lapse.bench.storm.StormLatenessParts;
 import io.lapse.bench.storm.StormResult;
 import io.lapse.bench.storm.StormRun;
 import io.lapse.bench.storm.StormSampler;
@@ -74,6 +75,7 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
                 bench.withOrders(Math.max(bench.orders(), stormOrders.size())).withRateLimit(bench.rateLimit()),
                 StormRun.rates(inStorm, ttl),
                 StormRun.lateness(inStorm),
+                StormLatenessParts.of(inStorm),
                 StormRun.calls(pulls, silenceStart, ttl),
                 upstreamCalls,
                 firstPulls.size(),

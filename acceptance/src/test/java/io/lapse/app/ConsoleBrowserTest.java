@@ -340,8 +340,13 @@ class ConsoleBrowserTest {
         eventually()
                 .untilAsserted(() -> assertThat(okPulls(TO_REBUILD))
                         .as(
-                                "the pull of the rebuilt timer's expiry, on %s",
-                                config.topics().pulled())
+                                "the pull of the rebuilt timer's expiry, on %s; Redis holds %s; pull results %s",
+                                config.topics().pulled() + " (rebuild said: " + text("rebuild-result") + " / "
+                                        + text("rebuild-progress") + ")",
+                                lapse.store().inspect(List.of(TO_REBUILD)).join(),
+                                pulled.values(JsonCodec.PULL_RESULT::decode).stream()
+                                        .filter(pull -> pull.orderId().equals(TO_REBUILD))
+                                        .toList())
                         .isNotEmpty());
         open("audit");
         eventually()

@@ -183,6 +183,19 @@ class PullerServiceTest {
     }
 
     @Test
+    void anOrderFiredByOnCallIsPulledEvenThoughItPushedSince() {
+        long lastSeen = aWhileAgo();
+        pushed("o2m", lastSeen + 5_000);
+
+        TimerExpired fired = new TimerExpired(
+                "o2m", lastSeen + 1_000, lastSeen, 1, lastSeen + 1_000, TimerExpired.Source.MANUAL, false);
+        send(null, "o2m", JsonCodec.TIMER_EXPIRED.encode(fired));
+
+        assertThat(resultFor("o2m").outcome()).isEqualTo(Outcome.OK);
+        assertThat(upstream.requests("o2m")).isEqualTo(1);
+    }
+
+    @Test
     void anExpiryOfAFinishedOrderIsSkippedWithoutAskingUpstream() {
         long lastSeen = aWhileAgo();
         store.apply(List.of(OrderUpdate.active("o3", lastSeen))).join();

@@ -66,6 +66,10 @@ final class PullDispatcher {
     CompletableFuture<Void> answer(ConsumerRecord<byte[], byte[]> record, ExpiryReading reading, OrderView view) {
         TimerExpired expiry = reading.expiry();
         return once.answer(expiry, reading.copyOf(), () -> {
+            if (expiry.source() == TimerExpired.Source.MANUAL) {
+                // on-call fired the order to hear from upstream itself: its pushes may be what they doubt
+                return pullAndPublish(record, expiry);
+            }
             if (view.hasNewsSince(expiry.lastSeen())) {
                 return skip(record, expiry);
             }

@@ -65,8 +65,7 @@ public final class OnCallRebuild {
                 if (redis == null) {
                     return UNUSABLE;
                 }
-                ChangelogMirror mirror = open(consumer, changelog);
-                if (mirror == null) {
+                if (open(consumer, changelog) == null) {
                     return UNUSABLE;
                 }
                 TopicNames topics = config.topics();
@@ -80,7 +79,9 @@ public final class OnCallRebuild {
                                 List.of(topics.push(), topics.pulled(), topics.expired()),
                                 CompensatorTopology.repartitionTopic(applicationId),
                                 clock),
-                        () -> mirror,
+                        // opened again once the compensator has caught up: the first opening's end offsets predate
+                        // what it wrote to its changelog while the rebuild waited, and the read stops at them
+                        () -> new ChangelogMirror(consumer, changelog),
                         clock);
                 RebuildProgress progress = new RebuildProgress(err, clock);
                 RebuildResult result = rebuild.run(

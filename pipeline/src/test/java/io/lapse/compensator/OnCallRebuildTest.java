@@ -8,6 +8,7 @@ import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.store.OrderView;
+import io.lapse.store.TimerKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Tag;
@@ -94,6 +99,55 @@ class OnCallRebuildTest {
             assertThat(lapse.epochs.current().join().values()).doesNotContainNull();
             assertThat(printed(err)).isEmpty();
         }
+    }
+
+    @Test
+    void aStatusTheCompensatorReadsWhileTheRebuildWaitsForItIsRebuiltToo(DevStack stack) throws Exception {
+        try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), Map.of())) {
+            CompensatorService compensator = lapse.startCompensator(stateDir);
+            long seen = System.currentTimeMillis() - 120_000; // past the default ttl: due at once
+            push(lapse, "early", seen);
+            await().atMost(Duration.ofSeconds(60)).until(() -> known(lapse, "early"));
+            compensator.close();
+            push(lapse, "late", seen); // read by no compensator yet
+            lapse.redis.async().flushall().toCompletableFuture().join();
+
+            CompletableFuture<Integer> rebuilt = CompletableFuture.supplyAsync(() -> rebuild(lapse.config, false));
+            TimerKeys keys = new TimerKeys(
+                    lapse.config.redis().keyPrefix(), lapse.config.timer().shards());
+            await("the rebuild began and waits for the compensator")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> lapse.redis
+                                    .async()
+                                    .exists(keys.epoch(0) + ":next")
+                                    .toCompletableFuture()
+                                    .join()
+                            == 1);
+            lapse.startCompensator(stateDir);
+
+            assertThat(rebuilt.get(60, TimeUnit.SECONDS)).as(printed(err)).isEqualTo(OnCallRebuild.OK);
+            // the restarted compensator rebuilds the empty Redis too, and may be first: what the on-call rebuild
+            // read of the mirror is what it wrote and what it found in place
+            Matcher summary = Pattern.compile("wrote (\\d+) watched timers .*; (\\d+) orders already in place")
+                    .matcher(printed(out));
+            assertThat(summary.find()).as(printed(out)).isTrue();
+            assertThat(Integer.parseInt(summary.group(1)) + Integer.parseInt(summary.group(2)))
+                    .as("orders the rebuild read of the mirror: %s", printed(out))
+                    .isEqualTo(2);
+        }
+    }
+
+    private static void push(RunningLapse lapse, String orderId, long ts) throws Exception {
+        lapse.producer()
+                .send(new ProducerRecord<>(
+                        lapse.config.topics().push(),
+                        orderId.getBytes(StandardCharsets.UTF_8),
+                        JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, "CHARGING", ts))))
+                .get(30, TimeUnit.SECONDS);
+    }
+
+    private static boolean known(RunningLapse lapse, String orderId) {
+        return lapse.store.inspect(List.of(orderId)).join().get(orderId).phase() != OrderView.Phase.UNKNOWN;
     }
 
     @Test

@@ -31,7 +31,7 @@ final class EndOffsetProbe {
      * is part of every silent order's lateness (docs/benchmarks.md). Each question is one ListOffsets and one
      * DescribeTopicPartitions request, both answered from the broker's memory.
      */
-    static final Duration INTERVAL = Duration.ofMillis(20);
+    static final Duration INTERVAL = Duration.ofMillis(5);
 
     private final Question question;
     private final Clock clock;

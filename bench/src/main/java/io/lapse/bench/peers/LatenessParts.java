@@ -10,9 +10,10 @@ import org.HdrHistogram.Histogram;
  * report carries it, and that report's way into Redis.
  *
  * @param slackMillis   timer.watermark-slack of the run
- * @param toWatermark   deadline → the watermark reached it (the sum of the next four and the slack)
+ * @param toWatermark   deadline → the watermark reached it: the slack, the allowance, toQuestion, toReport and toRedis
  * @param heldBack      ingest's lateness allowance at the moment
- * @param toQuestion    deadline + slack → ingest asked the broker for the proof that moved the watermark past it
+ * @param toQuestion    deadline + slack + allowance → ingest asked the broker for the proof that moved the watermark
+ *                      past it
  * @param toReport      asked → ingest made the report that carried the answer (the answer, then the loop's turn)
  * @param toRedis       report made → seen in Redis (the batch's updates are applied first, then the report)
  * @param roundTrip     of toReport, the broker's answers: every question of the run, from ingest's histogram
@@ -73,7 +74,7 @@ record LatenessParts(
                 long deadline, WatermarkTrace.Passage passage, long claimedAt, long sentAt, long readAt) {
             toWatermark.recordValue(clamp(passage.seenAtMillis() - deadline));
             heldBack.recordValue(clamp(passage.heldBackMillis()));
-            toQuestion.recordValue(clamp(passage.askedAtMillis() - slackMillis - deadline));
+            toQuestion.recordValue(clamp(passage.askedAtMillis() - slackMillis - passage.heldBackMillis() - deadline));
             toReport.recordValue(clamp(passage.madeAtMillis() - passage.askedAtMillis()));
             toRedis.recordValue(clamp(passage.seenAtMillis() - passage.madeAtMillis()));
             toClaim.recordValue(clamp(claimedAt - passage.seenAtMillis()));

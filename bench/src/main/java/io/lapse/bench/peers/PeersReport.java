@@ -105,7 +105,7 @@ final class PeersReport {
             BenchReport.millis(parts.slackMillis())
         });
         table.row(part("… the lateness allowance then", parts.heldBack()));
-        table.row(part("… deadline + slack → ingest asked the broker", parts.toQuestion()));
+        table.row(part("… deadline + slack + allowance → ingest asked the broker", parts.toQuestion()));
         table.row(part("… asked → the report carrying the answer made", parts.toReport()));
         table.row(part("… … of which the broker's answer (every question)", parts.roundTrip()));
         table.row(part("… report made → in Redis", parts.toRedis()));

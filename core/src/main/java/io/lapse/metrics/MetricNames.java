@@ -17,6 +17,10 @@ public final class MetricNames {
     public static final String TIMER_SHARDS_OWNED = "lapse.timer.shards.owned";
     /** Ingest: how far it holds its watermarks back because records arrived later than the slack allows, lately. */
     public static final String INGEST_WATERMARK_HELD_BACK = "lapse.ingest.watermark.held.back";
+    /** Ingest: from asking the broker how far its partitions reach to the answer (the proof of being caught up). */
+    public static final String INGEST_PROOF_ROUND_TRIP = "lapse.ingest.proof.round.trip";
+    /** Ingest: how far behind its partition's mark a record arrived, for those that did: what the slack covers. */
+    public static final String INGEST_RECORD_BEHIND_MARK = "lapse.ingest.record.behind.mark";
     /** Ingest: records consumed, by {@code topic}. */
     public static final String INGEST_RECORDS = "lapse.ingest.records";
     /** Ingest: 1 while a fleet silence is on (the same on every instance: it is read from Redis), else 0. */

@@ -24,6 +24,13 @@ final class PeersBenchCommand implements Callable<Integer> {
     @Option(names = "--sizes", split = ",", description = "Entities per run, ascending (default 10000,100000,1000000).")
     List<Integer> sizes;
 
+    @Option(
+            names = "--systems",
+            split = ",",
+            description = "Only these systems, in their usual order (default every one): ttl-keys, polled-zset,"
+                    + " ideal, lapse-zset, lapse-no-slack, lapse-ttl, task-table, db-scheduler, redisson, bullmq.")
+    List<String> systems;
+
     @Option(names = "--plots", paramLabel = "DIR", description = "Where the PNG plots go (default target/peers).")
     Path plots;
 
@@ -32,6 +39,9 @@ final class PeersBenchCommand implements Callable<Integer> {
         PeersOptions options = fast ? PeersOptions.fast() : PeersOptions.full();
         if (sizes != null) {
             options = options.withSizes(sizes);
+        }
+        if (systems != null) {
+            options = options.withSystems(systems);
         }
         if (plots != null) {
             options = options.withPlotDir(plots);

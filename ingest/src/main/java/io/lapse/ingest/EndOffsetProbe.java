@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,19 +26,26 @@ final class EndOffsetProbe {
     }
 
     private static final Logger log = LoggerFactory.getLogger(EndOffsetProbe.class);
-    // how far a quiet partition's mark may trail the clock: like ingest's idle poll
-    private static final Duration INTERVAL = Duration.ofMillis(20);
+    /*
+     * How far a quiet partition's mark may trail the clock beyond the answer's round trip, like ingest's idle poll: it
+     * is part of every silent order's lateness (docs/benchmarks.md). Each question is one ListOffsets and one
+     * DescribeTopicPartitions request, both answered from the broker's memory.
+     */
+    static final Duration INTERVAL = Duration.ofMillis(5);
 
     private final Question question;
     private final Clock clock;
+    private final LongConsumer roundTrips;
     private CompletableFuture<CaughtUpProof> asking;
     private long nextAsk = Long.MIN_VALUE;
     private CaughtUpProof latest;
     private boolean failing;
 
-    EndOffsetProbe(Question question, Clock clock) {
+    /** @param roundTrips told of every answer how long after its question it arrived, ms */
+    EndOffsetProbe(Question question, Clock clock, LongConsumer roundTrips) {
         this.question = question;
         this.clock = clock;
+        this.roundTrips = roundTrips;
     }
 
     /** Asks about these partitions unless a question is still open or the last one was asked too recently. */
@@ -48,7 +56,11 @@ final class EndOffsetProbe {
             return;
         }
         nextAsk = now + INTERVAL.toMillis();
-        asking = question.ask(now, Set.copyOf(assigned));
+        asking = question.ask(now, Set.copyOf(assigned)).whenComplete((proof, failure) -> {
+            if (failure == null) {
+                roundTrips.accept(clock.millis() - now);
+            }
+        });
     }
 
     /** The newest answer, or null before the first. */

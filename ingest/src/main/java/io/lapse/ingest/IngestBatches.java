@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
 final class IngestBatches {
 
     private static final Logger log = LoggerFactory.getLogger(IngestBatches.class);
-    // short, so that the watermark of a quiet but fully read partition keeps up with the clock
-    private static final Duration POLL_TIMEOUT = Duration.ofMillis(20);
+    // as short as the probe's interval, so that a quiet partition's mark moves to each answer as it lands
+    private static final Duration POLL_TIMEOUT = EndOffsetProbe.INTERVAL;
     private static final long ACK_TIMEOUT_SECONDS = 30;
     /*
      * Offsets of applied batches are committed at most this often (and whenever partitions leave): a commit per poll

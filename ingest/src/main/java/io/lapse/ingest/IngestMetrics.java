@@ -12,6 +12,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
@@ -32,6 +33,8 @@ final class IngestMetrics {
     private final Counter ignored;
     private final Map<StatusReader.Correction, Counter> corrected = new EnumMap<>(StatusReader.Correction.class);
     final Timer batch;
+    final Timer proofRoundTrip;
+    private final Timer behindMark;
 
     IngestMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -49,6 +52,24 @@ final class IngestMetrics {
         }
         this.batch = Timer.builder("lapse.ingest.batch")
                 .description("Time to apply one polled batch to Redis")
+                .register(registry);
+        // a histogram, since its tail is what a quiet partition's watermark trails the clock by
+        this.proofRoundTrip = Timer.builder(MetricNames.INGEST_PROOF_ROUND_TRIP)
+                .description("From asking the broker how far the partitions reach to its answer, which lets the "
+                        + "watermarks of caught-up partitions move to the moment it was asked")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(5))
+                .register(registry);
+        // what timer.watermark-slack must cover: its tail tells whether the slack is long enough for these producers
+        this.behindMark = Timer.builder(MetricNames.INGEST_RECORD_BEHIND_MARK)
+                .description("How far behind its partition's watermark (before timer.watermark-slack comes off) a "
+                        + "record's timestamp lay when ingest read it, for records that arrived behind it: producers "
+                        + "linger and retry, so a record can be appended after newer ones and after the broker's "
+                        + "proof; beyond the slack it is late")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(60))
                 .register(registry);
     }
 
@@ -114,6 +135,10 @@ final class IngestMetrics {
                     return skew;
                 })
                 .set(aheadByMillis);
+    }
+
+    void behindMark(long millis) {
+        behindMark.record(millis, TimeUnit.MILLISECONDS);
     }
 
     void read(String topic, int records) {

@@ -66,7 +66,10 @@ public final class IngestService implements Service {
                 new DeadLetterSink(producer, topics.dlq(), context.clock(), context.registry(), "ingest"),
                 metrics,
                 context.clock(),
-                new EndOffsetProbe(endOffsets, context.clock()),
+                new EndOffsetProbe(
+                        endOffsets,
+                        context.clock(),
+                        millis -> metrics.proofRoundTrip.record(millis, TimeUnit.MILLISECONDS)),
                 new PartitionProgress(
                         config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());

@@ -44,9 +44,11 @@ final class PartitionProgress {
      *                fired its order meanwhile although it spoke in time
      * @param aheadBy how far the record's timestamp lies after the moment ingest read it (its producer's clock runs at
      *                least that fast), ms; 0 when it does not
+     * @param behindBy how far the record's timestamp lies before its partition's mark (the slack not yet taken off),
+     *                ms; 0 when it does not: the slack must be longer, or the record is late
      */
-    record Reading(boolean late, long aheadBy) {
-        static final Reading NOTHING = new Reading(false, 0);
+    record Reading(boolean late, long aheadBy, long behindBy) {
+        static final Reading NOTHING = new Reading(false, 0, 0);
     }
 
     Reading consumed(TopicPartition partition, long recordTimestamp, long readTime) {
@@ -58,11 +60,12 @@ final class PartitionProgress {
         long claimed = Math.min(recordTimestamp, readTime);
         // the first record of a partition has nothing before it to be held against
         marks.put(partition, mark == null ? claimed : Math.max(mark, Math.min(claimed, mark + slackMillis)));
-        long beyondSlack = mark == null ? 0 : mark - slackMillis - recordTimestamp;
+        long behind = mark == null ? 0 : Math.max(0, mark - recordTimestamp);
+        long beyondSlack = behind - slackMillis;
         if (beyondSlack > 0) {
             allowance.observe(beyondSlack, readTime);
         }
-        return new Reading(beyondSlack > 0, Math.max(0, recordTimestamp - readTime));
+        return new Reading(beyondSlack > 0, Math.max(0, recordTimestamp - readTime), behind);
     }
 
     /**

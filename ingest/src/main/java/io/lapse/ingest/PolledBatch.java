@@ -54,6 +54,9 @@ record PolledBatch(
                 if (time.late()) {
                     metrics.lateRecord(partition.topic());
                 }
+                if (time.behindBy() > 0) {
+                    metrics.behindMark(time.behindBy());
+                }
                 if (time.aheadBy() > 0) {
                     metrics.recordAhead(partition, time.aheadBy());
                 }

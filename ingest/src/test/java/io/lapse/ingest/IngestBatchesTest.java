@@ -97,7 +97,8 @@ class IngestBatchesTest {
                         ? CompletableFuture.completedFuture(
                                 new CaughtUpProof(askedAt, consumer.endOffsets(partitions), Map.of(PUSH.topic(), 1)))
                         : CompletableFuture.failedFuture(new TimeoutException("the broker does not answer")),
-                brokerClock);
+                brokerClock,
+                millis -> {});
         batches = new IngestBatches(
                 consumer,
                 new RecordReader(config.topics(), config.timer(), metrics),

@@ -127,6 +127,19 @@ class PartitionProgressTest {
     }
 
     @Test
+    void aRecordTellsHowFarBehindItsPartitionsMarkItArrivedWhatTheSlackMustCover() {
+        assertThat(progress.consumed(P0, 5_000, 6_000).behindBy())
+                .as("the first record of a partition has no mark to be behind")
+                .isZero();
+        assertThat(progress.consumed(P0, 5_010, 6_000).behindBy()).isZero();
+        marks(Map.of(P0, 10L), brokerSaid(8_000, Map.of(P0, 10L)), 8_000);
+
+        assertThat(progress.consumed(P0, 7_970, 8_010).behindBy())
+                .as("appended after the broker's answer although stamped before the question")
+                .isEqualTo(30);
+    }
+
+    @Test
     void onceARecordArrivedLateEveryMarkIsHeldBackByHowLateItWasForAWhile() {
         progress.consumed(P1, 7_000, 7_000);
         progress.consumed(P0, 8_000, 8_000);

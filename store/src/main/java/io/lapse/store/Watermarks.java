@@ -85,10 +85,13 @@ public final class Watermarks {
 
     /** The watermark; empty while some partition of the topics has no report, in which case nothing may fire. */
     public CompletableFuture<OptionalLong> low() {
-        return all().thenApply(fields -> {
-            OptionalLong low = WatermarkMinimum.of(fields, topics);
-            return low.isPresent() ? OptionalLong.of(low.getAsLong() - slackMillis) : low;
-        });
+        return all().thenApply(this::low);
+    }
+
+    /** The watermark these fields of the hash make, as {@link #low()} reads it: to tell when it moved, and why. */
+    public OptionalLong low(Map<String, WatermarkEntry> fields) {
+        OptionalLong low = WatermarkMinimum.of(fields, topics);
+        return low.isPresent() ? OptionalLong.of(low.getAsLong() - slackMillis) : low;
     }
 
     /** Forgets fields, e.g. of partitions of a topic that was recreated with fewer, or of a renamed topic. */

@@ -16,15 +16,19 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.Watermarks;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
+import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -53,6 +57,7 @@ final class LapseSystem extends OnRedis {
     private final RedisConnection traceConnection;
     private final WatermarkTrace trace;
     private final LatenessParts.Tally parts;
+    private final ProbeCost.Reading started;
 
     private LapseSystem(
             RedisHost host,
@@ -73,6 +78,7 @@ final class LapseSystem extends OnRedis {
         this.traceConnection = traceConnection;
         this.trace = trace;
         this.parts = parts;
+        this.started = ProbeCost.Reading.now(roundTrips(lapse.registry()).count());
     }
 
     /**
@@ -105,7 +111,8 @@ final class LapseSystem extends OnRedis {
             traceConnection = RedisConnection.open(config.redis());
             trace = WatermarkTrace.start(
                     Watermarks.of(traceConnection, lapse.store().keys(), config), heldBack(lapse.registry()));
-            LatenessParts.Tally parts = new LatenessParts.Tally();
+            LatenessParts.Tally parts =
+                    new LatenessParts.Tally(config.timer().watermarkSlack().toMillis());
             WatermarkTrace passages = trace;
             expired = TopicTail.start(clients, config.topics().expired(), PARTITIONS, (record, at) -> {
                 try {
@@ -148,7 +155,32 @@ final class LapseSystem extends OnRedis {
 
     @Override
     public Optional<LatenessParts> latenessParts() {
-        return Optional.of(parts.snapshot());
+        Timer roundTrips = roundTrips(lapse.registry());
+        Timer behindMark =
+                lapse.registry().get(MetricNames.INGEST_RECORD_BEHIND_MARK).timer();
+        return Optional.of(parts.snapshot(
+                histogram(roundTrips),
+                histogram(behindMark),
+                behindMark.max(TimeUnit.MILLISECONDS),
+                ProbeCost.Reading.now(roundTrips.count()).since(started)));
+    }
+
+    private static Timer roundTrips(MeterRegistry registry) {
+        return registry.get(MetricNames.INGEST_PROOF_ROUND_TRIP).timer();
+    }
+
+    /** The timer's buckets as a histogram of their upper bounds: Prometheus's buckets count cumulatively. */
+    private static Histogram histogram(Timer timer) {
+        Histogram millis = LatenessParts.histogram();
+        double below = 0;
+        for (CountAtBucket bucket : timer.takeSnapshot().histogramCounts()) {
+            long count = Math.round(bucket.count() - below);
+            if (count > 0) {
+                millis.recordValueWithCount((long) Math.ceil(bucket.bucket(TimeUnit.MILLISECONDS)), count);
+            }
+            below = bucket.count();
+        }
+        return millis;
     }
 
     @Override

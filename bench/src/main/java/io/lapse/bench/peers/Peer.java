@@ -5,8 +5,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** A system under test by name, and how to start it on a fresh server of its own. */
-record Peer(String name, Starter starter) {
+/**
+ * A system under test by name, and how to start it on a fresh server of its own.
+ *
+ * @param key  what {@code --systems} calls it
+ * @param name what the report calls it
+ */
+record Peer(String key, String name, Starter starter) {
 
     /** Starts the system on its own server; its fires go to {@code fires}. */
     interface Starter {
@@ -27,18 +32,22 @@ record Peer(String name, Starter starter) {
     /** Every system, in the order they run: the Redis seed designs, the floor, Lapse, then the database designs and the libraries. */
     static List<Peer> all(KafkaBroker broker, Duration deadline) {
         return List.of(
-                new Peer(TTL_KEYS, TtlKeysSystem::start),
-                new Peer(POLLED_ZSET, PolledZsetSystem::start),
-                new Peer(IDEAL, IdealPollerSystem::start),
-                new Peer(LAPSE_ZSET, fires -> LapseSystem.start(broker, "zset", Map.of(), deadline, fires)),
+                new Peer("ttl-keys", TTL_KEYS, TtlKeysSystem::start),
+                new Peer("polled-zset", POLLED_ZSET, PolledZsetSystem::start),
+                new Peer("ideal", IDEAL, IdealPollerSystem::start),
                 new Peer(
+                        "lapse-zset",
+                        LAPSE_ZSET,
+                        fires -> LapseSystem.start(broker, "zset", Map.of(), deadline, fires)),
+                new Peer(
+                        "lapse-no-slack",
                         LAPSE_NO_SLACK,
                         fires -> LapseSystem.start(
                                 broker, "zset", Map.of("timer.watermark-slack", "0ms"), deadline, fires)),
-                new Peer(LAPSE_TTL, fires -> LapseSystem.start(broker, "ttl", Map.of(), deadline, fires)),
-                new Peer(TASK_TABLE, TaskTableSystem::start),
-                new Peer(DB_SCHEDULER, DbSchedulerSystem::start),
-                new Peer(REDISSON, RedissonSystem::start),
-                new Peer(BULLMQ, BullMqSystem::start));
+                new Peer("lapse-ttl", LAPSE_TTL, fires -> LapseSystem.start(broker, "ttl", Map.of(), deadline, fires)),
+                new Peer("task-table", TASK_TABLE, TaskTableSystem::start),
+                new Peer("db-scheduler", DB_SCHEDULER, DbSchedulerSystem::start),
+                new Peer("redisson", REDISSON, RedissonSystem::start),
+                new Peer("bullmq", BULLMQ, BullMqSystem::start));
     }
 }

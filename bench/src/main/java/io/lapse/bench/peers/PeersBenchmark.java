@@ -44,9 +44,19 @@ public final class PeersBenchmark {
         return failed ? 1 : 0;
     }
 
-    /** Every size, every system; the broker is shared (only Lapse and the hop use it). */
+    /** Every size, the systems the options name (every one when they name none); the broker is shared. */
     static List<SizeResult> measure(PeersOptions options) {
-        return measure(options, broker -> Peer.all(broker, options.deadline()));
+        return measure(options, broker -> chosen(Peer.all(broker, options.deadline()), options.systems()));
+    }
+
+    private static List<Peer> chosen(List<Peer> all, List<String> keys) {
+        List<String> known = all.stream().map(Peer::key).toList();
+        if (!known.containsAll(keys)) {
+            throw new IllegalArgumentException("unknown systems " + keys + "; the systems are " + known);
+        }
+        return keys.isEmpty()
+                ? all
+                : all.stream().filter(peer -> keys.contains(peer.key())).toList();
     }
 
     /** Chooses the systems to run, given the broker. */

@@ -14,6 +14,7 @@ import java.util.List;
  * @param grace          how long after its deadline a silent entity may fire before it counts as missed
  * @param hop            how long the Kafka hop alone is measured at each size
  * @param plotDir        where the PNG plots go
+ * @param systems        the keys of the systems to run ({@link Peer#key}), in their usual order; empty: every one
  */
 public record PeersOptions(
         List<Integer> sizes,
@@ -22,7 +23,8 @@ public record PeersOptions(
         double silentFraction,
         Duration grace,
         Duration hop,
-        Path plotDir) {
+        Path plotDir,
+        List<String> systems) {
 
     private static final Duration GRACE = Duration.ofSeconds(60);
     private static final Duration HOP = Duration.ofSeconds(10);
@@ -31,6 +33,7 @@ public record PeersOptions(
 
     public PeersOptions {
         sizes = List.copyOf(sizes);
+        systems = List.copyOf(systems);
         if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 100)) {
             throw new IllegalArgumentException("sizes must be at least 100 entities each: " + sizes);
         }
@@ -59,7 +62,8 @@ public record PeersOptions(
                 SILENT,
                 GRACE,
                 HOP,
-                PLOTS);
+                PLOTS,
+                List.of());
     }
 
     /** The short variant: T = 6 s, R = 2 s. */
@@ -68,19 +72,23 @@ public record PeersOptions(
     }
 
     public PeersOptions withSizes(List<Integer> newSizes) {
-        return new PeersOptions(newSizes, deadline, cadence, silentFraction, grace, hop, plotDir);
+        return new PeersOptions(newSizes, deadline, cadence, silentFraction, grace, hop, plotDir, systems);
     }
 
     public PeersOptions withTiming(Duration newDeadline, Duration newCadence) {
-        return new PeersOptions(sizes, newDeadline, newCadence, silentFraction, grace, hop, plotDir);
+        return new PeersOptions(sizes, newDeadline, newCadence, silentFraction, grace, hop, plotDir, systems);
     }
 
     public PeersOptions withHop(Duration newHop) {
-        return new PeersOptions(sizes, deadline, cadence, silentFraction, grace, newHop, plotDir);
+        return new PeersOptions(sizes, deadline, cadence, silentFraction, grace, newHop, plotDir, systems);
     }
 
     public PeersOptions withPlotDir(Path newPlotDir) {
-        return new PeersOptions(sizes, deadline, cadence, silentFraction, grace, hop, newPlotDir);
+        return new PeersOptions(sizes, deadline, cadence, silentFraction, grace, hop, newPlotDir, systems);
+    }
+
+    public PeersOptions withSystems(List<String> newSystems) {
+        return new PeersOptions(sizes, deadline, cadence, silentFraction, grace, hop, plotDir, newSystems);
     }
 
     /** Re-arms per second the workload needs at {@code entities}: N / R. */

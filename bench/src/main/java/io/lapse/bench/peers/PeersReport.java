@@ -98,17 +98,49 @@ final class PeersReport {
     static String parts(String system, LatenessParts parts) {
         MarkdownTable table = new MarkdownTable("part", "p50", "p99", "max");
         table.row(part("deadline → the watermark reached it", parts.toWatermark()));
-        table.row(part("… of which the lateness allowance then", parts.heldBack()));
+        table.row(new String[] {
+            "… timer.watermark-slack",
+            BenchReport.millis(parts.slackMillis()),
+            BenchReport.millis(parts.slackMillis()),
+            BenchReport.millis(parts.slackMillis())
+        });
+        table.row(part("… the lateness allowance then", parts.heldBack()));
+        table.row(part("… deadline + slack + allowance → ingest asked the broker", parts.toQuestion()));
+        table.row(part("… asked → the report carrying the answer made", parts.toReport()));
+        table.row(part("… … of which the broker's answer (every question)", parts.roundTrip()));
+        table.row(part("… report made → in Redis", parts.toRedis()));
         table.row(part("watermark reached it → timer's claim in Redis", parts.toClaim()));
         table.row(part("claim → handed to the producer", parts.toSend()));
         table.row(part("handed to the producer → read by the benchmark", parts.toRead()));
+        ProbeCost cost = parts.probeCost();
         StringBuilder out = new StringBuilder(system)
                 .append(": where the lateness went, over ")
                 .append(BenchReport.count(parts.toClaim().getTotalCount()))
                 .append(" first expiries (the watermark read from Redis every millisecond beside the run")
                 .append(parts.unsampled() > 0 ? "; " + BenchReport.count(parts.unsampled()) + " not seen by it" : "")
                 .append("):\n\n")
-                .append(table);
+                .append(table)
+                .append(String.format(
+                        Locale.ROOT,
+                        "%nThe proof's cost over the run: ingest asked the broker %.0f times/s; the broker served %.0f"
+                                + " ListOffsets and %.0f DescribeTopicPartitions requests/s (every client's); ingest's loop thread"
+                                + " used %.3f cores, its admin client's thread %.3f, the broker's request threads"
+                                + " %.3f%n",
+                        cost.questionsPerSecond(),
+                        cost.listOffsetsPerSecond(),
+                        cost.describeTopicsPerSecond(),
+                        cost.ingestLoopCores(),
+                        cost.adminClientCores(),
+                        cost.brokerCores()))
+                .append(String.format(
+                        Locale.ROOT,
+                        "%nRecords that arrived behind their partition's mark (what timer.watermark-slack covers): %s;"
+                                + " p50 %s, p99 %s, p99.9 %s, max %.1f ms%n",
+                        BenchReport.count(parts.behindMark().getTotalCount()),
+                        BenchReport.millis(parts.behindMark().getValueAtPercentile(50)),
+                        BenchReport.millis(parts.behindMark().getValueAtPercentile(99)),
+                        BenchReport.millis(parts.behindMark().getValueAtPercentile(99.9)),
+                        parts.behindMarkMax()));
         return out.toString();
     }
 

@@ -35,6 +35,12 @@ final class StreamsSettings {
         // a transaction per commit: fewer of them, and the store's cache folds an order's pushes in between, while
         // a rebuild still waits only a fraction of a second for what was read before the loss to be committed
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
+        // a task of the first subtopology reads a partition of each of the three input topics; waiting for them all
+        // to merge by timestamp (the default, 0) buys nothing, since the repartition interleaves the six tasks' output
+        // anyway and the mirror's rules take inputs in any order (OrderState), and it costs: Kafka Streams 4.3 formats
+        // a log line per empty partition (String.format, whatever the log level) for every record it processes, a
+        // third of the stream thread's CPU on a backlog of pushes while pulled and expired stay empty
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // the default from Kafka 5.0 on; setting it now keeps behaviour the same across the upgrade
         props.put("processing.exception.handler.global.enabled", true);
         // the inputs are read as bytes and a record that breaks the contract is skipped by the topology; only an

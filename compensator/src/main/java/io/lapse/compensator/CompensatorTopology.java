@@ -42,7 +42,8 @@ public final class CompensatorTopology {
         return applicationId + "-" + STORE + "-changelog";
     }
 
-    static String repartitionTopic(String applicationId) {
+    /** The internal topic the inputs go through, keyed by orderId, on their way to the store. */
+    public static String repartitionTopic(String applicationId) {
         return applicationId + "-" + REPARTITION + "-repartition";
     }
 

@@ -1,6 +1,7 @@
 package io.lapse.bench.compensator;
 
 import io.lapse.bench.harness.RunSandbox;
+import io.lapse.compensator.CompensatorTopology;
 import java.time.Duration;
 import java.util.List;
 
@@ -44,7 +45,7 @@ record Drained(RunSandbox sandbox, String group, List<Topic> topics) {
                 applicationId,
                 List.of(
                         new Topic(sandbox.config.topics().push(), 0),
-                        new Topic(applicationId + "-lapse-order-updates-repartition", 1)));
+                        new Topic(CompensatorTopology.repartitionTopic(applicationId), 1)));
     }
 
     /** Polls until drained: the time to find it done is at most one poll. */

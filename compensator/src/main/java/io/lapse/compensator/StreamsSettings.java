@@ -10,11 +10,14 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 
-/** The compensator's Kafka Streams configuration, and why each setting is what it is. */
-final class StreamsSettings {
+/**
+ * The compensator's Kafka Streams configuration, and why each setting is what it is. Its thread count and commit
+ * interval are public for the benchmark's plain Kafka Streams baseline, which must run like the compensator.
+ */
+public final class StreamsSettings {
 
-    static final int THREADS = 1;
-    private static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
+    public static final int THREADS = 1;
+    public static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
 
     private StreamsSettings() {}
 

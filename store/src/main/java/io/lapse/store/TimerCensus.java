@@ -47,7 +47,7 @@ public final class TimerCensus implements TimerView {
         return watermarks
                 .all()
                 .thenApply(fields -> fields.entrySet().stream()
-                        .filter(field -> !field.getKey().endsWith("/*"))
+                        .filter(field -> !Watermarks.isCountField(field.getKey()))
                         .collect(Collectors.toMap(
                                 Map.Entry::getKey, field -> field.getValue().value())));
     }

@@ -29,6 +29,8 @@ public final class Watermarks {
     private final RedisClusterAsyncCommands<String, String> redis;
     private final String key;
     private final List<String> topics;
+    private static final String COUNT_SUFFIX = "/*";
+
     private final long slackMillis;
 
     /** @param slack how far the watermark stays behind what ingest has read (timer.watermark-slack) */
@@ -50,7 +52,12 @@ public final class Watermarks {
     }
 
     public static String countField(String topic) {
-        return topic + "/*";
+        return topic + COUNT_SUFFIX;
+    }
+
+    /** Whether a field of the hash holds a topic's partition count rather than a partition's mark. */
+    public static boolean isCountField(String field) {
+        return field.endsWith(COUNT_SUFFIX);
     }
 
     /**

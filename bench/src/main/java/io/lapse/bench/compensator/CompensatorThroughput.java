@@ -3,6 +3,7 @@ package io.lapse.bench.compensator;
 import io.lapse.bench.harness.RunSandbox;
 import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.Rate;
+import io.lapse.compensator.StreamsSettings;
 import java.io.PrintStream;
 import java.time.Duration;
 
@@ -59,7 +60,7 @@ public final class CompensatorThroughput {
                     OrderBacklog.FINISHED_EVERY,
                     fill.seconds());
             out.println("- both: exactly_once_v2, commit every "
-                    + FoldingBaseline.COMMIT_INTERVAL.toMillis() + " ms, " + FoldingBaseline.THREADS
+                    + StreamsSettings.COMMIT_INTERVAL.toMillis() + " ms, " + StreamsSettings.THREADS
                     + " stream thread, a cached persistent store of one entry per order, the baseline first");
             out.println();
             out.print(ratio.markdown());

@@ -1,6 +1,7 @@
 package io.lapse.bench.compensator;
 
 import io.lapse.bench.harness.RunSandbox;
+import io.lapse.compensator.StreamsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -26,10 +27,6 @@ import org.apache.kafka.streams.state.Stores;
 final class FoldingBaseline implements AutoCloseable {
 
     static final String STORE = "latest-push";
-    /** As the compensator's (StreamsSettings, not public): the ratio compares like with like. */
-    static final int THREADS = 1;
-
-    static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaStreams streams;
@@ -61,11 +58,12 @@ final class FoldingBaseline implements AutoCloseable {
         props.putAll(sandbox.config.kafka().clientProperties());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, THREADS);
+        // as the compensator's: the ratio compares like with like
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, StreamsSettings.THREADS);
         props.put(
                 StreamsConfig.REPLICATION_FACTOR_CONFIG, sandbox.config.kafka().replicationFactor());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, StreamsSettings.COMMIT_INTERVAL.toMillis());
         // as the compensator, which sets it to keep its behaviour across the upgrade to Kafka 5.0; it spares the log
         // a warning here, and this application throws nothing
         props.put("processing.exception.handler.global.enabled", true);

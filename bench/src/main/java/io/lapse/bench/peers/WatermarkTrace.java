@@ -67,7 +67,7 @@ final class WatermarkTrace implements AutoCloseable {
     /** The oldest partition count's time: the low is never later than it. */
     private static long askedAt(Map<String, WatermarkEntry> fields) {
         return fields.entrySet().stream()
-                .filter(field -> field.getKey().endsWith("/*"))
+                .filter(field -> Watermarks.isCountField(field.getKey()))
                 .mapToLong(field -> field.getValue().madeAt())
                 .min()
                 .orElseThrow();
@@ -76,7 +76,7 @@ final class WatermarkTrace implements AutoCloseable {
     /** The newest report's time: one ingest writes every partition it reads in each report. */
     private static long madeAt(Map<String, WatermarkEntry> fields) {
         return fields.entrySet().stream()
-                .filter(field -> !field.getKey().endsWith("/*"))
+                .filter(field -> !Watermarks.isCountField(field.getKey()))
                 .mapToLong(field -> field.getValue().madeAt())
                 .max()
                 .orElseThrow();

@@ -33,7 +33,7 @@ public final class PartitionMarks {
                 .all()
                 .join()
                 .forEach((field, entry) -> {
-                    if (!field.endsWith("/*")) {
+                    if (!Watermarks.isCountField(field)) {
                         marks.put(field, entry.value());
                     }
                 });

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 @Command(
         name = "peers",
-        description = "Run one heartbeat workload (N entities re-armed every R with deadline now + T, 1 % going"
+        description = "Run one heartbeat workload (N entities re-armed every R with deadline now + T, 1 %% going"
                 + " silent) against Redis TTL keys with keyspace notifications, a sorted set polled every second, an"
                 + " ideal Redis poller, Lapse in zset and ttl mode, a PostgreSQL task table scanned every minute,"
                 + " db-scheduler, Redisson's RDelayedQueue and BullMQ (Node.js), each on a fresh server of its own,"

@@ -35,8 +35,8 @@ public final class StreamsSettings {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
         // the mirror must never count a record twice or lose one: a rebuild writes it into Redis as it stands
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // a transaction per commit: fewer of them, and the store's cache folds an order's pushes in between, while
-        // a rebuild still waits only a fraction of a second for what was read before the loss to be committed
+        // a transaction per commit: fewer of them, while a rebuild still waits only a fraction of a second for what
+        // was read before the loss to be committed
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
         // a task of the first subtopology reads a partition of each of the three input topics; waiting for them all
         // to merge by timestamp (the default, 0) buys nothing, since the repartition interleaves the six tasks' output

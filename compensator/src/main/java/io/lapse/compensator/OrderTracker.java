@@ -22,8 +22,9 @@ final class OrderTracker implements Processor<String, MirrorInput, Void, Void> {
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         orders = context.getStateStore(CompensatorTopology.STORE);
+        MirrorPrune prune = new MirrorPrune(orders, retention, pruneInterval, MirrorPrune.SLICE);
         // wall-clock time: forgetting must go on while no records arrive
-        context.schedule(pruneInterval, PunctuationType.WALL_CLOCK_TIME, new MirrorPrune(orders, retention));
+        context.schedule(prune.tick(), PunctuationType.WALL_CLOCK_TIME, prune);
     }
 
     @Override

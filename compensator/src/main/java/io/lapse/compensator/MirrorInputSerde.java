@@ -54,13 +54,16 @@ final class MirrorInputSerde {
             long deadline = buffer.getLong();
             long firedAt = buffer.getLong();
             boolean last = buffer.get() != 0;
-            return new Fired(
-                    StandardCharsets.UTF_8.decode(buffer).toString(), lastSeen, attempt, deadline, firedAt, last);
+            return new Fired(orderId(bytes, buffer.position()), lastSeen, attempt, deadline, firedAt, last);
         }
         OrderUpdate.Kind kind = kind(code);
         long eventTime = buffer.getLong();
-        String orderId = StandardCharsets.UTF_8.decode(buffer).toString();
-        return new MirrorInput.Status(new OrderUpdate(orderId, eventTime, kind));
+        return new MirrorInput.Status(new OrderUpdate(orderId(bytes, buffer.position()), eventTime, kind));
+    }
+
+    /** The rest of the record from {@code start}; straight from the array, without a CharBuffer in between. */
+    private static String orderId(byte[] bytes, int start) {
+        return new String(bytes, start, bytes.length - start, StandardCharsets.UTF_8);
     }
 
     private static byte code(OrderUpdate.Kind kind) {

@@ -61,7 +61,8 @@ public final class CompensatorThroughput {
                     fill.seconds());
             out.println("- both: exactly_once_v2, commit every "
                     + StreamsSettings.COMMIT_INTERVAL.toMillis() + " ms, " + StreamsSettings.THREADS
-                    + " stream thread, a cached persistent store of one entry per order, the baseline first");
+                    + " stream thread, a persistent store of one entry per order (the baseline's cached, the"
+                    + " compensator's not), the baseline first");
             out.println();
             out.print(ratio.markdown());
             out.print(BenchReport.totalRunTime(Duration.ofNanos(System.nanoTime() - started)));

@@ -92,7 +92,7 @@ public final class ConfigKeys {
 
     public static final ConfigKey INGEST_GROUP_ID = key("ingest.group-id", "lapse-ingest", "Consumer group of ingest.");
     public static final ConfigKey INGEST_MAX_POLL_RECORDS =
-            key("ingest.max-poll-records", "2000", "Most records applied to Redis in one batch.");
+            key("ingest.max-poll-records", "10000", "Most records applied to Redis in one batch.");
 
     public static final ConfigKey FLEET_WINDOW = key(
             "fleet.window",

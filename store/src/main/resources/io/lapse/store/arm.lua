@@ -7,7 +7,9 @@
 --                notification arrives.
 -- KEYS[3] ended: sorted set, orderId -> when it ended or was given up, so that marks can be pruned after retention
 -- ARGV[1] ttl ms, ARGV[2] wake channel, ARGV[3] shard, ARGV[4] trigger key prefix in ttl mode, '' in zset mode,
---         then per order: orderId, event time ms, kind ('a' active status, 't' terminal, 'g' upstream does not know it)
+--         then per order: orderId, deadline ms (event time + ttl, as an integer), kind ('a' active status,
+--         't' terminal, 'g' upstream does not know it). The caller adds the ttl so that the common case, a status of
+--         an order without a state entry, passes its deadline to ZADD as it came, with no number parsed or formatted.
 -- Returns {armed, ended, ignored}.
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
@@ -26,7 +28,7 @@ end
 local states = redis.call('HMGET', state, unpack(ids))
 local head = zset and redis.call('ZRANGE', due, 0, 0, 'WITHSCORES') or {}
 local now = now_ms()
-local raise = {}
+local raise, raised = {}, 0
 
 -- What each mode does to watch, stop watching and re-arm an order.
 local function stop_timer(id)
@@ -37,18 +39,21 @@ local function stop_timer(id)
   end
 end
 
-local function set_deadline(id, ts, fresh)
+-- deadline: ARGV's string, which ZADD and PXAT take as they are
+local function set_deadline(id, deadline, fresh)
   if not zset then
-    redis.call('HSET', state, id, format_state('W', ts, 0, ts + ttl, 't'))
+    local due_at = tonumber(deadline)
+    redis.call('HSET', state, id, format_state('W', due_at - ttl, 0, due_at, 't'))
     -- a deadline already past would delete the key without any notification: expire it a moment from now instead
-    redis.call('SET', trigger .. id, '1', 'PXAT', fmt(math.max(ts + ttl, now + 1)))
+    redis.call('SET', trigger .. id, '1', 'PXAT', due_at > now and deadline or fmt(now + 1))
   elseif fresh then
     -- the common case, batched below: GT keeps the later of two deadlines, so duplicates and stragglers change nothing
-    raise[#raise + 1] = fmt(ts + ttl)
-    raise[#raise + 1] = id
+    raised = raised + 2
+    raise[raised - 1] = deadline
+    raise[raised] = id
   else
     redis.call('HDEL', state, id)
-    redis.call('ZADD', due, fmt(ts + ttl), id)
+    redis.call('ZADD', due, deadline, id)
   end
 end
 
@@ -65,7 +70,7 @@ end
 local armed, finished, ignored = 0, 0, 0
 for i = 1, n do
   local id = ids[i]
-  local ts = tonumber(ARGV[first + (i - 1) * 3 + 1])
+  local deadline = ARGV[first + (i - 1) * 3 + 1]
   local kind = ARGV[first + (i - 1) * 3 + 2]
   local st = states[i]
   if kind == 't' then
@@ -79,7 +84,7 @@ for i = 1, n do
   elseif kind == 'g' then
     -- upstream does not know the order: forget it, unless a newer status is known
     local seen = last_seen(st, id)
-    if seen and ts >= seen then
+    if seen and tonumber(deadline) - ttl >= seen then
       stop_timer(id)
       redis.call('HDEL', state, id)
       redis.call('ZREM', ended, id)
@@ -88,12 +93,12 @@ for i = 1, n do
       ignored = ignored + 1
     end
   elseif not st then
-    set_deadline(id, ts, true)
+    set_deadline(id, deadline, true)
     armed = armed + 1
-  elseif ts > last_seen(st, id) then
+  elseif tonumber(deadline) - ttl > last_seen(st, id) then
     -- a newer status than the one the expiries counted from: the attempt count starts again
     redis.call('ZREM', ended, id)
-    set_deadline(id, ts, false)
+    set_deadline(id, deadline, false)
     armed = armed + 1
   else
     ignored = ignored + 1
@@ -101,8 +106,8 @@ for i = 1, n do
 end
 
 local chunk = 6000
-for i = 1, #raise, chunk do
-  redis.call('ZADD', due, 'GT', unpack(raise, i, math.min(i + chunk - 1, #raise)))
+for i = 1, raised, chunk do
+  redis.call('ZADD', due, 'GT', unpack(raise, i, math.min(i + chunk - 1, raised)))
 end
 
 -- wake the timer when this batch put a deadline before the one it sleeps towards

@@ -68,7 +68,8 @@ public abstract class LuaTimerStore implements TimerStore {
 
     @Override
     public CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates) {
-        String ttl = Long.toString(settings.ttl().toMillis());
+        long ttlMillis = settings.ttl().toMillis();
+        String ttl = Long.toString(ttlMillis);
         return PerShard.call(
                         keys,
                         PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
@@ -81,7 +82,8 @@ public abstract class LuaTimerStore implements TimerStore {
                             args.add(triggerPrefix(shard));
                             for (OrderUpdate u : chunk) {
                                 args.add(u.orderId());
-                                args.add(Long.toString(u.eventTime()));
+                                // the deadline, not the event time: the script's common case only passes it on
+                                args.add(Long.toString(u.eventTime() + ttlMillis));
                                 args.add(u.kind().code());
                             }
                             return ARM.<List<Long>>run(

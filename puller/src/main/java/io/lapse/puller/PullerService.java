@@ -159,6 +159,8 @@ public final class PullerService implements Service {
             running.set(false);
             basePath.close();
             stopPulls(pullThreads);
+            // a blocking read does not heed the interrupt that stopped the pull threads: this ends their requests
+            route.http().close();
             // sends still in flight call back before flush() returns, so their offsets can be committed
             producer.flush();
             try {

@@ -28,7 +28,6 @@ import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.NoHttpResponseException;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
@@ -69,8 +68,6 @@ final class UpstreamHttp implements AutoCloseable {
         int connections = settings.concurrency() + 1;
         this.http = HttpClients.custom()
                 .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-                        // hundreds of pull threads lease and release: the strict pool's one lock parks them in turn
-                        .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
                         .setMaxConnTotal(connections)
                         .setMaxConnPerRoute(connections)
                         .setDefaultConnectionConfig(ConnectionConfig.custom()

@@ -4,6 +4,8 @@ import io.lapse.config.Durations;
 import io.lapse.config.UpstreamSettings;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -205,13 +207,23 @@ final class UpstreamHttp implements AutoCloseable {
     }
 
     /**
-     * Asks once more, at once, only when a pooled connection turned out closed before any answer (upstream dropped it
-     * while idle), as the JDK's client did; every other failure is the puller's {@link ResilientUpstream} to retry.
+     * Asks again at once, up to {@code STALE_RETRIES} times, only when the connection failed before any answer (no
+     * answer at all, or reset): a pooled connection upstream closed while idle, which the blocking client notices only
+     * by using it. An upstream that closes the connections it keeps beyond some number of idle ones (the JDK's HTTP
+     * server keeps 200) can leave several such at the top of the pool, and a pull that met one on every attempt was
+     * FAILED. The JDK's client dropped them as they closed. Every other failure is the puller's {@link
+     * ResilientUpstream} to retry; a refused connection is no stale one.
      */
-    private static final class StaleConnectionRetry implements HttpRequestRetryStrategy {
+    private final class StaleConnectionRetry implements HttpRequestRetryStrategy {
+        private static final int STALE_RETRIES = 3;
+
         @Override
         public boolean retryRequest(HttpRequest request, IOException exception, int execCount, HttpContext context) {
-            return execCount == 1 && exception instanceof NoHttpResponseException;
+            // closed, the puller cut the connection itself, and the pool takes no more leases
+            return !closed
+                    && execCount <= STALE_RETRIES
+                    && (exception instanceof NoHttpResponseException
+                            || (exception instanceof SocketException && !(exception instanceof ConnectException)));
         }
 
         @Override

@@ -50,6 +50,11 @@ class UpstreamHttpTest {
      * whose answer never ends is held until the test ends.
      */
     private String serve(String answer) throws IOException {
+        return serve(answer, false);
+    }
+
+    /** @param closeEach closes each connection after its first answer, saying nothing, as an idle-capped server does */
+    private String serve(String answer, boolean closeEach) throws IOException {
         ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         open.add(server);
         Thread accept = new Thread(() -> {
@@ -58,7 +63,7 @@ class UpstreamHttpTest {
                     Socket socket = server.accept();
                     open.add(socket);
                     connections.incrementAndGet();
-                    Thread connection = new Thread(() -> answerEach(socket, answer));
+                    Thread connection = new Thread(() -> answerEach(socket, answer, closeEach));
                     connection.setDaemon(true);
                     connection.start();
                 } catch (IOException e) {
@@ -71,7 +76,7 @@ class UpstreamHttpTest {
         return "http://127.0.0.1:" + server.getLocalPort();
     }
 
-    private void answerEach(Socket socket, String answer) {
+    private void answerEach(Socket socket, String answer, boolean closeEach) {
         try {
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
@@ -79,6 +84,10 @@ class UpstreamHttpTest {
                 requests.release();
                 out.write(answer.getBytes(StandardCharsets.US_ASCII));
                 out.flush();
+                if (closeEach) {
+                    socket.close();
+                    return;
+                }
             }
         } catch (IOException e) {
             // the client or the test closed the connection
@@ -152,6 +161,17 @@ class UpstreamHttpTest {
         }
 
         assertThat(connections).hasValue(1);
+    }
+
+    @Test
+    void aConnectionUpstreamClosedWhileIdleIsReplacedWithoutFailingTheRequest() throws Exception {
+        UpstreamHttp http = http(serve("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", true));
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(http.get(http.statusUri("o-" + i)).statusCode()).isEqualTo(200);
+        }
+
+        assertThat(connections).hasValue(3);
     }
 
     @Test

@@ -41,8 +41,9 @@ import org.apache.hc.core5.util.Timeout;
  *
  * <p>The GET is blocking HTTP/1.1 on the pull thread itself, over pooled keep-alive connections (Apache HttpClient's
  * classic client): the pull thread writes the request and reads the answer, with no other thread involved. The JDK's
- * client passed every exchange between the pull thread, its selector and its executor; on the 2-core machine that
- * was most of the puller's CPU per pull (see docs/benchmarks.md, "CPU per pull"). Blocking reads do not heed an
+ * client passed every exchange between the pull thread, its selector and its executor, waking three threads per
+ * pull; on the 2-core machine that was a quarter of the puller's CPU per pull and more (docs/benchmarks.md, "CPU per
+ * pull, blocking HTTP on the pull thread"). Blocking reads do not heed an
  * interrupt, so an interrupted thread asks nothing, and {@link #close} cuts the requests in flight.
  */
 final class UpstreamHttp implements AutoCloseable {

@@ -63,6 +63,11 @@ public final class PullerService implements Service {
      * backlog went out in the order of its partitions. 512 at the default 16 threads, half a second at 1,000/s.
      */
     static final int PULLS_SORTED_TOGETHER_PER_THREAD = 32;
+    /**
+     * How long a result waits for others to be published with it: short beside a pull's own time (upstream's answer
+     * and the rate permit's wait), and long enough to gather a drain's results into a batch per partition.
+     */
+    private static final Duration RESULT_LINGER = Duration.ofMillis(20);
     /** How long a pull waits, at most, while pulls of earlier silences read after it go first. */
     private static final Duration PULL_PATIENCE = Duration.ofSeconds(30);
 
@@ -112,10 +117,14 @@ public final class PullerService implements Service {
                                 pollRecords,
                                 ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                                 CooperativeStickyAssignor.class.getName()));
+        // results wait up to RESULT_LINGER for others to share their produce request: each new batch wakes the
+        // producer's sender and costs the broker a request, and a drain publishes thousands of results a second
         KafkaProducer<byte[], byte[]> producer = context.clients()
                 .producer(
                         "lapse-puller",
                         Map.of(
+                                ProducerConfig.LINGER_MS_CONFIG,
+                                (int) RESULT_LINGER.toMillis(),
                                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
                                 10_000,
                                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
@@ -159,6 +168,8 @@ public final class PullerService implements Service {
             running.set(false);
             basePath.close();
             stopPulls(pullThreads);
+            // a blocking read does not heed the interrupt that stopped the pull threads: this ends their requests
+            route.http().close();
             // sends still in flight call back before flush() returns, so their offsets can be committed
             producer.flush();
             try {

@@ -5,7 +5,6 @@ import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.micrometer.core.instrument.Timer;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
@@ -29,7 +28,7 @@ final class UpstreamClient {
     }
 
     PullOutcome fetch(String orderId) throws UpstreamUnavailable, InterruptedException {
-        HttpResponse<CappedBody.Body> response;
+        UpstreamHttp.Answer response;
         Timer.Sample sample = Timer.start();
         try {
             response = http.get(http.statusUri(orderId));
@@ -40,7 +39,7 @@ final class UpstreamClient {
         return switch (response.statusCode()) {
             case 200 -> {
                 basePath.served();
-                yield read(orderId, response.body());
+                yield read(orderId, response);
             }
             case 404 -> notFound(answeredAt);
             default -> {
@@ -74,13 +73,13 @@ final class UpstreamClient {
         return PullOutcome.notFound();
     }
 
-    private PullOutcome read(String orderId, CappedBody.Body body) {
-        if (body.tooLarge()) {
+    private PullOutcome read(String orderId, UpstreamHttp.Answer answer) {
+        if (answer.tooLarge()) {
             return PullOutcome.failed("upstream answered 200 with a body over " + maxBodyBytes + " bytes ("
                     + ConfigKeys.UPSTREAM_MAX_BODY_BYTES.name() + ")");
         }
         try {
-            StatusPush status = JsonCodec.STATUS_PUSH.decode(body.bytes());
+            StatusPush status = JsonCodec.STATUS_PUSH.decode(answer.body());
             if (!status.orderId().equals(orderId)) {
                 return PullOutcome.failed("upstream answered 200 with the status of order '" + status.orderId()
                         + "' instead of '" + orderId + "'");

@@ -3,47 +3,104 @@ package io.lapse.puller;
 import io.lapse.config.Durations;
 import io.lapse.config.UpstreamSettings;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.hc.client5.http.HttpRequestRetryStrategy;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.NoHttpResponseException;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 
 /**
- * One GET to upstream, bounded: the request's timeout ends it when the headers do not arrive within {@code
- * upstream.timeout}, and {@link CappedBody} when the body is not read by then either, so a stalled body cannot hang a
- * pull; the body is read up to {@code upstream.max-body-bytes}. Every request carries the configured headers. No
- * answer at all is thrown as {@link UpstreamUnavailable}.
+ * One GET to upstream, bounded: the whole exchange, headers and body, must be done within {@code upstream.timeout},
+ * else its connection is closed under it; the body is read up to {@code upstream.max-body-bytes}, and a longer one is
+ * not read further (its connection is dropped). Every request carries the configured headers. No answer at all is
+ * thrown as {@link UpstreamUnavailable}.
  *
- * <p>The GET is sent with the blocking {@code send} on the pull thread, never {@code sendAsync}: the JDK's client
- * hands every {@code sendAsync} answer to CompletableFuture's default pool, which on a machine of one or two cores is
- * a new thread per task; the expiry storm of 2026-11-26 started a thread for every pull that way. The client's own
- * tasks run on {@link UpstreamIoThread}.
+ * <p>The GET is blocking HTTP/1.1 on the pull thread itself, over pooled keep-alive connections (Apache HttpClient's
+ * classic client): the pull thread writes the request and reads the answer, with no other thread involved. The JDK's
+ * client passed every exchange between the pull thread, its selector and its executor, waking three threads per
+ * pull; on the 2-core machine that was a quarter of the puller's CPU per pull and more (docs/benchmarks.md, "CPU per
+ * pull, blocking HTTP on the pull thread"). Blocking reads do not heed an
+ * interrupt, so an interrupted thread asks nothing, and {@link #close} cuts the requests in flight.
  */
-final class UpstreamHttp {
+final class UpstreamHttp implements AutoCloseable {
 
-    private final HttpClient http;
+    /** The answer to a GET: its status, and its whole body, or null when that was over the cap. */
+    record Answer(int statusCode, byte[] body) {
+        boolean tooLarge() {
+            return body == null;
+        }
+    }
+
+    private final CloseableHttpClient http;
     private final URI baseUrl;
     private final Duration timeout;
     private final Map<String, String> headers;
     private final int maxBodyBytes;
+    /** Closes the connection of an exchange not done by its deadline. */
+    private final ScheduledThreadPoolExecutor deadlines;
+
+    private volatile boolean closed;
 
     UpstreamHttp(UpstreamSettings settings) {
-        // HTTP/1.1 spares plain-http upstreams the h2c upgrade dance, which some servers and proxies mishandle
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(settings.timeout())
-                .executor(UpstreamIoThread.create())
-                .sslContext(UpstreamAccessSetup.tls(settings.access()))
+        Timeout bound = Timeout.of(settings.timeout());
+        // every pull thread holds a connection while it asks, and the base-path probe one more
+        int connections = settings.concurrency() + 1;
+        this.http = HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setMaxConnTotal(connections)
+                        .setMaxConnPerRoute(connections)
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(bound)
+                                .setSocketTimeout(bound)
+                                .build())
+                        .setTlsSocketStrategy(new DefaultClientTlsStrategy(UpstreamAccessSetup.tls(settings.access())))
+                        .build())
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(bound)
+                        .setResponseTimeout(bound)
+                        .build())
+                // the puller's own Retry decides what is asked again, and a redirect or a compressed body is no status
+                .setRetryStrategy(new StaleConnectionRetry())
+                .disableRedirectHandling()
+                .disableContentCompression()
+                .disableCookieManagement()
+                .disableAuthCaching()
                 .build();
         this.baseUrl = settings.baseUrl();
         this.timeout = settings.timeout();
         this.headers = UpstreamAccessSetup.headers(settings.access());
         this.maxBodyBytes = settings.maxBodyBytes();
+        this.deadlines = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread t = new Thread(task, "lapse-puller-http-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        // most exchanges end long before their deadline: their cut must not wait in the queue until then
+        deadlines.setRemoveOnCancelPolicy(true);
     }
 
     URI statusUri(String orderId) {
@@ -52,27 +109,132 @@ final class UpstreamHttp {
         return URI.create(baseUrl + "/orders/" + segment + "/status");
     }
 
-    HttpResponse<CappedBody.Body> get(URI uri) throws UpstreamUnavailable, InterruptedException {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
-        headers.forEach(request::header);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        HttpResponse<CappedBody.Body> response;
+    /** @throws CancellationException when {@link #close} cut the request */
+    Answer get(URI uri) throws UpstreamUnavailable, InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before asking upstream");
+        }
+        HttpGet request = new HttpGet(uri);
+        request.setHeader("Accept", "application/json");
+        headers.forEach(request::setHeader);
+        Exchange exchange = new Exchange(request);
+        ScheduledFuture<?> cut = deadlines.schedule(exchange, timeout.toNanos(), TimeUnit.NANOSECONDS);
         try {
-            // interrupted (the puller closing), send cancels the exchange before it throws
-            response = http.send(request.GET().build(), CappedBody.handler(maxBodyBytes, deadline));
-        } catch (HttpTimeoutException e) {
-            throw timedOut();
+            CloseableHttpResponse response = CloseableHttpResponse.adapt(http.executeOpen(null, request, null));
+            exchange.answered(response);
+            byte[] body = null;
+            try {
+                body = read(response.getEntity());
+            } finally {
+                if (body == null) {
+                    // not read to its end (too large, cut, broken): dropped rather than drained for the next request
+                    response.close(CloseMode.IMMEDIATE);
+                } else {
+                    response.close();
+                }
+            }
+            return new Answer(response.getCode(), body);
         } catch (IOException e) {
+            if (closed) {
+                throw new CancellationException("puller closing: the request to " + uri + " was cut");
+            }
+            if (exchange.cut || e instanceof InterruptedIOException) {
+                throw timedOut();
+            }
             throw new UpstreamUnavailable("upstream unreachable: " + e);
+        } finally {
+            cut.cancel(false);
         }
-        if (response.body().timedOut()) {
-            throw timedOut();
+    }
+
+    /**
+     * Cuts an exchange at its deadline: the request while it waits for the headers, the response's connection while
+     * the body is read (the request no longer reaches it then).
+     */
+    private static final class Exchange implements Runnable {
+        private final HttpGet request;
+        private volatile CloseableHttpResponse response;
+        private volatile boolean cut;
+
+        Exchange(HttpGet request) {
+            this.request = request;
         }
-        return response;
+
+        @Override
+        public void run() {
+            cut = true;
+            request.cancel();
+            drop();
+        }
+
+        void answered(CloseableHttpResponse answer) {
+            response = answer;
+            if (cut) {
+                drop();
+            }
+        }
+
+        private void drop() {
+            CloseableHttpResponse answer = response;
+            if (answer != null) {
+                answer.close(CloseMode.IMMEDIATE);
+            }
+        }
+    }
+
+    /** The whole body, or null when it is longer than the cap. */
+    private byte[] read(HttpEntity entity) throws IOException {
+        if (entity == null) {
+            return new byte[0];
+        }
+        if (entity.getContentLength() > maxBodyBytes) {
+            return null;
+        }
+        // not closed here: closing the stream would read the rest of a body too large; closing the response decides
+        byte[] body = entity.getContent().readNBytes(maxBodyBytes + 1);
+        return body.length > maxBodyBytes ? null : body;
     }
 
     private UpstreamUnavailable timedOut() {
         return new UpstreamUnavailable("timeout: no answer within " + Durations.format(timeout));
+    }
+
+    /** Cuts the requests in flight: their pulls end at once, cancelled, rather than by their timeout. */
+    @Override
+    public void close() {
+        closed = true;
+        http.close(CloseMode.IMMEDIATE);
+        deadlines.shutdownNow();
+    }
+
+    /**
+     * Asks again at once, up to {@code STALE_RETRIES} times, only when the connection failed before any answer (no
+     * answer at all, or reset): a pooled connection upstream closed while idle, which the blocking client notices only
+     * by using it. An upstream that closes the connections it keeps beyond some number of idle ones (the JDK's HTTP
+     * server keeps 200) can leave several such at the top of the pool, and a pull that met one on every attempt was
+     * FAILED. The JDK's client dropped them as they closed. Every other failure is the puller's {@link
+     * ResilientUpstream} to retry; a refused connection is no stale one.
+     */
+    private final class StaleConnectionRetry implements HttpRequestRetryStrategy {
+        private static final int STALE_RETRIES = 3;
+
+        @Override
+        public boolean retryRequest(HttpRequest request, IOException exception, int execCount, HttpContext context) {
+            // closed, the puller cut the connection itself, and the pool takes no more leases
+            return !closed
+                    && execCount <= STALE_RETRIES
+                    && (exception instanceof NoHttpResponseException
+                            || (exception instanceof SocketException && !(exception instanceof ConnectException)));
+        }
+
+        @Override
+        public boolean retryRequest(HttpResponse response, int execCount, HttpContext context) {
+            return false;
+        }
+
+        @Override
+        public TimeValue getRetryInterval(HttpResponse response, int execCount, HttpContext context) {
+            return TimeValue.ZERO_MILLISECONDS;
+        }
     }
 }

@@ -32,6 +32,7 @@ final class PullerCpu {
     private final OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
     private final Set<Long> before = new HashSet<>();
     private final Map<Long, Long> baseline = new HashMap<>();
+    private final Map<Long, Long> userBaseline = new HashMap<>();
     private long processBaseline;
     private long wallBaseline;
 
@@ -47,10 +48,12 @@ final class PullerCpu {
     /** Call once the puller is ready: its start-up does not count. */
     void ready() {
         baseline.clear();
+        userBaseline.clear();
         for (long id : threads.getAllThreadIds()) {
             long nanos = threads.getThreadCpuTime(id);
             if (nanos >= 0) {
                 baseline.put(id, nanos);
+                userBaseline.put(id, threads.getThreadUserTime(id));
             }
         }
         processBaseline = os.getProcessCpuTime();
@@ -60,6 +63,7 @@ final class PullerCpu {
     /** CPU used since {@link #ready()}. */
     Used used() {
         long puller = 0;
+        long user = 0;
         Map<String, Long> byKind = new TreeMap<>();
         long[] ids = threads.getAllThreadIds();
         ThreadInfo[] infos = threads.getThreadInfo(ids);
@@ -71,9 +75,13 @@ final class PullerCpu {
             }
             long used = nanos - baseline.getOrDefault(ids[i], 0L);
             puller += used;
+            user += threads.getThreadUserTime(ids[i]) - userBaseline.getOrDefault(ids[i], 0L);
             byKind.merge(info.getThreadName().replaceAll("\\d+", "N"), used, Long::sum);
         }
-        log.info("puller CPU by thread (ms): {}", top(byKind));
+        // the kernel's part (system calls, waking and parking threads) is what JFR's samples of Java code do not show
+        log.info(
+                "puller CPU by thread (ms): {}; in the kernel: {} %",
+                top(byKind), puller == 0 ? 0 : Math.round(100.0 * (puller - user) / puller));
         return new Used(
                 puller / 1e6,
                 (os.getProcessCpuTime() - processBaseline) / 1e6,

@@ -8,30 +8,54 @@
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
 local repeat_ms, max_attempts, trigger = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local zset = trigger == ''
+local first = 4
+local ids = {}
+for i = first, #ARGV, 4 do
+  ids[#ids + 1] = ARGV[i]
+end
+if #ids == 0 then
+  return 0
+end
+
+-- one read and a few writes for the whole batch: a storm acknowledges thousands of expiries a second
+local states = read_states(state, ids)
 local now = now_ms()
-local acked = 0
-for i = 4, #ARGV, 4 do
-  local id, attempt, deadline, fired_at = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
-  local s = parse_state(redis.call('HGET', state, id))
-  if s and s.phase == 'L' and s.attempt == attempt and s.deadline == deadline then
+local ended_at = fmt(now)
+local acked, done = 0, {}
+local entries, repeats, given_up, ends = {}, {}, {}, {}
+for k, id in ipairs(ids) do
+  local i = first + (k - 1) * 4
+  local attempt, deadline, fired_at = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
+  local s = parse_state(states[k])
+  -- an order acknowledged earlier in this batch is no longer leased
+  if not done[id] and s and s.phase == 'L' and s.attempt == attempt and s.deadline == deadline then
+    done[id] = true
+    entries[#entries + 1] = id
     if s.attempt >= max_attempts then
-      redis.call('HSET', state, id, format_state('G', s.seen, s.attempt, s.deadline, s.source))
-      redis.call('ZADD', ended, fmt(now), id)
-      if trigger == '' then
-        redis.call('ZREM', due, id)
+      entries[#entries + 1] = format_state('G', s.seen, s.attempt, s.deadline, s.source)
+      ends[#ends + 1] = ended_at
+      ends[#ends + 1] = id
+      if zset then
+        given_up[#given_up + 1] = id
       else
         redis.call('DEL', trigger .. id)
       end
-    elseif trigger == '' then
-      redis.call('ZADD', due, 'XX', fmt(fired_at + repeat_ms), id)
-      redis.call('HSET', state, id, format_state('A', s.seen, s.attempt, s.deadline, s.source))
+    elseif zset then
+      repeats[#repeats + 1] = fmt(fired_at + repeat_ms)
+      repeats[#repeats + 1] = id
+      entries[#entries + 1] = format_state('A', s.seen, s.attempt, s.deadline, s.source)
     else
       -- a trigger in the past would vanish without a notification
       local next = math.max(fired_at + repeat_ms, now + 1)
-      redis.call('HSET', state, id, format_state('A', s.seen, s.attempt, next, 't'))
+      entries[#entries + 1] = format_state('A', s.seen, s.attempt, next, 't')
       redis.call('SET', trigger .. id, '1', 'PXAT', fmt(next))
     end
     acked = acked + 1
   end
 end
+call_in_chunks('HSET', state, nil, entries, #entries)
+call_in_chunks('ZADD', ended, nil, ends, #ends)
+call_in_chunks('ZREM', due, nil, given_up, #given_up)
+call_in_chunks('ZADD', due, 'XX', repeats, #repeats)
 return acked

@@ -105,10 +105,7 @@ for i = 1, n do
   end
 end
 
-local chunk = 6000
-for i = 1, raised, chunk do
-  redis.call('ZADD', due, 'GT', unpack(raise, i, math.min(i + chunk - 1, raised)))
-end
+call_in_chunks('ZADD', due, 'GT', raise, raised)
 
 -- wake the timer when this batch put a deadline before the one it sleeps towards
 if zset then

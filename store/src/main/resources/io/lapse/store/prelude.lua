@@ -19,6 +19,15 @@ local function fmt(x)
   return string.format('%.0f', x)
 end
 
+-- A number formatted by fmt, or a string passed on as it is: an integer from ARGV, or one formatted already. Never a
+-- score as Redis returns it: Redis 7.2 and later may write an integral score in exponent form.
+local function as_integer(x)
+  if type(x) == 'string' then
+    return x
+  end
+  return fmt(x)
+end
+
 -- Keeps a shard's state hash a hash table: Redis stores a hash of up to hash-max-listpack-entries fields (128 or
 -- 512 by default) as a list that HGET and HMGET scan once per field, so arming a batch of orders cost time in
 -- proportion to the orders fired lately, hundreds of microseconds per call. A field name longer than
@@ -54,6 +63,35 @@ local function state_fields(st)
   return s.phase, s.seen, s.attempt, s.deadline, s.source
 end
 
+-- seen, attempt and deadline: numbers, or integer strings (see as_integer), which cost no formatting again
 local function format_state(phase, seen, attempt, deadline, source)
-  return phase .. '|' .. fmt(seen) .. '|' .. fmt(attempt) .. '|' .. fmt(deadline) .. '|' .. source
+  return phase .. '|' .. as_integer(seen) .. '|' .. as_integer(attempt) .. '|' .. as_integer(deadline) .. '|' .. source
+end
+
+-- Arguments per call of the two functions below: unpack of a longer list overflows Lua's C stack (8,000). Even, so
+-- that score-member and field-value pairs stay together.
+local CHUNK = 6000
+
+-- Calls command on key with flag (or nil) and list[1..n], in calls of at most CHUNK arguments.
+local function call_in_chunks(command, key, flag, list, n)
+  for i = 1, n, CHUNK do
+    local last = math.min(i + CHUNK - 1, n)
+    if flag then
+      redis.call(command, key, flag, unpack(list, i, last))
+    else
+      redis.call(command, key, unpack(list, i, last))
+    end
+  end
+end
+
+-- The state hash's entries of ids, in order (false where there is none), read in calls of at most CHUNK fields.
+local function read_states(key, ids)
+  local states = {}
+  for i = 1, #ids, CHUNK do
+    local part = redis.call('HMGET', key, unpack(ids, i, math.min(i + CHUNK - 1, #ids)))
+    for k = 1, #part do
+      states[i + k - 1] = part[k]
+    end
+  end
+  return states
 end

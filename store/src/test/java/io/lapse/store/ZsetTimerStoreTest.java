@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -236,6 +238,37 @@ class ZsetTimerStoreTest {
         assertThat(a1.lastSeen()).isEqualTo(a3.lastSeen());
         assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.GIVEN_UP);
         assertThat(claimAll()).isEmpty();
+    }
+
+    @Test
+    void aShardsClaimsAreAcknowledgedInOneCallAndAClaimListedTwiceCountsOnce() {
+        long silentSince = now() - TTL - 1_000;
+        store.apply(IntStream.range(0, 50)
+                        .mapToObj(i -> OrderUpdate.active("o" + i, silentSince))
+                        .toList())
+                .join();
+        List<Claim> claims = claimAll();
+
+        long acknowledged =
+                claims.stream()
+                        .collect(Collectors.groupingBy(c -> store.keys().shardOf(c.orderId())))
+                        .entrySet()
+                        .stream()
+                        .mapToLong(shard -> {
+                            List<Claim> listedTwice = new java.util.ArrayList<>(shard.getValue());
+                            listedTwice.add(shard.getValue().get(0));
+                            return store.acknowledge(shard.getKey(), listedTwice)
+                                    .join();
+                        })
+                        .sum();
+
+        assertThat(claims).hasSize(50);
+        assertThat(acknowledged).isEqualTo(50);
+        assertThat(claims).allSatisfy(claim -> {
+            OrderView fired = view(claim.orderId());
+            assertThat(fired.phase()).isEqualTo(OrderView.Phase.FIRED);
+            assertThat(fired.dueAt()).hasValue(claim.firedAt() + REPEAT);
+        });
     }
 
     private Claim awaitClaim() {

@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * Asks the broker how far the partitions ingest reads reach, and how many partitions its topics have, at a time
  * taken just before asking ({@link CaughtUpProof}). Only such an answer lets a partition's mark move to a time: the
  * consumer's own lag is from its last fetch, which after a freeze (GC pause, SIGSTOP, CPU throttling) predates it and
- * with the broker gone never changes. One question at a time, at most every {@link #INTERVAL}, and the loop never
- * waits for the answer; while the broker does not answer, the marks stay where they are.
+ * with the broker gone never changes. One question at a time, every {@link #INTERVAL}, asked on a thread of its own
+ * so that a busy ingest loop does not delay it; the loop takes the newest answer at its turn. While the broker does
+ * not answer, the marks stay where they are.
  */
 final class EndOffsetProbe {
 
@@ -27,18 +28,30 @@ final class EndOffsetProbe {
 
     private static final Logger log = LoggerFactory.getLogger(EndOffsetProbe.class);
     /*
-     * How far a quiet partition's mark may trail the clock beyond the answer's round trip, like ingest's idle poll: it
-     * is part of every silent order's lateness (docs/benchmarks.md). Each question is one ListOffsets and one
-     * DescribeTopicPartitions request, both answered from the broker's memory.
+     * How far a quiet partition's mark may trail the clock beyond the answer's round trip: it is part of every silent
+     * order's lateness (docs/benchmarks.md). Each question is one ListOffsets and one DescribeTopicPartitions
+     * request, both answered from the broker's memory.
      */
     static final Duration INTERVAL = Duration.ofMillis(5);
+    /*
+     * While an answer is awaited, it is looked for every ms, since each ms it waits for the loop's turn is a ms of
+     * every silent order's lateness; answers land within a few ms, and one that takes longer (a broker gone) is looked
+     * for at the interval, so that nothing spins.
+     */
+    private static final long ANSWER_LOOK_MS = 1;
+    private static final long ANSWER_EXPECTED_MS = 25;
 
     private final Question question;
     private final Clock clock;
     private final LongConsumer roundTrips;
-    private CompletableFuture<CaughtUpProof> asking;
-    private long nextAsk = Long.MIN_VALUE;
-    private CaughtUpProof latest;
+    private volatile Set<TopicPartition> assigned = Set.of();
+    /** Written by the asking thread only; complete once its answer is taken (or its failure noted). */
+    private volatile CompletableFuture<Void> asking = CompletableFuture.completedFuture(null);
+
+    private volatile long askedAt;
+    private volatile long nextAsk = Long.MIN_VALUE;
+    private volatile CaughtUpProof latest;
+    private volatile CaughtUpProof taken;
     private boolean failing;
 
     /** @param roundTrips told of every answer how long after its question it arrived, ms */
@@ -48,46 +61,68 @@ final class EndOffsetProbe {
         this.roundTrips = roundTrips;
     }
 
-    /** Asks about these partitions unless a question is still open or the last one was asked too recently. */
-    void askIfDue(Set<TopicPartition> assigned) {
-        collect();
+    /** The partitions ingest reads now; the next question is about them. */
+    void watch(Set<TopicPartition> partitions) {
+        assigned = Set.copyOf(partitions);
+    }
+
+    /** On the asking thread: asks unless a question is still open or the last one was asked too recently. */
+    void askIfDue() {
         long now = clock.millis();
-        if (asking != null || now < nextAsk) {
+        if (!asking.isDone() || now < nextAsk) {
             return;
         }
+        askedAt = now;
         nextAsk = now + INTERVAL.toMillis();
-        asking = question.ask(now, Set.copyOf(assigned)).whenComplete((proof, failure) -> {
-            if (failure == null) {
-                roundTrips.accept(clock.millis() - now);
-            }
+        asking = question.ask(now, assigned).handle((proof, failure) -> {
+            answered(now, proof, failure);
+            return null;
         });
     }
 
-    /** The newest answer, or null before the first. */
-    CaughtUpProof latest() {
-        collect();
-        return latest;
+    /** How long the asking thread may sleep: until the next question is due, or about a ms while one is open. */
+    long millisUntilDue() {
+        return asking.isDone() ? Math.max(0, nextAsk - clock.millis()) : ANSWER_LOOK_MS;
     }
 
-    private void collect() {
-        if (asking == null || !asking.isDone()) {
-            return;
+    /**
+     * How long the ingest loop may wait for records before it should turn again: at once when an answer has landed
+     * that it has not taken, a ms while one is expected, else until the next question is due, never longer than
+     * {@link #INTERVAL}.
+     */
+    Duration untilNextTurn() {
+        if (latest != taken) {
+            return Duration.ZERO;
         }
-        try {
-            latest = asking.join();
+        long now = clock.millis();
+        if (!asking.isDone()) {
+            return Duration.ofMillis(now - askedAt < ANSWER_EXPECTED_MS ? ANSWER_LOOK_MS : INTERVAL.toMillis());
+        }
+        return Duration.ofMillis(Math.max(0, Math.min(nextAsk - now, INTERVAL.toMillis())));
+    }
+
+    /** On the ingest loop: the newest answer, or null before the first. */
+    CaughtUpProof latest() {
+        taken = latest;
+        return taken;
+    }
+
+    private void answered(long asked, CaughtUpProof proof, Throwable failure) {
+        if (failure == null) {
+            roundTrips.accept(clock.millis() - asked);
+            latest = proof;
             if (failing) {
                 log.info("the broker answers again; watermarks move on");
                 failing = false;
             }
-        } catch (RuntimeException e) {
-            if (!failing) {
-                log.warn(
-                        "cannot ask the broker how far its partitions reach; watermarks stay where they are until "
-                                + "it answers: {}",
-                        e.getCause() == null ? e.toString() : e.getCause().toString());
-                failing = true;
-            }
+        } else if (!failing) {
+            log.warn(
+                    "cannot ask the broker how far its partitions reach; watermarks stay where they are until it "
+                            + "answers: {}",
+                    failure.getCause() == null
+                            ? failure.toString()
+                            : failure.getCause().toString());
+            failing = true;
         }
-        asking = null;
     }
 }

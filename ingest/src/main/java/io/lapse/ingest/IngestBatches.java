@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -36,8 +37,6 @@ import org.slf4j.LoggerFactory;
 final class IngestBatches {
 
     private static final Logger log = LoggerFactory.getLogger(IngestBatches.class);
-    // as short as the probe's interval, so that a quiet partition's mark moves to each answer as it lands
-    private static final Duration POLL_TIMEOUT = EndOffsetProbe.INTERVAL;
     private static final long ACK_TIMEOUT_SECONDS = 30;
     /*
      * Offsets of applied batches are committed at most this often (and whenever partitions leave): a commit per poll
@@ -86,8 +85,8 @@ final class IngestBatches {
     }
 
     void next() throws Exception {
-        probe.askIfDue(consumer.assignment());
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
+        // a quiet partition's mark moves to each of the probe's answers as it lands
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(probe.untilNextTurn());
         long readTime = clock.millis();
         PolledBatch polled = PolledBatch.read(
                 records,
@@ -211,6 +210,13 @@ final class IngestBatches {
         }
     }
 
+    /** The consumer's assignment changes after the callbacks that announce a loss. */
+    private void watchAllBut(Collection<TopicPartition> leaving) {
+        Set<TopicPartition> kept = new HashSet<>(consumer.assignment());
+        kept.removeAll(leaving);
+        probe.watch(kept);
+    }
+
     ConsumerRebalanceListener rebalanceListener() {
         return new ConsumerRebalanceListener() {
             @Override
@@ -227,6 +233,7 @@ final class IngestBatches {
                     consumer.commitSync(leaving);
                 }
                 progress.forget(partitions);
+                watchAllBut(partitions);
             }
 
             @Override
@@ -235,10 +242,12 @@ final class IngestBatches {
                 partitions.forEach(applied::remove);
                 partitions.forEach(uncommitted::remove);
                 progress.forget(partitions);
+                watchAllBut(partitions);
             }
 
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                probe.watch(consumer.assignment());
                 log.info("ingest reads {}", partitions);
             }
         };

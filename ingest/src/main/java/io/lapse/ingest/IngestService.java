@@ -31,10 +31,12 @@ public final class IngestService implements Service {
     private static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 5_000;
 
     private final ServiceLoop loop;
+    private final ServiceLoop proof;
     private final ServiceLoop fleetWatch;
 
-    private IngestService(ServiceLoop loop, ServiceLoop fleetWatch) {
+    private IngestService(ServiceLoop loop, ServiceLoop proof, ServiceLoop fleetWatch) {
         this.loop = loop;
+        this.proof = proof;
         this.fleetWatch = fleetWatch;
     }
 
@@ -58,6 +60,8 @@ public final class IngestService implements Service {
         BrokerEndOffsets endOffsets =
                 new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation(clients));
         IngestMetrics metrics = new IngestMetrics(context.registry());
+        EndOffsetProbe probe = new EndOffsetProbe(
+                endOffsets, context.clock(), millis -> metrics.proofRoundTrip.record(millis, TimeUnit.MILLISECONDS));
         IngestBatches batches = new IngestBatches(
                 consumer,
                 new RecordReader(topics, config.timer(), metrics),
@@ -66,10 +70,7 @@ public final class IngestService implements Service {
                 new DeadLetterSink(producer, topics.dlq(), context.clock(), context.registry(), "ingest"),
                 metrics,
                 context.clock(),
-                new EndOffsetProbe(
-                        endOffsets,
-                        context.clock(),
-                        millis -> metrics.proofRoundTrip.record(millis, TimeUnit.MILLISECONDS)),
+                probe,
                 new PartitionProgress(
                         config.timer().watermarkSlack(), config.timer().ttl()));
         consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
@@ -97,7 +98,21 @@ public final class IngestService implements Service {
                                 endOffsets.close();
                             }
                         }),
+                proofLoop(probe),
                 fleetWatchLoop(context, endOffsets, producer));
+    }
+
+    /** The broker asked on a thread of its own, so that a batch the loop waits for never delays the question. */
+    private static ServiceLoop proofLoop(EndOffsetProbe probe) {
+        CountDownLatch closing = new CountDownLatch(1);
+        return new ServiceLoop(
+                "lapse-ingest-proof",
+                () -> {
+                    probe.askIfDue();
+                    closing.await(probe.millisUntilDue(), TimeUnit.MILLISECONDS);
+                },
+                closing::countDown,
+                () -> {});
     }
 
     /** The fleet silence watch on its own thread, so that a slow broker answer never holds ingest's batches back. */
@@ -143,12 +158,13 @@ public final class IngestService implements Service {
     @Override
     public void start() {
         loop.start();
+        proof.start();
         fleetWatch.start();
     }
 
     @Override
     public Optional<String> livenessProblem() {
-        return ServiceLoop.livenessProblemOf(loop, fleetWatch);
+        return ServiceLoop.livenessProblemOf(loop, proof, fleetWatch);
     }
 
     @Override
@@ -158,8 +174,9 @@ public final class IngestService implements Service {
 
     @Override
     public void close() {
-        // the watch shares ingest's producer and admin client, which ingest's loop closes last
+        // the watch and the proof share ingest's producer and admin client, which ingest's loop closes last
         fleetWatch.close();
+        proof.close();
         loop.close();
     }
 }

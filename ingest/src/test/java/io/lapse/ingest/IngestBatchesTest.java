@@ -64,6 +64,7 @@ class IngestBatchesTest {
     private HeldStore store;
     private Watermarks watermarks;
     private IngestBatches batches;
+    private EndOffsetProbe probe;
     /** When the probe asks the broker. */
     private SettableClock brokerClock;
 
@@ -92,7 +93,7 @@ class IngestBatchesTest {
         // the broker as this consumer knows it: its end offsets, one partition
         brokerClock = SettableClock.at(System.currentTimeMillis());
         brokerAnswers = true;
-        EndOffsetProbe probe = new EndOffsetProbe(
+        probe = new EndOffsetProbe(
                 (askedAt, partitions) -> brokerAnswers
                         ? CompletableFuture.completedFuture(
                                 new CaughtUpProof(askedAt, consumer.endOffsets(partitions), Map.of(PUSH.topic(), 1)))
@@ -156,12 +157,12 @@ class IngestBatchesTest {
     void aBatchIsCommittedOnlyOnceRedisHasAppliedIt() throws Exception {
         push(0, 10);
         CompletableFuture<Void> redisAnswers = store.holdNextApply();
-        batches.next();
+        turn();
 
         assertThat(committed()).isNull();
 
         redisAnswers.complete(null);
-        batches.next();
+        turn();
 
         assertThat(committed()).isEqualTo(10);
         assertThat(watched(0, 10)).isTrue();
@@ -171,7 +172,7 @@ class IngestBatchesTest {
     void aFailedBatchIsReadAgainFromItsFirstRecordThoughTheNextBatchWasReadMeanwhile() throws Exception {
         push(0, 10);
         CompletableFuture<Void> redisAnswers = store.holdNextApply();
-        batches.next();
+        turn();
         push(10, 20);
 
         redisAnswers.completeExceptionally(new IllegalStateException("Redis is down"));
@@ -187,15 +188,15 @@ class IngestBatchesTest {
         consumer.updateEndOffsets(Map.of(PUSH, 10L));
         long asked = brokerClock.millis() + 60_000;
         brokerClock.set(Instant.ofEpochMilli(asked));
-        batches.next();
-        batches.next();
+        turn();
+        turn();
         assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
 
         // ten more records reached the broker; the consumer has not fetched them
         consumer.updateEndOffsets(Map.of(PUSH, 20L));
         brokerClock.advance(Duration.ofSeconds(1));
-        batches.next();
-        batches.next();
+        turn();
+        turn();
 
         assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
     }
@@ -204,15 +205,15 @@ class IngestBatchesTest {
     void whileTheBrokerDoesNotAnswerNoPartitionIsCaughtUpAnyLater() throws Exception {
         long asked = brokerClock.millis() + 60_000;
         brokerClock.set(Instant.ofEpochMilli(asked));
-        batches.next();
-        batches.next();
+        turn();
+        turn();
         assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
 
         // the consumer knows of nothing left to read, but that is only what it last heard
         brokerAnswers = false;
         brokerClock.advance(Duration.ofSeconds(1));
-        batches.next();
-        batches.next();
+        turn();
+        turn();
 
         assertThat(watermarks.all().join().get("push/0").value()).isEqualTo(asked);
     }
@@ -222,13 +223,13 @@ class IngestBatchesTest {
         consumer.updateEndOffsets(Map.of(PUSH, 10L));
         push(0, 10);
         CompletableFuture<Void> redisAnswers = store.holdNextApply();
-        batches.next();
+        turn();
         redisAnswers.completeExceptionally(new IllegalStateException("Redis is down"));
         assertThatThrownBy(batches::next).hasRootCauseMessage("Redis is down");
 
         // the records wait unread again; the next batch has nothing of the partition to report
-        batches.next();
-        batches.next();
+        turn();
+        turn();
 
         assertThat(watermarks.all().join()).doesNotContainKey("push/0");
     }
@@ -237,7 +238,7 @@ class IngestBatchesTest {
     void aBatchInFlightWhenItsPartitionIsRevokedIsFinishedAndCommittedFirst() throws Exception {
         push(0, 10);
         CompletableFuture<Void> redisAnswers = store.holdNextApply();
-        batches.next();
+        turn();
         redisAnswers.complete(null);
 
         consumer.rebalance(List.of());
@@ -283,5 +284,11 @@ class IngestBatchesTest {
                         }
                     });
         }
+    }
+
+    /** One turn of ingest's loop, the probe's thread asking the broker first when due. */
+    private void turn() throws Exception {
+        probe.askIfDue();
+        batches.next();
     }
 }

@@ -15,7 +15,8 @@ import java.util.OptionalLong;
  * @param calls                calls per order per ttl window, counted from the pulled topic
  * @param upstreamCalls        calls upstream served to the fleet from the silence's start to the run's end
  * @param pulledOrders         silent orders with an OK pull after the silence began, of {@code options.orders()}
- * @param lastPulledMs         from the storm's first expiry to the last silent order's first pull
+ * @param lastPulledMs         from the fleet's first expiry ({@link StormRun#fleetsFirstAppended}) to the last silent
+ *                             order's first pull
  * @param peakBacklog          the puller's highest backlog gauge over the run, -1 if it never reported one
  * @param expiriesAfterResume  expiries fired once the pushes resumed
  * @param falseAfterResume     of those, the ones whose order had pushed in the ttl up to the deadline

@@ -59,7 +59,7 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
         List<ExpiryCollector.Expiry> inStorm = StormRun.firedBetween(expiries, silenceStart, resumed);
         Set<String> stormOrders =
                 inStorm.stream().map(ExpiryCollector.Expiry::orderId).collect(Collectors.toSet());
-        long firstExpiry = StormRun.firstAppended(inStorm, silenceStart);
+        long fleetsFirst = StormRun.fleetsFirstAppended(inStorm, silenceStart, bench.ttl(), bench.pushInterval());
         List<Long> firstPulls = firstOkSinceStart.entrySet().stream()
                 .filter(e -> stormOrders.contains(e.getKey()))
                 .map(Map.Entry::getValue)
@@ -79,7 +79,7 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
                 StormRun.calls(pulls, silenceStart, ttl),
                 upstreamCalls,
                 firstPulls.size(),
-                firstPulls.stream().mapToLong(Long::longValue).max().orElse(firstExpiry) - firstExpiry,
+                firstPulls.stream().mapToLong(Long::longValue).max().orElse(fleetsFirst) - fleetsFirst,
                 sampler.peakBacklog(),
                 afterResume.size(),
                 afterResume.isEmpty()

@@ -68,6 +68,14 @@ public final class PullerService implements Service {
      * and the rate permit's wait), and long enough to gather a drain's results into a batch per partition.
      */
     private static final Duration RESULT_LINGER = Duration.ofMillis(20);
+    /**
+     * How far ahead in time (the expiries' timestamps) a partition may be read of the one furthest behind, and how
+     * long a partition that yields nothing is waited for (EvenReading): about a fetch's worth of one partition at a
+     * storm's peak, and a few polls.
+     */
+    private static final Duration EVEN_SLACK = Duration.ofSeconds(1);
+
+    private static final Duration EVEN_STALE = Duration.ofSeconds(2);
     /** How long a pull waits, at most, while pulls of earlier silences read after it go first. */
     private static final Duration PULL_PATIENCE = Duration.ofSeconds(30);
 
@@ -158,6 +166,7 @@ public final class PullerService implements Service {
                 upstreamTakesMore,
                 backlog,
                 drain,
+                new EvenReading(EVEN_SLACK, EVEN_STALE, System::nanoTime),
                 hold::held,
                 running::get,
                 Math.max(LEAST_ANSWERS_IN_FLIGHT, 16 * maxInFlight));

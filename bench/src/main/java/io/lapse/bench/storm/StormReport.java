@@ -56,7 +56,8 @@ final class StormReport {
                 "all");
         table.row(
                 "last silent order first pulled",
-                seconds(r.lastPulledMs()),
+                seconds(r.lastPulledMs()) + " (" + BenchReport.count(r.laterCallsBeforeLastPulled())
+                        + " repeat calls before it)",
                 "≤ " + seconds(r.goalLastPulledMs()) + " (orders ÷ rate limit + 10 s)");
         table.row("peak puller backlog", BenchReport.count(r.peakBacklog()), "—");
         table.row(

@@ -22,10 +22,13 @@ import io.lapse.store.OrderView;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -173,6 +176,7 @@ public final class StormRun {
                 upstreamCalls,
                 firstPulls.size(),
                 lastPulled - fleetsFirst,
+                laterCallsBefore(pulled.results(), silenceStart, lastPulled),
                 sampler.peakBacklog(),
                 afterResume.size(),
                 falseAfterResume,
@@ -205,6 +209,25 @@ public final class StormRun {
                 .mapToLong(ExpiryCollector.Expiry::appendTime)
                 .min()
                 .orElse(silenceStart);
+    }
+
+    /**
+     * Calls (every result but SKIPPED) from {@code since} up to {@code until} that were not their order's first call
+     * since {@code since}.
+     */
+    public static long laterCallsBefore(List<PullResult> results, long since, long until) {
+        List<PullResult> calls = results.stream()
+                .filter(r -> r.outcome() != PullResult.Outcome.SKIPPED && r.pulledAt() >= since)
+                .sorted(Comparator.comparingLong(PullResult::pulledAt))
+                .toList();
+        Set<String> called = new HashSet<>();
+        long later = 0;
+        for (PullResult call : calls) {
+            if (!called.add(call.orderId()) && call.pulledAt() <= until) {
+                later++;
+            }
+        }
+        return later;
     }
 
     public static ExpiryRates rates(List<ExpiryCollector.Expiry> inStorm, long ttlMillis) {

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lapse.bench.harness.ExpiryCollector;
 import io.lapse.bench.lateness.Lateness;
+import io.lapse.event.PullResult;
+import io.lapse.event.StatusPush;
+import io.lapse.event.TimerExpired;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +43,22 @@ class StormTallyTest {
                 .isEqualTo(silence + 4_200);
         assertThat(StormRun.fleetsFirstAppended(List.of(), silence, Duration.ofMillis(TTL), Duration.ofMillis(push)))
                 .isEqualTo(silence);
+    }
+
+    @Test
+    void aRepeatCallCountsOnlyUpToTheLastFirstPull() {
+        List<PullResult> results = List.of(
+                // before the silence: not a first call since it
+                ok("a", 500),
+                ok("a", 1_000),
+                PullResult.skipped(expiry("b"), 1_100),
+                ok("b", 1_200),
+                // a's second call, before c's first: counted
+                ok("a", 1_500),
+                ok("c", 2_000),
+                // after c's, the last first pull: not counted
+                ok("b", 2_500));
+        assertThat(StormRun.laterCallsBefore(results, 1_000, 2_000)).isEqualTo(1);
     }
 
     @Test
@@ -164,6 +183,14 @@ class StormTallyTest {
 
     private static ExpiryCollector.Expiry expiry(long deadline, long appendTime) {
         return new ExpiryCollector.Expiry("order-" + deadline, deadline, 1, appendTime - 10, appendTime);
+    }
+
+    private static PullResult ok(String order, long at) {
+        return PullResult.ok(expiry(order), new StatusPush(order, "CHARGING", at, Map.of()), at);
+    }
+
+    private static TimerExpired expiry(String order) {
+        return new TimerExpired(order, 100, 1, 1, 100, TimerExpired.Source.TIMER, false);
     }
 
     private static CallsPerTtl.Call call(String order, long at) {

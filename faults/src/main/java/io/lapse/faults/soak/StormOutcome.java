@@ -89,7 +89,8 @@ public record StormOutcome(
                         r.pulledOrders() == stormOrders),
                 new Goal(
                         "last silent order first pulled, after the fleet's first expiry",
-                        seconds(r.lastPulledMs()) + " (peak backlog " + count(r.peakBacklog()) + ")",
+                        seconds(r.lastPulledMs()) + " (peak backlog " + count(r.peakBacklog()) + "; "
+                                + count(r.laterCallsBeforeLastPulled()) + " repeat calls before it)",
                         "≤ " + seconds(r.goalLastPulledMs()) + " (orders ÷ rate limit + 10 s)",
                         r.lastPulledMs() <= r.goalLastPulledMs()),
                 new Goal(

@@ -64,6 +64,8 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
                 .filter(e -> stormOrders.contains(e.getKey()))
                 .map(Map.Entry::getValue)
                 .toList();
+        long lastFirstPull =
+                firstPulls.stream().mapToLong(Long::longValue).max().orElse(fleetsFirst);
         List<FalseExpiries.Fired> afterResume = expiries.stream()
                 .filter(e -> e.firedAt() >= resumed)
                 .map(e -> new FalseExpiries.Fired(e.orderId(), e.deadline()))
@@ -79,7 +81,8 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
                 StormRun.calls(pulls, silenceStart, ttl),
                 upstreamCalls,
                 firstPulls.size(),
-                firstPulls.stream().mapToLong(Long::longValue).max().orElse(fleetsFirst) - fleetsFirst,
+                lastFirstPull - fleetsFirst,
+                StormRun.laterCallsBefore(pulls, silenceStart, lastFirstPull),
                 sampler.peakBacklog(),
                 afterResume.size(),
                 afterResume.isEmpty()

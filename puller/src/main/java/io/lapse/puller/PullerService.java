@@ -58,9 +58,10 @@ public final class PullerService implements Service {
     private static final int LEAST_ANSWERS_IN_FLIGHT = 1_000;
     /**
      * Pulls read and waiting for a pull thread, per pull thread ({@code upstream.concurrency}), taken earliest silence
-     * first (PullQueue); reading stops while that many wait. The consumer reads a backlog partition by partition, so
-     * only pulls sorted together go out in the order of their silences: with 4 per thread, as before, a storm's
-     * backlog went out in the order of its partitions. 512 at the default 16 threads, half a second at 1,000/s.
+     * first (PullQueue); reading stops while that many wait. The consumer reads a backlog in runs of one partition;
+     * EvenReading keeps the partitions within a second of each other, and the pulls sorted together go out in the
+     * order of their silences within that: with 4 per thread, as before, a storm's backlog went out in the order of
+     * its partitions. 512 at the default 16 threads, half a second at 1,000/s.
      */
     static final int PULLS_SORTED_TOGETHER_PER_THREAD = 32;
     /**

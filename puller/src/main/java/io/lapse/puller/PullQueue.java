@@ -23,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * later is not overtaken for ever while earlier ones keep coming (a partition whose expiries are all younger would
  * otherwise hold back its commits), the one waiting longest goes next once it has waited {@code patience}. Patience
  * is a time, not a count of pulls that went before: a count is used up within a second by a storm's backlog, and the
- * order then falls back to the order of reading, which is partition by partition.
+ * order then falls back to the order of reading, which {@link EvenReading} keeps level in time across partitions.
  *
  * <p>The order holds within what this instance has read: the pulls in flight, up to the bulkhead's threads and queue.
  * Kafka gives each instance its own partitions, and nothing orders pulls across instances: each drains its own

@@ -31,6 +31,8 @@ import org.apache.kafka.common.TopicPartition;
  * of the attempts of one order, the earlier is answered first, and the later can be answered by its pull. The
  * consumer fetches from every partition it is assigned, so none waits for another to be read to its end; it reads
  * only the partitions Kafka assigned to this instance, so the order holds within an instance, not across instances.
+ * The consumer would read a backlog in long runs of one partition; {@link EvenReading} holds back the partitions read
+ * ahead in time, so that the backlog is read in the order the timer fired it.
  */
 final class PullerLoop {
 
@@ -45,6 +47,7 @@ final class PullerLoop {
     private final BooleanSupplier upstreamTakesMore;
     private final BacklogGauges backlog;
     private final DrainRate drain;
+    private final EvenReading even;
     private final IntSupplier held;
     private final BooleanSupplier running;
     private final int answersInFlight;
@@ -58,6 +61,7 @@ final class PullerLoop {
             BooleanSupplier upstreamTakesMore,
             BacklogGauges backlog,
             DrainRate drain,
+            EvenReading even,
             IntSupplier held,
             BooleanSupplier running,
             int answersInFlight) {
@@ -69,6 +73,7 @@ final class PullerLoop {
         this.upstreamTakesMore = upstreamTakesMore;
         this.backlog = backlog;
         this.drain = drain;
+        this.even = even;
         this.held = held;
         this.running = running;
         this.answersInFlight = answersInFlight;
@@ -81,12 +86,25 @@ final class PullerLoop {
         }
         commits.commitAdvanced();
         backlog.refreshWhenDue();
+        Set<TopicPartition> assigned = consumer.assignment();
         // held final pulls take no pull thread, so however many there are, reading goes on for the others
-        if (commits.inFlight() - held.getAsInt() >= answersInFlight || !upstreamTakesMore.getAsBoolean()) {
-            consumer.pause(consumer.assignment());
-        } else {
-            consumer.resume(consumer.paused());
+        boolean full = commits.inFlight() - held.getAsInt() >= answersInFlight || !upstreamTakesMore.getAsBoolean();
+        Set<TopicPartition> hold = full ? assigned : even.ahead(assigned, this::lag);
+        Set<TopicPartition> paused = consumer.paused();
+        List<TopicPartition> resume = new ArrayList<>();
+        for (TopicPartition partition : paused) {
+            if (!hold.contains(partition)) {
+                resume.add(partition);
+            }
         }
+        consumer.pause(hold);
+        consumer.resume(resume);
+        even.readable(resume);
+    }
+
+    /** Records of the partition not read yet, as of the last fetch; -1 when unknown. */
+    private long lag(TopicPartition partition) {
+        return consumer.currentLag(partition).orElse(-1);
     }
 
     private record Polled(ConsumerRecord<byte[], byte[]> record, ExpiryReading reading) {
@@ -110,6 +128,10 @@ final class PullerLoop {
             }
         }
         Map<String, OrderView> views = inspect(orderIds, records);
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> read = records.records(partition);
+            even.read(partition, read.get(read.size() - 1).timestamp());
+        }
         polled.sort(Polled.EARLIEST_SILENCE_FIRST);
         for (Polled p : polled) {
             ConsumerRecord<byte[], byte[]> record = p.record();

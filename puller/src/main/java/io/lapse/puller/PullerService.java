@@ -58,9 +58,10 @@ public final class PullerService implements Service {
     private static final int LEAST_ANSWERS_IN_FLIGHT = 1_000;
     /**
      * Pulls read and waiting for a pull thread, per pull thread ({@code upstream.concurrency}), taken earliest silence
-     * first (PullQueue); reading stops while that many wait. The consumer reads a backlog partition by partition, so
-     * only pulls sorted together go out in the order of their silences: with 4 per thread, as before, a storm's
-     * backlog went out in the order of its partitions. 512 at the default 16 threads, half a second at 1,000/s.
+     * first (PullQueue); reading stops while that many wait. The consumer reads a backlog in runs of one partition;
+     * EvenReading keeps the partitions within a second of each other, and the pulls sorted together go out in the
+     * order of their silences within that: with 4 per thread, as before, a storm's backlog went out in the order of
+     * its partitions. 512 at the default 16 threads, half a second at 1,000/s.
      */
     static final int PULLS_SORTED_TOGETHER_PER_THREAD = 32;
     /**
@@ -68,6 +69,14 @@ public final class PullerService implements Service {
      * and the rate permit's wait), and long enough to gather a drain's results into a batch per partition.
      */
     private static final Duration RESULT_LINGER = Duration.ofMillis(20);
+    /**
+     * How far ahead in time (the expiries' timestamps) a partition may be read of the one furthest behind, and how
+     * long a partition that yields nothing is waited for (EvenReading): about a fetch's worth of one partition at a
+     * storm's peak, and a few polls.
+     */
+    private static final Duration EVEN_SLACK = Duration.ofSeconds(1);
+
+    private static final Duration EVEN_STALE = Duration.ofSeconds(2);
     /** How long a pull waits, at most, while pulls of earlier silences read after it go first. */
     private static final Duration PULL_PATIENCE = Duration.ofSeconds(30);
 
@@ -158,6 +167,7 @@ public final class PullerService implements Service {
                 upstreamTakesMore,
                 backlog,
                 drain,
+                new EvenReading(EVEN_SLACK, EVEN_STALE, System::nanoTime),
                 hold::held,
                 running::get,
                 Math.max(LEAST_ANSWERS_IN_FLIGHT, 16 * maxInFlight));

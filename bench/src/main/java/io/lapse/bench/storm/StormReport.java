@@ -56,7 +56,8 @@ final class StormReport {
                 "all");
         table.row(
                 "last silent order first pulled",
-                seconds(r.lastPulledMs()),
+                seconds(r.lastPulledMs()) + " (" + BenchReport.count(r.laterCallsBeforeLastPulled())
+                        + " repeat calls before it)",
                 "≤ " + seconds(r.goalLastPulledMs()) + " (orders ÷ rate limit + 10 s)");
         table.row("peak puller backlog", BenchReport.count(r.peakBacklog()), "—");
         table.row(
@@ -74,9 +75,10 @@ final class StormReport {
                         + " Calls: time from the silence's start cut into ttl-long windows; each window's orders are"
                         + " those the puller called in it (%,d order-windows); the calls are the %,d that the"
                         + " simulated upstream served (the pulled topic holds %,d non-SKIPPED results), the worst"
-                        + " window counted from the pulled topic. Last pull: from the storm's first expiry to the"
-                        + " last silent order's first OK pull. False expiries: fired after the resume for an order that"
-                        + " had pushed a ts in (deadline − ttl, deadline]. The pulled topic holds %,d SKIPPED results"
+                        + " window counted from the pulled topic. Last pull: from the fleet's first expiry (the first"
+                        + " due at least a ttl less a push interval after the pushes stopped: an order that was pushing"
+                        + " then) to the last silent order's first OK pull. False expiries: fired after the resume for"
+                        + " an order that had pushed a ts in (deadline − ttl, deadline]. The pulled topic holds %,d SKIPPED results"
                         + " (no call needed; %,d of them because the order was pulled at or after the deadline)."
                         + " Events: their `at`. %s%n",
                 r.lateness().count(),

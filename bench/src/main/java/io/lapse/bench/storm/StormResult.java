@@ -15,7 +15,10 @@ import java.util.OptionalLong;
  * @param calls                calls per order per ttl window, counted from the pulled topic
  * @param upstreamCalls        calls upstream served to the fleet from the silence's start to the run's end
  * @param pulledOrders         silent orders with an OK pull after the silence began, of {@code options.orders()}
- * @param lastPulledMs         from the storm's first expiry to the last silent order's first pull
+ * @param lastPulledMs         from the fleet's first expiry ({@link StormRun#fleetsFirstAppended}) to the last silent
+ *                             order's first pull
+ * @param laterCallsBeforeLastPulled calls from the silence's start up to that pull that were not their order's first
+ *                             since the silence: a second round overtaking orders not yet pulled would show here
  * @param peakBacklog          the puller's highest backlog gauge over the run, -1 if it never reported one
  * @param expiriesAfterResume  expiries fired once the pushes resumed
  * @param falseAfterResume     of those, the ones whose order had pushed in the ttl up to the deadline
@@ -34,6 +37,7 @@ public record StormResult(
         long upstreamCalls,
         int pulledOrders,
         long lastPulledMs,
+        long laterCallsBeforeLastPulled,
         long peakBacklog,
         long expiriesAfterResume,
         long falseAfterResume,
@@ -48,6 +52,9 @@ public record StormResult(
         if (pulledOrders < 0 || pulledOrders > options.orders() || upstreamCalls < 0) {
             throw new IllegalArgumentException(
                     "pulled " + pulledOrders + " of " + options.orders() + " orders with " + upstreamCalls + " calls");
+        }
+        if (laterCallsBeforeLastPulled < 0) {
+            throw new IllegalArgumentException("negative count of later calls: " + laterCallsBeforeLastPulled);
         }
         if (falseAfterResume < 0 || falseAfterResume > expiriesAfterResume) {
             throw new IllegalArgumentException(falseAfterResume + " false of " + expiriesAfterResume + " expiries");

@@ -22,10 +22,13 @@ import io.lapse.store.OrderView;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -152,13 +155,13 @@ public final class StormRun {
             long skippedAlreadyPulled) {
         long ttl = options.ttl().toMillis();
         List<ExpiryCollector.Expiry> inStorm = firedBetween(expiries, silenceStart, resumed);
-        long firstExpiry = firstAppended(inStorm, silenceStart);
+        long fleetsFirst = fleetsFirstAppended(inStorm, silenceStart, options.ttl(), options.pushInterval());
         ExpiryRates rates = rates(inStorm, ttl);
         Lateness lateness = lateness(inStorm);
         CallsPerTtl calls = calls(pulled.results(), silenceStart, ttl);
         Map<String, Long> firstPulls = pulled.firstOkSince();
         long lastPulled =
-                firstPulls.values().stream().mapToLong(Long::longValue).max().orElse(firstExpiry);
+                firstPulls.values().stream().mapToLong(Long::longValue).max().orElse(fleetsFirst);
         List<FalseExpiries.Fired> afterResume = expiries.stream()
                 .filter(e -> e.firedAt() >= resumed)
                 .map(e -> new FalseExpiries.Fired(e.orderId(), e.deadline()))
@@ -172,7 +175,8 @@ public final class StormRun {
                 calls,
                 upstreamCalls,
                 firstPulls.size(),
-                lastPulled - firstExpiry,
+                lastPulled - fleetsFirst,
+                laterCallsBefore(pulled.results(), silenceStart, lastPulled),
                 sampler.peakBacklog(),
                 afterResume.size(),
                 falseAfterResume,
@@ -190,12 +194,40 @@ public final class StormRun {
                 .toList();
     }
 
-    /** When the first of the storm's expiries reached Kafka; {@code otherwise} without any. */
-    public static long firstAppended(List<ExpiryCollector.Expiry> inStorm, long otherwise) {
+    /**
+     * When the fleet's first expiry, the first the silence caused, reached Kafka; {@code silenceStart} without any.
+     * The drain counts from it. Every order that was pushing when the pushes stopped had pushed within the push
+     * interval before, so its deadline is at least {@code silenceStart + ttl - pushInterval}. An expiry due earlier belongs to an order silent before the storm
+     * (the soak's orders silent for good are pulled every ttl, their expiries spread over it): counting from such an
+     * expiry would charge the drain with the time before the fleet's deadlines even came due, up to a ttl.
+     */
+    public static long fleetsFirstAppended(
+            List<ExpiryCollector.Expiry> inStorm, long silenceStart, Duration ttl, Duration pushInterval) {
+        long fleetDue = silenceStart + ttl.minus(pushInterval).toMillis();
         return inStorm.stream()
+                .filter(e -> e.deadline() >= fleetDue)
                 .mapToLong(ExpiryCollector.Expiry::appendTime)
                 .min()
-                .orElse(otherwise);
+                .orElse(silenceStart);
+    }
+
+    /**
+     * Calls (every result but SKIPPED) from {@code since} up to {@code until} that were not their order's first call
+     * since {@code since}.
+     */
+    public static long laterCallsBefore(List<PullResult> results, long since, long until) {
+        List<PullResult> calls = results.stream()
+                .filter(r -> r.outcome() != PullResult.Outcome.SKIPPED && r.pulledAt() >= since)
+                .sorted(Comparator.comparingLong(PullResult::pulledAt))
+                .toList();
+        Set<String> called = new HashSet<>();
+        long later = 0;
+        for (PullResult call : calls) {
+            if (!called.add(call.orderId()) && call.pulledAt() <= until) {
+                later++;
+            }
+        }
+        return later;
     }
 
     public static ExpiryRates rates(List<ExpiryCollector.Expiry> inStorm, long ttlMillis) {

@@ -3,7 +3,11 @@ package io.lapse.bench.storm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lapse.bench.harness.ExpiryCollector;
 import io.lapse.bench.lateness.Lateness;
+import io.lapse.event.PullResult;
+import io.lapse.event.StatusPush;
+import io.lapse.event.TimerExpired;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +27,38 @@ class StormTallyTest {
         assertThat(rates.peakPerSecond()).isEqualTo(3);
         // the first ttl runs from the first expiry (0) to 6000: four of the five
         assertThat(rates.firstTtlPerSecond()).isEqualTo(4 / 6.0);
+    }
+
+    @Test
+    void theDrainCountsFromTheFirstExpiryOfAnOrderThatWasPushingWhenThePushesStopped() {
+        long silence = 100_000;
+        long push = 2_000;
+        List<ExpiryCollector.Expiry> inStorm = List.of(
+                // silent before the storm (pulled 3 s before it): due before any order that was pushing could be
+                expiry(silence - 3_000 + TTL, silence + 3_100),
+                // pushed 2 s before the stop, the earliest a pushing order can have pushed: the fleet's first
+                expiry(silence - push + TTL, silence + 4_200),
+                expiry(silence + TTL, silence + 6_100));
+        assertThat(StormRun.fleetsFirstAppended(inStorm, silence, Duration.ofMillis(TTL), Duration.ofMillis(push)))
+                .isEqualTo(silence + 4_200);
+        assertThat(StormRun.fleetsFirstAppended(List.of(), silence, Duration.ofMillis(TTL), Duration.ofMillis(push)))
+                .isEqualTo(silence);
+    }
+
+    @Test
+    void aRepeatCallCountsOnlyUpToTheLastFirstPull() {
+        List<PullResult> results = List.of(
+                // before the silence: not a first call since it
+                ok("a", 500),
+                ok("a", 1_000),
+                PullResult.skipped(expiry("b"), 1_100),
+                ok("b", 1_200),
+                // a's second call, before c's first: counted
+                ok("a", 1_500),
+                ok("c", 2_000),
+                // after c's, the last first pull: not counted
+                ok("b", 2_500));
+        assertThat(StormRun.laterCallsBefore(results, 1_000, 2_000)).isEqualTo(1);
     }
 
     @Test
@@ -143,6 +179,18 @@ class StormTallyTest {
         String csv =
                 StormPlot.csv(List.of(new StormSampler.Sample(-1_000, -1, 0), new StormSampler.Sample(1_500, 42, 7)));
         assertThat(csv).isEqualTo("seconds_since_silence,backlog,upstream_calls\n-1.000,-1,0\n1.500,42,7\n");
+    }
+
+    private static ExpiryCollector.Expiry expiry(long deadline, long appendTime) {
+        return new ExpiryCollector.Expiry("order-" + deadline, deadline, 1, appendTime - 10, appendTime);
+    }
+
+    private static PullResult ok(String order, long at) {
+        return PullResult.ok(expiry(order), new StatusPush(order, "CHARGING", at, Map.of()), at);
+    }
+
+    private static TimerExpired expiry(String order) {
+        return new TimerExpired(order, 100, 1, 1, 100, TimerExpired.Source.TIMER, false);
     }
 
     private static CallsPerTtl.Call call(String order, long at) {

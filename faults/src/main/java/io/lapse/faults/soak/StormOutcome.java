@@ -88,8 +88,9 @@ public record StormOutcome(
                         "all",
                         r.pulledOrders() == stormOrders),
                 new Goal(
-                        "last silent order first pulled, after the storm's first expiry",
-                        seconds(r.lastPulledMs()) + " (peak backlog " + count(r.peakBacklog()) + ")",
+                        "last silent order first pulled, after the fleet's first expiry",
+                        seconds(r.lastPulledMs()) + " (peak backlog " + count(r.peakBacklog()) + "; "
+                                + count(r.laterCallsBeforeLastPulled()) + " repeat calls before it)",
                         "≤ " + seconds(r.goalLastPulledMs()) + " (orders ÷ rate limit + 10 s)",
                         r.lastPulledMs() <= r.goalLastPulledMs()),
                 new Goal(
@@ -127,7 +128,10 @@ public record StormOutcome(
                                 + "puller called in each ttl-long window (%,d order-windows). False after resume: "
                                 + "fired after the resume for an order that sent a push in (deadline − ttl, "
                                 + "deadline], timed by its CreateTime (a finished order's push carries the moment "
-                                + "it finished and goes out up to a push interval later). Backlog and drain: %s "
+                                + "it finished and goes out up to a push interval later). The last first pull counts "
+                                + "from the fleet's first expiry: the first due at least a ttl less a push interval "
+                                + "after the pushes stopped, an order that was pushing then (those due earlier are "
+                                + "orders silent before the storm). Backlog and drain: %s "
                                 + "(and its samples as CSV beside it). %s%n",
                         stormOrders,
                         figures.lateness().count(),

@@ -59,11 +59,13 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
         List<ExpiryCollector.Expiry> inStorm = StormRun.firedBetween(expiries, silenceStart, resumed);
         Set<String> stormOrders =
                 inStorm.stream().map(ExpiryCollector.Expiry::orderId).collect(Collectors.toSet());
-        long firstExpiry = StormRun.firstAppended(inStorm, silenceStart);
+        long fleetsFirst = StormRun.fleetsFirstAppended(inStorm, silenceStart, bench.ttl(), bench.pushInterval());
         List<Long> firstPulls = firstOkSinceStart.entrySet().stream()
                 .filter(e -> stormOrders.contains(e.getKey()))
                 .map(Map.Entry::getValue)
                 .toList();
+        long lastFirstPull =
+                firstPulls.stream().mapToLong(Long::longValue).max().orElse(fleetsFirst);
         List<FalseExpiries.Fired> afterResume = expiries.stream()
                 .filter(e -> e.firedAt() >= resumed)
                 .map(e -> new FalseExpiries.Fired(e.orderId(), e.deadline()))
@@ -79,7 +81,8 @@ record StormTally(long silenceStart, long resumed, Set<String> terminal) {
                 StormRun.calls(pulls, silenceStart, ttl),
                 upstreamCalls,
                 firstPulls.size(),
-                firstPulls.stream().mapToLong(Long::longValue).max().orElse(firstExpiry) - firstExpiry,
+                lastFirstPull - fleetsFirst,
+                StormRun.laterCallsBefore(pulls, silenceStart, lastFirstPull),
                 sampler.peakBacklog(),
                 afterResume.size(),
                 afterResume.isEmpty()

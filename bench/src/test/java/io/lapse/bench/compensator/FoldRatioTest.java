@@ -31,10 +31,10 @@ class FoldRatioTest {
                 .hasSize(4)
                 .anySatisfy(line -> assertThat(line)
                         .startsWith("| baseline")
-                        .contains("| 1,000,000 |", "|    10.0 |", "|   100,000 |", "| 10.0 |"))
+                        .contains("| 1,000,000 |", "|    10.0 |", "|   100,000 |", "|          10.0 |"))
                 .anySatisfy(line -> assertThat(line)
                         .startsWith("| Lapse compensator")
-                        .contains("|    16.0 |", "|    62,500 |", "| 16.0 |", " 0.63 |", "| ≥ 0.5 |"));
+                        .contains("|    16.0 |", "|    62,500 |", "|          16.0 |", " 0.63 |", "| ≥ 0.5 |"));
     }
 
     @Test

@@ -19,9 +19,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * Waits until the compensator has processed its input topics up to where they ended when the wait began, so that a
  * rebuild starting then knows every status and every expiry published before Redis lost its data: it then repeats no
  * published expiry and skips none. With exactly-once processing a committed offset means the mirror's changelog holds
- * everything before it. First the pushes, pull results and expiries; then the repartition topic they were forwarded
- * to, which Kafka Streams writes in transactions: each ends with a marker, so having processed everything but the
- * last offset is having processed everything.
+ * everything before it. First the pushes, pull results and expiries; then the repartition topic those read in another
+ * partition than their order's were forwarded to, which Kafka Streams writes in transactions: each ends with a marker,
+ * so having processed everything but the last offset is having processed everything.
  */
 final class CaughtUp {
 

@@ -65,7 +65,9 @@ public final class CompensatorService implements Service {
         CompensatorStreams streams = CompensatorStreams.build(
                 config,
                 clients,
+                admin,
                 Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"),
+                MirrorPartitions.of(admin, config.compensator().applicationId(), CompensatorTopology.inputs(topics)),
                 clock);
         CompensatorMetrics metrics = new CompensatorMetrics(context.registry(), clock);
         TimerRebuild timers = new TimerRebuild(context.redis(), context.keys(), config.timer());

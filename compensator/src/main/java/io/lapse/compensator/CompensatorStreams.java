@@ -6,7 +6,9 @@ import io.lapse.kafka.KafkaClients;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -24,30 +26,38 @@ final class CompensatorStreams implements AutoCloseable {
     private final KafkaStreams streams;
     private final InstanceSlot slot;
     private final StreamThreads threads;
+    private final Runnable coverInputs;
     private final LocalMirror local;
     private volatile boolean ranOnce;
 
-    private CompensatorStreams(
-            KafkaStreams streams, InstanceSlot slot, StreamThreads threads, String repartitionTopic) {
+    private CompensatorStreams(KafkaStreams streams, InstanceSlot slot, StreamThreads threads, Runnable coverInputs) {
         this.streams = streams;
         this.slot = slot;
         this.threads = threads;
-        this.local = new LocalMirror(streams, repartitionTopic);
+        this.coverInputs = coverInputs;
+        this.local = new LocalMirror(streams);
     }
 
-    /** Assembles the streams on the cluster's own state directory; {@link #start} runs them. */
-    static CompensatorStreams build(LapseConfig config, KafkaClients clients, String clusterId, Clock clock) {
+    /**
+     * Assembles the streams on the cluster's own state directory; {@link #start} runs them.
+     *
+     * @param partitions the mirror's partitions ({@link MirrorPartitions})
+     */
+    static CompensatorStreams build(
+            LapseConfig config, KafkaClients clients, Admin admin, String clusterId, int partitions, Clock clock) {
         Path stateDir = StateDirectory.forCluster(config.compensator().stateDir(), clusterId);
         InstanceSlot slot = clients.claimSlot(config.compensator().applicationId());
         KafkaStreams streams = new KafkaStreams(
                 CompensatorTopology.build(
-                        config.topics(), config.timer(), config.compensator().scanInterval()),
+                        config.topics(), config.timer(), config.compensator().scanInterval(), partitions),
                 StreamsSettings.of(config, stateDir, slot));
+        String applicationId = config.compensator().applicationId();
+        List<String> inputs = CompensatorTopology.inputs(config.topics());
         CompensatorStreams started = new CompensatorStreams(
                 streams,
                 slot,
                 new StreamThreads(clock, THREAD_SETTLE),
-                CompensatorTopology.repartitionTopic(config.compensator().applicationId()));
+                () -> MirrorPartitions.coverInputs(admin, applicationId, inputs));
         streams.setStateListener((state, previous) -> {
             if (state == KafkaStreams.State.RUNNING) {
                 started.ranOnce = true;
@@ -56,13 +66,24 @@ final class CompensatorStreams implements AutoCloseable {
         streams.setUncaughtExceptionHandler(e -> {
             log.error("a compensator stream thread failed; replacing it", e);
             started.threads.failed();
+            // a partition added to an input topic fails the rebalance until the changelog has as many
+            started.coverInputsQuietly();
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         return started;
     }
 
     void start() {
+        coverInputs.run();
         streams.start();
+    }
+
+    private void coverInputsQuietly() {
+        try {
+            coverInputs.run();
+        } catch (RuntimeException e) {
+            log.warn("could not compare the changelog's partitions with the input topics'", e);
+        }
     }
 
     /** Whether the streams have run: their internal topics, the changelog among them, exist from then on. */

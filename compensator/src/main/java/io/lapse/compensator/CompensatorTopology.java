@@ -4,6 +4,7 @@ import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.store.StatusReader;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -15,10 +16,12 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The compensator's Kafka Streams topology: pushes, pull results and published expiries, re-keyed by orderId and
- * repartitioned (producers key and partition as they like, and the topics may differ in partition count), fold into a
- * durable mirror of what Redis should hold for every order. Records that break the contract are skipped (their dead
- * letter is ingest's or the puller's).
+ * The compensator's Kafka Streams topology: pushes, pull results and published expiries, keyed by orderId, fold into a
+ * durable mirror of what Redis should hold for every order. An order's state lives in one partition of the mirror,
+ * chosen by its orderId ({@link MirrorPartition}); an input read from that partition of its topic folds in at once, any
+ * other goes through the repartition topic to the task that owns its partition (producers key and partition as they
+ * like, and the topics may differ in partition count). Records that break the contract are skipped (their dead letter
+ * is ingest's or the puller's).
  */
 public final class CompensatorTopology {
 
@@ -27,6 +30,12 @@ public final class CompensatorTopology {
 
     /** Part of the internal topic's name, {@code <application.id>-lapse-order-updates-repartition}. */
     static final String REPARTITION = "lapse-order-updates";
+
+    /** The route's child towards this task's store. */
+    private static final String HERE = "to-own-partition";
+
+    /** The route's child towards the repartition topic: the name Kafka Streams gives the first node of a repartition. */
+    private static final String ELSEWHERE = REPARTITION + "-repartition-filter";
 
     /**
      * The store's changelog keeps about one record per order when its segments roll often enough to be compacted:
@@ -37,19 +46,33 @@ public final class CompensatorTopology {
 
     private CompensatorTopology() {}
 
+    /** The topics the mirror is folded from. */
+    public static List<String> inputs(TopicNames topics) {
+        return List.of(topics.push(), topics.pulled(), topics.expired());
+    }
+
     /** The internal topic Kafka Streams keeps the store in: what a rebuild reads. */
     public static String changelog(String applicationId) {
         return applicationId + "-" + STORE + "-changelog";
     }
 
-    /** The internal topic the inputs go through, keyed by orderId, on their way to the store. */
+    /**
+     * The internal topic the inputs read from another partition than their order's go through, keyed by orderId, on
+     * their way to the store; its partition count is the mirror's.
+     */
     public static String repartitionTopic(String applicationId) {
         return applicationId + "-" + REPARTITION + "-repartition";
     }
 
-    /** Builds the topology; does no I/O. */
-    public static Topology build(TopicNames topics, TimerSettings timer, Duration pruneInterval) {
+    /**
+     * Builds the topology; does no I/O.
+     *
+     * @param partitions the partitions of the mirror, which is the repartition topic's count: see {@link
+     *     MirrorPartitions}
+     */
+    public static Topology build(TopicNames topics, TimerSettings timer, Duration pruneInterval, int partitions) {
         StatusReader reader = new StatusReader(timer);
+        MirrorPartition partition = new MirrorPartition(partitions);
         StreamsBuilder builder = new StreamsBuilder();
         // no record cache: an order's pushes are seconds apart, so a commit's cache had next to nothing to fold, while
         // with more orders than it holds every get missed it, copied the order in and evicted another, each a walk
@@ -63,10 +86,17 @@ public final class CompensatorTopology {
         KStream<String, MirrorInput> pulls =
                 source(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull));
         KStream<String, MirrorInput> expiries = source(builder, topics.expired(), "expired", RecordDecoder.expiries());
-        pushes.merge(pulls, Named.as("merge-statuses"))
+        KStream<String, MirrorInput> routed = pushes.merge(pulls, Named.as("merge-statuses"))
                 .merge(expiries, Named.as("merge-expiries"))
-                .repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde())
-                        .withName(REPARTITION))
+                .process(() -> new RouteToMirror(partition, HERE, ELSEWHERE), Named.as("route"));
+        // the repartition topic's source joins this subtopology through the store's processor: the tasks that write
+        // it also read it, partition p by task p, so every order's inputs meet in one task and one store
+        KStream<String, MirrorInput> moved =
+                routed.repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde())
+                        .withName(REPARTITION)
+                        .withNumberOfPartitions(partitions)
+                        .withStreamPartitioner(partition));
+        routed.merge(moved, Named.as(HERE))
                 .process(
                         () -> new OrderTracker(pruneInterval, timer.tombstoneRetention()),
                         Named.as("track-orders"),

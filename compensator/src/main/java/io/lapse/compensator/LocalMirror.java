@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -24,22 +23,16 @@ final class LocalMirror implements MirrorSource {
     static final int CHUNK = 5_000;
 
     private final KafkaStreams streams;
-    private final String repartitionTopic;
 
-    LocalMirror(KafkaStreams streams, String repartitionTopic) {
+    LocalMirror(KafkaStreams streams) {
         this.streams = streams;
-        this.repartitionTopic = repartitionTopic;
     }
 
-    /** Partitions of the mirror this instance owns now. */
+    /** Partitions of the mirror this instance owns now: task p of the topology's one subtopology keeps partition p. */
     Set<Integer> partitions() {
         Set<Integer> owned = new TreeSet<>();
         for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
-            thread.activeTasks()
-                    .forEach(task -> task.topicPartitions().stream()
-                            .filter(p -> p.topic().equals(repartitionTopic))
-                            .map(TopicPartition::partition)
-                            .forEach(owned::add));
+            thread.activeTasks().forEach(task -> owned.add(task.taskId().partition()));
         }
         return owned;
     }

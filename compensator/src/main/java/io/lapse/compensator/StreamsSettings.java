@@ -6,6 +6,7 @@ import io.lapse.kafka.KafkaClients;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
@@ -17,7 +18,8 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 public final class StreamsSettings {
 
     public static final int THREADS = 1;
-    public static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
+    public static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
+    private static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 10_000;
 
     private StreamsSettings() {}
 
@@ -35,11 +37,17 @@ public final class StreamsSettings {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
         // the mirror must never count a record twice or lose one: a rebuild writes it into Redis as it stands
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // a transaction per commit: fewer of them, while a rebuild still waits only a fraction of a second for what
-        // was read before the loss to be committed
+        // a partition added to an input topic is read within seconds, not the default five minutes: until then a
+        // rebuild waits for the mirror to read it (CaughtUp)
+        props.put(
+                StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
+                NEW_PARTITIONS_SEEN_WITHIN_MS);
+        // a transaction per commit, each committing offsets and writing a marker to every partition it wrote: one a
+        // second rather than five spares the broker and the client, and a rebuild waits at most a second longer for
+        // what was read before the loss to be committed (CaughtUp), well inside its 10 s round
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
-        // a task of the first subtopology reads a partition of each of the three input topics; waiting for them all
-        // to merge by timestamp (the default, 0) buys nothing, since the repartition interleaves the six tasks' output
+        // a task reads a partition of each of the three input topics and of the repartition topic; waiting for them
+        // all to merge by timestamp (the default, 0) buys nothing, since the repartition interleaves the tasks' output
         // anyway and the mirror's rules take inputs in any order (OrderState), and it costs: Kafka Streams 4.3 formats
         // a log line per empty partition (String.format, whatever the log level) for every record it processes, a
         // third of the stream thread's CPU on a backlog of pushes while pulled and expired stay empty

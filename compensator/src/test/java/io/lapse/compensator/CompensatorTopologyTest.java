@@ -13,8 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -40,6 +42,10 @@ class CompensatorTopologyTest {
     private static final TimerSettings TIMER = TimerSettings.from(
             ConfigSource.defaults().with(Map.of("timer.tombstone-retention", "1h", "timer.max-clock-skew", "5s")));
     private static final long RETENTION = Duration.ofHours(1).toMillis();
+    /** The driver runs one task, partition 0's: orders of the other five partitions take the repartition topic. */
+    private static final int PARTITIONS = 6;
+
+    private static final MirrorPartition MIRROR = new MirrorPartition(PARTITIONS);
 
     @TempDir
     Path stateDir;
@@ -49,6 +55,7 @@ class CompensatorTopologyTest {
     private TestInputTopic<String, byte[]> pulls;
     private TestInputTopic<String, byte[]> expiries;
     private TestOutputTopic<String, byte[]> deadLetters;
+    private TestOutputTopic<String, byte[]> moved;
     private KeyValueStore<String, OrderState> orders;
 
     @BeforeEach
@@ -58,11 +65,15 @@ class CompensatorTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(
-                CompensatorTopology.build(TOPICS, TIMER, PRUNE), props, Instant.ofEpochMilli(NOW));
+                CompensatorTopology.build(TOPICS, TIMER, PRUNE, PARTITIONS), props, Instant.ofEpochMilli(NOW));
         pushes = driver.createInputTopic(TOPICS.push(), new StringSerializer(), new ByteArraySerializer());
         pulls = driver.createInputTopic(TOPICS.pulled(), new StringSerializer(), new ByteArraySerializer());
         expiries = driver.createInputTopic(TOPICS.expired(), new StringSerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(TOPICS.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
+        moved = driver.createOutputTopic(
+                CompensatorTopology.repartitionTopic("compensator-test"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         orders = driver.getKeyValueStore(CompensatorTopology.STORE);
     }
 
@@ -192,5 +203,33 @@ class CompensatorTopologyTest {
         assertThat(orders.get("dead")).isNull();
         assertThat(orders.get("ended")).isNull();
         assertThat(orders.get("alive")).isNotNull();
+    }
+
+    @Test
+    void anOrderKeptInThisTasksPartitionFoldsAtOnceAndAnyOtherGoesThroughTheRepartitionTopicFirst() {
+        String here = orderIn(0);
+        String elsewhere = orderIn(3);
+        for (String orderId : List.of(here, elsewhere)) {
+            push(orderId, "CHARGING", NOW - 200_000);
+            fire(expiry(orderId, NOW - 200_000, 1, false));
+            pull(PullResult.ok(
+                    expiry(orderId, NOW - 200_000, 1, false), new StatusPush(orderId, "CHARGING", NOW - 1_000), NOW));
+        }
+
+        assertThat(orders.get(here)).isEqualTo(OrderState.active(NOW - 1_000));
+        assertThat(orders.get(elsewhere)).isEqualTo(OrderState.active(NOW - 1_000));
+        assertThat(moved.readKeyValuesToList())
+                .as("the push, the expiry and the pull of the order kept in partition 3, and none of the other's")
+                .extracting(record -> record.key)
+                .containsExactly(elsewhere, elsewhere, elsewhere);
+    }
+
+    /** An orderId whose state the mirror keeps in this partition. */
+    private static String orderIn(int partition) {
+        return IntStream.range(0, 1_000)
+                .mapToObj(i -> "order-" + i)
+                .filter(orderId -> MIRROR.of(orderId) == partition)
+                .findFirst()
+                .orElseThrow();
     }
 }

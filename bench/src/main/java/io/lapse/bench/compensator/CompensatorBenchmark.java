@@ -37,8 +37,9 @@ public final class CompensatorBenchmark {
         try (CompensatorStage stage = CompensatorStage.open("compensator")) {
             RunSandbox sandbox = stage.sandbox;
             BenchEnvironment environment = stage.environment;
-            OrderBacklog.write(sandbox, orders, 1);
-            double mirrorSeconds = MirrorRun.of(sandbox, orders, MIRROR_TIMEOUT).seconds();
+            OrderBacklog.write(sandbox, orders, 1, OrderBacklog.Partitioner.JAVA);
+            double mirrorSeconds =
+                    MirrorRun.of(sandbox, orders, MIRROR_TIMEOUT).rate().seconds();
             stage.probe.reset();
             Step rebuild = Step.run(sandbox, false);
             Step scan = Step.run(sandbox, true);

@@ -35,6 +35,15 @@ public final class CompensatorThroughput {
 
     /** @return 0 when the ratio meets the goal, 1 when not or when a run did not finish */
     public static int run(int orders, int pushesPerOrder, PrintStream out) {
+        return run(orders, pushesPerOrder, OrderBacklog.Partitioner.JAVA, out);
+    }
+
+    /**
+     * @param partitioner how the backlog's producer partitions the pushes: the compensator folds those in the partition
+     *                    of the mirror their order lives in without the repartition topic, any other through it
+     * @return 0 when the ratio meets the goal, 1 when not or when a run did not finish
+     */
+    public static int run(int orders, int pushesPerOrder, OrderBacklog.Partitioner partitioner, PrintStream out) {
         if (orders < OrderBacklog.FINISHED_EVERY || pushesPerOrder < 1) {
             throw new IllegalArgumentException("at least " + OrderBacklog.FINISHED_EVERY + " orders, one push each");
         }
@@ -42,27 +51,31 @@ public final class CompensatorThroughput {
         try (CompensatorStage stage = CompensatorStage.open("compensator-throughput")) {
             RunSandbox sandbox = stage.sandbox;
             System.err.printf("writing %,d orders × %d pushes…%n", orders, pushesPerOrder);
-            Rate fill = OrderBacklog.write(sandbox, orders, pushesPerOrder);
+            Rate fill = OrderBacklog.write(sandbox, orders, pushesPerOrder, partitioner);
             System.err.printf("written in %.1f s; the baseline folds them…%n", fill.seconds());
-            Rate baseline = baseline(sandbox, fill.records(), stage.stateDir);
-            System.err.printf("baseline done in %.1f s; the compensator folds them…%n", baseline.seconds());
-            Rate compensator = MirrorRun.of(sandbox, fill.records(), TIMEOUT);
+            Fold baseline = baseline(sandbox, fill.records(), stage.stateDir);
+            System.err.printf(
+                    "baseline done in %.1f s; the compensator folds them…%n",
+                    baseline.rate().seconds());
+            Fold compensator = MirrorRun.of(sandbox, fill.records(), TIMEOUT);
             FoldRatio ratio = new FoldRatio(baseline, compensator);
             out.println("## Compensator throughput against plain Kafka Streams (goal ≥ 0.5 of its records/s)");
             out.println();
             out.print(stage.environment.line("the broker, both applications and the producer"));
             out.printf(
-                    "- backlog: %s orders × %d pushes on %d partitions, every %dth order finished by its last;"
-                            + " written in %.1f s%n",
+                    "- backlog: %s orders × %d pushes on %d partitions (%s), every %dth order finished by its"
+                            + " last; written in %.1f s%n",
                     BenchReport.count(orders),
                     pushesPerOrder,
                     sandbox.partitions(),
+                    partitioner.description,
                     OrderBacklog.FINISHED_EVERY,
                     fill.seconds());
             out.println("- both: exactly_once_v2, commit every "
                     + StreamsSettings.COMMIT_INTERVAL.toMillis() + " ms, " + StreamsSettings.THREADS
                     + " stream thread, a persistent store of one entry per order (the baseline's cached, the"
                     + " compensator's not), the baseline first");
+            out.println("- CPU µs/record: the JVM's CPU time over the pass, the broker's included, per record");
             out.println();
             out.print(ratio.markdown());
             out.print(BenchReport.totalRunTime(Duration.ofNanos(System.nanoTime() - started)));
@@ -73,12 +86,13 @@ public final class CompensatorThroughput {
         }
     }
 
-    private static Rate baseline(RunSandbox sandbox, long records, ScratchDir stateDir) throws InterruptedException {
+    private static Fold baseline(RunSandbox sandbox, long records, ScratchDir stateDir) throws InterruptedException {
         String applicationId = sandbox.config.compensator().applicationId() + "-baseline";
+        long cpu = Fold.processCpuNanos();
         long started = System.nanoTime();
         try (FoldingBaseline baseline = FoldingBaseline.start(sandbox, applicationId, stateDir.resolve("baseline"))) {
             Drained.ofPushes(sandbox, applicationId).await(TIMEOUT);
-            return Rate.since(started, records, true);
+            return Fold.since(started, cpu, records);
         }
     }
 }

@@ -10,16 +10,18 @@ import java.util.Objects;
  * The compensator's throughput against the plain Kafka Streams application's on the same records in the same run:
  * only the ratio carries from one machine to another.
  *
- * @param baseline    the plain application, from start until its offsets reached the end
- * @param compensator the compensator, likewise
+ * @param baselineFold    the plain application, from start until its offsets reached the end
+ * @param compensatorFold the compensator, likewise
  */
-record FoldRatio(Rate baseline, Rate compensator) {
+record FoldRatio(Fold baselineFold, Fold compensatorFold) {
 
     static final double GOAL = 0.5;
 
     FoldRatio {
-        Objects.requireNonNull(baseline, "baseline");
-        Objects.requireNonNull(compensator, "compensator");
+        Objects.requireNonNull(baselineFold, "baseline");
+        Objects.requireNonNull(compensatorFold, "compensator");
+        Rate baseline = baselineFold.rate();
+        Rate compensator = compensatorFold.rate();
         if (baseline.records() != compensator.records()) {
             throw new IllegalArgumentException("the baseline folded " + baseline.records()
                     + " records and the compensator " + compensator.records() + ": not the same backlog");
@@ -30,7 +32,7 @@ record FoldRatio(Rate baseline, Rate compensator) {
     }
 
     double ratio() {
-        return compensator.perSecond() / baseline.perSecond();
+        return compensatorFold.rate().perSecond() / baselineFold.rate().perSecond();
     }
 
     boolean met() {
@@ -38,22 +40,37 @@ record FoldRatio(Rate baseline, Rate compensator) {
     }
 
     String markdown() {
-        return new MarkdownTable("application", "records", "seconds", "records/s", "compensator ÷ baseline", "goal")
+        Rate baseline = baselineFold.rate();
+        Rate compensator = compensatorFold.rate();
+        return new MarkdownTable(
+                        "application",
+                        "records",
+                        "seconds",
+                        "records/s",
+                        "CPU µs/record",
+                        "compensator ÷ baseline",
+                        "goal")
                 .row(
                         "baseline: plain Kafka Streams, bytes kept per orderId",
                         BenchReport.count(baseline.records()),
                         seconds(baseline),
                         BenchReport.count(Math.round(baseline.perSecond())),
+                        micros(baselineFold),
                         "—",
                         "")
                 .row(
-                        "Lapse compensator: decode, repartition, mirror",
+                        "Lapse compensator: decode, route, mirror",
                         BenchReport.count(compensator.records()),
                         seconds(compensator),
                         BenchReport.count(Math.round(compensator.perSecond())),
+                        micros(compensatorFold),
                         String.format(Locale.ROOT, "%.2f", ratio()),
                         String.format(Locale.ROOT, "≥ %.1f%s", GOAL, met() ? "" : " (not met)"))
                 .toString();
+    }
+
+    private static String micros(Fold fold) {
+        return String.format(Locale.ROOT, "%.1f", fold.cpuMicrosPerRecord());
     }
 
     private static String seconds(Rate rate) {

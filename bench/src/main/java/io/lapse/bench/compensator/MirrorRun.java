@@ -1,7 +1,6 @@
 package io.lapse.bench.compensator;
 
 import io.lapse.bench.harness.RunSandbox;
-import io.lapse.bench.report.Rate;
 import io.lapse.compensator.CompensatorService;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
@@ -19,14 +18,15 @@ final class MirrorRun {
     private MirrorRun() {}
 
     /** @return from building the service until its offsets reached the end, over {@code records} */
-    static Rate of(RunSandbox sandbox, long records, Duration timeout) throws Exception {
+    static Fold of(RunSandbox sandbox, long records, Duration timeout) throws Exception {
+        long cpu = Fold.processCpuNanos();
         long started = System.nanoTime();
         try (RedisConnection redis = RedisConnection.open(sandbox.config.redis());
                 CompensatorService compensator = CompensatorService.build(ServiceContext.of(
                         sandbox.config, sandbox.clients, redis, new SimpleMeterRegistry(), Clock.systemUTC()))) {
             compensator.start();
             Drained.ofCompensator(sandbox).await(timeout);
-            return Rate.since(started, records, true);
+            return Fold.since(started, cpu, records);
         }
     }
 }

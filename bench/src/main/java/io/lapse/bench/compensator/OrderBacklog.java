@@ -5,6 +5,7 @@ import io.lapse.bench.load.OrderIds;
 import io.lapse.bench.load.PushJson;
 import io.lapse.bench.load.UpstreamProducerSettings;
 import io.lapse.bench.report.Rate;
+import io.lapse.kafka.KeyPartitions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -19,7 +20,26 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * round ten minutes ago. Every 50th order's last push is a terminal status, so that tombstones are mirrored too;
  * every other order was last seen {@code rounds} pushes after the first.
  */
-final class OrderBacklog {
+public final class OrderBacklog {
+
+    /** How the producer of the pushes partitions them by their key, the orderId. */
+    public enum Partitioner {
+        /** The Java client's default, murmur2: each push lies in its order's partition of the mirror. */
+        JAVA("keyed by orderId, the Java client's partitioner"),
+        /** librdkafka's default, CRC-32: most pushes lie in another partition than their order's in the mirror. */
+        LIBRDKAFKA("keyed by orderId, librdkafka's partitioner");
+
+        final String description;
+
+        Partitioner(String description) {
+            this.description = description;
+        }
+
+        /** @return the partition to write to, null for the producer's own choice */
+        Integer partition(byte[] key, int partitions) {
+            return this == JAVA ? null : KeyPartitions.librdkafka(key, partitions);
+        }
+    }
 
     static final int FINISHED_EVERY = 50;
     private static final Map<String, Object> FILL =
@@ -30,7 +50,7 @@ final class OrderBacklog {
     private OrderBacklog() {}
 
     /** @return how fast the producer wrote the orders × rounds pushes, acknowledged */
-    static Rate write(RunSandbox sandbox, int orders, int rounds) {
+    static Rate write(RunSandbox sandbox, int orders, int rounds, Partitioner partitioner) {
         long first = System.currentTimeMillis() - FIRST_PUSH_AGO.toMillis();
         AtomicLong failed = new AtomicLong();
         long started = System.nanoTime();
@@ -45,9 +65,13 @@ final class OrderBacklog {
                             ? ("{\"orderId\":\"" + orderId + "\",\"status\":\"FINISHED\",\"ts\":" + seen + "}")
                                     .getBytes(StandardCharsets.UTF_8)
                             : PushJson.charging(orderId, i, round, seen);
+                    byte[] key = orderId.getBytes(StandardCharsets.UTF_8);
                     producer.send(
                             new ProducerRecord<>(
-                                    sandbox.config.topics().push(), orderId.getBytes(StandardCharsets.UTF_8), value),
+                                    sandbox.config.topics().push(),
+                                    partitioner.partition(key, sandbox.partitions()),
+                                    key,
+                                    value),
                             (meta, error) -> {
                                 if (error != null) {
                                     failed.incrementAndGet();

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -36,7 +37,8 @@ public final class JsonCodec<T> {
 
     public static final JsonCodec<StatusPush> STATUS_PUSH = new JsonCodec<>(StatusPush.class);
     /** A StatusPush without its payload, for readers that need only what decides the timer. */
-    public static final JsonCodec<StatusHeader> STATUS_HEADER = new JsonCodec<>(StatusHeader.class, "StatusPush");
+    public static final JsonCodec<StatusHeader> STATUS_HEADER =
+            new JsonCodec<>(StatusHeader.class, "StatusPush", StatusHeaderParser::read);
 
     public static final JsonCodec<TimerExpired> TIMER_EXPIRED = new JsonCodec<>(TimerExpired.class);
     public static final JsonCodec<PullResult> PULL_RESULT = new JsonCodec<>(PullResult.class);
@@ -48,15 +50,18 @@ public final class JsonCodec<T> {
     // resolved once: ObjectMapper.readValue(bytes, Class) resolves the type again on every call
     private final ObjectReader reader;
     private final ObjectWriter writer;
+    /** Reads the common shape of the value faster than data binding, or returns null to leave it to the reader. */
+    private final Function<byte[], T> fast;
 
     private JsonCodec(Class<T> type) {
-        this(type, type.getSimpleName());
+        this(type, type.getSimpleName(), json -> null);
     }
 
-    private JsonCodec(Class<T> type, String name) {
+    private JsonCodec(Class<T> type, String name, Function<byte[], T> fast) {
         this.name = name;
         this.reader = MAPPER.readerFor(type);
         this.writer = MAPPER.writerFor(type);
+        this.fast = fast;
     }
 
     /** @throws InvalidRecordException when the bytes are not a valid event of this type */
@@ -64,6 +69,18 @@ public final class JsonCodec<T> {
         if (json == null || json.length == 0) {
             throw new InvalidRecordException("value is empty");
         }
+        T value = fast.apply(json);
+        if (value == null) {
+            value = bind(json);
+        }
+        if (value instanceof Validated validated) {
+            validated.validate();
+        }
+        return value;
+    }
+
+    /** Reads the value by data binding alone, as every value not in a codec's fast shape is read. */
+    T bind(byte[] json) {
         T value;
         try {
             value = reader.readValue(json);
@@ -78,9 +95,6 @@ public final class JsonCodec<T> {
         }
         if (value == null) {
             throw new InvalidRecordException("value is JSON null");
-        }
-        if (value instanceof Validated validated) {
-            validated.validate();
         }
         return value;
     }

@@ -39,8 +39,11 @@ public record StatusHeader(String orderId, String status, Long ts) implements Va
         if (orderId.length() > MAX_ORDER_ID_LENGTH) {
             throw new InvalidRecordException("orderId is longer than " + MAX_ORDER_ID_LENGTH + " characters");
         }
-        if (orderId.chars().anyMatch(Character::isISOControl)) {
-            throw new InvalidRecordException("orderId contains control characters");
+        // a loop, not chars().anyMatch(): ingest checks every push's orderId
+        for (int i = 0; i < orderId.length(); i++) {
+            if (Character.isISOControl(orderId.charAt(i))) {
+                throw new InvalidRecordException("orderId contains control characters");
+            }
         }
     }
 }

@@ -98,6 +98,26 @@ class JsonCodecTest {
                 .isEqualTo(new StatusHeader("7", "CHARGING", 9L));
     }
 
+    /** The header is streamed in the common shape and bound otherwise: either way it is what the whole push says. */
+    @Test
+    void theHeaderOfEveryShapeOfPushIsWhatTheWholePushSays() {
+        List<String> pushes = List.of(
+                "{\"orderId\":\"7\",\"status\":\"CHARGING\",\"soc\":80,\"power\":4.5,\"ts\":1763780000000}",
+                "{\"meter\":{\"kwh\":[1,{\"a\":null}]},\"ts\":9,\"status\":\"FINISHED\",\"orderId\":\"o-\\u00e9\\\"x\"}",
+                "{\"orderId\":\"7\",\"status\":\"CHARGING\",\"ts\":null}",
+                "{\"orderId\":\"7\",\"status\":\"CHARGING\"}",
+                "{\"orderId\":\"ö7\",\"status\":\"CHARGING\",\"ts\":\"12\"}",
+                "{\"orderId\":\"7\",\"status\":\"CHARGING\",\"ts\":12.0}",
+                "{\"orderId\":7,\"status\":true,\"ts\":3}",
+                " {\"orderId\":\"7\",\"status\":\"CHARGING\",\"ts\":5} ");
+
+        for (String push : pushes) {
+            assertThat(JsonCodec.STATUS_HEADER.decode(utf8(push)))
+                    .as(push)
+                    .isEqualTo(JsonCodec.STATUS_PUSH.decode(utf8(push)).header());
+        }
+    }
+
     @Test
     void timerExpiredMatchesTheContractAndSaysFinalOnlyOnTheLastAttempt() {
         TimerExpired expired = new TimerExpired(

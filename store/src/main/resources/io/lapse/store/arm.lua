@@ -7,28 +7,31 @@
 --                notification arrives.
 -- KEYS[3] ended: sorted set, orderId -> when it ended or was given up, so that marks can be pruned after retention
 -- ARGV[1] ttl ms, ARGV[2] wake channel, ARGV[3] shard, ARGV[4] trigger key prefix in ttl mode, '' in zset mode,
---         then per order: orderId, deadline ms (event time + ttl, as an integer), kind ('a' active status,
---         't' terminal, 'g' upstream does not know it). The caller adds the ttl so that the common case, a status of
---         an order without a state entry, passes its deadline to ZADD as it came, with no number parsed or formatted.
+--         ARGV[5] the orders' kinds, one letter each ('a' active status, 't' terminal, 'g' upstream does not know it),
+--         then per order: deadline ms (event time + ttl, as an integer), orderId. The common case, a status of an order
+--         without a state entry, costs no more than ZADD GT itself: the caller adds the ttl, and the pairs are in the
+--         order ZADD takes them, so that a batch of only such statuses goes to ZADD as it came, with no number parsed
+--         or formatted and no list built.
 -- Returns {armed, ended, ignored}.
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
-local ttl, trigger = tonumber(ARGV[1]), ARGV[4]
+local ttl, trigger, kinds = tonumber(ARGV[1]), ARGV[4], ARGV[5]
 local zset = trigger == ''
-local first = 5
-local n = (#ARGV - first + 1) / 3
+local first = 6
+local n = #kinds
 if n < 1 then
   return {0, 0, 0}
 end
 
 local ids = {}
 for i = 1, n do
-  ids[i] = ARGV[first + (i - 1) * 3]
+  ids[i] = ARGV[first + (i - 1) * 2 + 1]
 end
 local states = redis.call('HMGET', state, unpack(ids))
 local head = zset and redis.call('ZRANGE', due, 0, 0, 'WITHSCORES') or {}
 local now = now_ms()
-local raise, raised = {}, 0
+-- in zset mode, the orders (their index, in order) whose deadline is not for the batched ZADD GT below; few or none
+local others, other_count = {}, 0
 
 -- What each mode does to watch, stop watching and re-arm an order.
 local function stop_timer(id)
@@ -40,17 +43,12 @@ local function stop_timer(id)
 end
 
 -- deadline: ARGV's string, which ZADD and PXAT take as they are
-local function set_deadline(id, deadline, fresh)
+local function set_deadline(id, deadline)
   if not zset then
     local due_at = tonumber(deadline)
     redis.call('HSET', state, id, format_state('W', due_at - ttl, 0, due_at, 't'))
     -- a deadline already past would delete the key without any notification: expire it a moment from now instead
     redis.call('SET', trigger .. id, '1', 'PXAT', due_at > now and deadline or fmt(now + 1))
-  elseif fresh then
-    -- the common case, batched below: GT keeps the later of two deadlines, so duplicates and stragglers change nothing
-    raised = raised + 2
-    raise[raised - 1] = deadline
-    raise[raised] = id
   else
     redis.call('HDEL', state, id)
     redis.call('ZADD', due, deadline, id)
@@ -67,13 +65,15 @@ local function last_seen(st, id)
 end
 
 -- The status rules (docs/contract.md; the table of cases in StatusRulesTest holds every implementation to them).
+local TERMINAL, GONE = string.byte('t'), string.byte('g')
 local armed, finished, ignored = 0, 0, 0
 for i = 1, n do
   local id = ids[i]
-  local deadline = ARGV[first + (i - 1) * 3 + 1]
-  local kind = ARGV[first + (i - 1) * 3 + 2]
+  local deadline = ARGV[first + (i - 1) * 2]
+  local kind = string.byte(kinds, i)
   local st = states[i]
-  if kind == 't' then
+  local fresh = false
+  if kind == TERMINAL then
     -- a terminal status ends the watch for good: the mark keeps replayed statuses from reviving the order
     stop_timer(id)
     redis.call('HSET', state, id, FINISHED)
@@ -81,7 +81,7 @@ for i = 1, n do
     finished = finished + 1
   elseif st == FINISHED then
     ignored = ignored + 1
-  elseif kind == 'g' then
+  elseif kind == GONE then
     -- upstream does not know the order: forget it, unless a newer status is known
     local seen = last_seen(st, id)
     if seen and tonumber(deadline) - ttl >= seen then
@@ -93,19 +93,42 @@ for i = 1, n do
       ignored = ignored + 1
     end
   elseif not st then
-    set_deadline(id, deadline, true)
+    if zset then
+      -- the common case, batched below: GT keeps the later of two deadlines, so stragglers change nothing
+      fresh = true
+    else
+      set_deadline(id, deadline)
+    end
     armed = armed + 1
   elseif tonumber(deadline) - ttl > last_seen(st, id) then
     -- a newer status than the one the expiries counted from: the attempt count starts again
     redis.call('ZREM', ended, id)
-    set_deadline(id, deadline, false)
+    set_deadline(id, deadline)
     armed = armed + 1
   else
     ignored = ignored + 1
   end
+  if zset and not fresh then
+    other_count = other_count + 1
+    others[other_count] = i
+  end
 end
 
-call_in_chunks('ZADD', due, 'GT', raise, raised)
+if zset and other_count == 0 then
+  call_in_chunks('ZADD', due, 'GT', ARGV, 2 * n, first)
+elseif zset and other_count < n then
+  local raise, raised, next_other = {}, 0, 1
+  for i = 1, n do
+    if others[next_other] == i then
+      next_other = next_other + 1
+    else
+      raise[raised + 1] = ARGV[first + (i - 1) * 2]
+      raise[raised + 2] = ids[i]
+      raised = raised + 2
+    end
+  end
+  call_in_chunks('ZADD', due, 'GT', raise, raised)
+end
 
 -- wake the timer when this batch put a deadline before the one it sleeps towards
 if zset then

@@ -72,10 +72,13 @@ end
 -- that score-member and field-value pairs stay together.
 local CHUNK = 6000
 
--- Calls command on key with flag (or nil) and list[1..n], in calls of at most CHUNK arguments.
-local function call_in_chunks(command, key, flag, list, n)
-  for i = 1, n, CHUNK do
-    local last = math.min(i + CHUNK - 1, n)
+-- Calls command on key with flag (or nil) and list[1..n] (list[from..from+n-1] when from is given, e.g. a stretch of
+-- ARGV passed on as it came), in calls of at most CHUNK arguments.
+local function call_in_chunks(command, key, flag, list, n, from)
+  from = from or 1
+  local stop = from + n - 1
+  for i = from, stop, CHUNK do
+    local last = math.min(i + CHUNK - 1, stop)
     if flag then
       redis.call(command, key, flag, unpack(list, i, last))
     else

@@ -75,22 +75,21 @@ public abstract class LuaTimerStore implements TimerStore {
                         PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
                         OrderUpdate::orderId,
                         (shard, chunk) -> {
-                            List<String> args = new ArrayList<>(4 + chunk.size() * 3);
-                            args.add(ttl);
-                            args.add(keys.wakeChannel());
-                            args.add(Integer.toString(shard));
-                            args.add(triggerPrefix(shard));
+                            // the layout arm.lua passes on to ZADD as it came in the common case
+                            String[] args = new String[5 + chunk.size() * 2];
+                            args[0] = ttl;
+                            args[1] = keys.wakeChannel();
+                            args[2] = Integer.toString(shard);
+                            args[3] = triggerPrefix(shard);
+                            StringBuilder kinds = new StringBuilder(chunk.size());
+                            int i = 5;
                             for (OrderUpdate u : chunk) {
-                                args.add(u.orderId());
-                                // the deadline, not the event time: the script's common case only passes it on
-                                args.add(Long.toString(u.eventTime() + ttlMillis));
-                                args.add(u.kind().code());
+                                kinds.append(u.kind().code());
+                                args[i++] = Long.toString(u.eventTime() + ttlMillis);
+                                args[i++] = u.orderId();
                             }
-                            return ARM.<List<Long>>run(
-                                            redis,
-                                            ScriptOutputType.MULTI,
-                                            shardKeys(shard),
-                                            args.toArray(String[]::new))
+                            args[4] = kinds.toString();
+                            return ARM.<List<Long>>run(redis, ScriptOutputType.MULTI, shardKeys(shard), args)
                                     .thenApply(r -> new ApplyResult(r.get(0), r.get(1), r.get(2)));
                         })
                 .thenApply(results -> results.stream().reduce(ApplyResult.NONE, ApplyResult::plus));

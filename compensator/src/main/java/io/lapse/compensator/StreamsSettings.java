@@ -19,7 +19,6 @@ public final class StreamsSettings {
 
     public static final int THREADS = 1;
     public static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
-    private static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 10_000;
 
     private StreamsSettings() {}
 
@@ -37,11 +36,9 @@ public final class StreamsSettings {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.kafka().replicationFactor());
         // the mirror must never count a record twice or lose one: a rebuild writes it into Redis as it stands
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // a partition added to an input topic is read within seconds, not the default five minutes: until then a
-        // rebuild waits for the mirror to read it (CaughtUp)
         props.put(
                 StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
-                NEW_PARTITIONS_SEEN_WITHIN_MS);
+                KafkaClients.NEW_PARTITIONS_SEEN_WITHIN_MS);
         // a transaction per commit, each committing offsets and writing a marker to every partition it wrote: one a
         // second rather than five spares the broker and the client, and a rebuild waits at most a second longer for
         // what was read before the loss to be committed (CaughtUp), well inside its 10 s round

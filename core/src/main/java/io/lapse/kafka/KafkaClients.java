@@ -29,6 +29,13 @@ public final class KafkaClients {
 
     private static final int MEMBER_HEARTBEAT_INTERVAL_MS = 1_000;
 
+    /**
+     * A consumer's {@code metadata.max.age.ms} where a partition added to an input topic must be read within seconds,
+     * not the default five minutes: until ingest reads it the watermark stands still, and until the compensator does
+     * a rebuild waits. A metadata request every few seconds costs the broker next to nothing.
+     */
+    public static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 5_000;
+
     private final KafkaSettings settings;
     private final StartupRetry startup;
 

@@ -28,8 +28,6 @@ import org.apache.kafka.common.IsolationLevel;
  */
 public final class IngestService implements Service {
 
-    private static final int NEW_PARTITIONS_SEEN_WITHIN_MS = 5_000;
-
     private final ServiceLoop loop;
     private final ServiceLoop proof;
     private final ServiceLoop fleetWatch;
@@ -53,9 +51,8 @@ public final class IngestService implements Service {
                 Map.of(
                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
                         config.ingest().maxPollRecords(),
-                        // a partition added to a topic holds the watermark back until ingest reads it
                         ConsumerConfig.METADATA_MAX_AGE_CONFIG,
-                        NEW_PARTITIONS_SEEN_WITHIN_MS));
+                        KafkaClients.NEW_PARTITIONS_SEEN_WITHIN_MS));
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-ingest", Map.of());
         BrokerEndOffsets endOffsets =
                 new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation(clients));

@@ -395,6 +395,37 @@ class ZsetTimerStoreTest {
     }
 
     @Test
+    void aFinishedAndAFiredOrderAmongManyFreshStatusesOfABatchKeepTheirRules() {
+        long ts = now() - TTL - 1_000;
+        store.apply(List.of(OrderUpdate.active("fired", ts), OrderUpdate.terminal("finished", ts)))
+                .join();
+        acknowledge(claimAll());
+        List<OrderUpdate> batch = new java.util.ArrayList<>();
+        long fresh = now();
+        for (int i = 0; i < 2_000; i++) {
+            batch.add(OrderUpdate.active("order-" + i, fresh));
+        }
+        batch.add(OrderUpdate.active("finished", fresh));
+        batch.add(OrderUpdate.active("fired", fresh));
+
+        ApplyResult result = store.apply(batch).join();
+
+        assertThat(view("finished").phase()).as("not revived").isEqualTo(OrderView.Phase.ENDED);
+        assertThat(redis.connection()
+                        .async()
+                        .zscore(store.keys().due(store.keys().shardOf("finished")), "finished")
+                        .toCompletableFuture()
+                        .join())
+                .as("no deadline")
+                .isNull();
+        assertThat(view("fired").phase()).as("re-armed").isEqualTo(OrderView.Phase.ARMED);
+        assertThat(view("fired").attempt()).isZero();
+        assertThat(view("fired").dueAt()).hasValue(fresh + TTL);
+        assertThat(view("order-1999").dueAt()).hasValue(fresh + TTL);
+        assertThat(result).isEqualTo(new ApplyResult(2_001, 0, 1));
+    }
+
+    @Test
     void armingADeadlineEarlierThanTheShardsNextOneWakesTheTimer() throws InterruptedException {
         BlockingQueue<String> wakes = new LinkedBlockingQueue<>();
         try (StatefulRedisPubSubConnection<String, String> sub =

@@ -5,6 +5,10 @@ import io.lapse.store.TimerKeys;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,6 +17,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /** A Lua script run by its SHA-1, sent whole only when a Redis node does not have it cached yet. */
 public final class LuaScript {
@@ -47,10 +54,39 @@ public final class LuaScript {
 
     public <T> CompletableFuture<T> run(
             RedisClusterAsyncCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
-        return redis.<T>evalsha(sha, type, keys, args)
+        return bySha(() -> redis.<T>evalsha(sha, type, keys, args), () -> redis.<T>eval(source, type, keys, args));
+    }
+
+    /**
+     * Runs the script with the arguments {@code args} appends: numbers as their digits and strings as their UTF-8
+     * bytes, written straight into the command. The String codec of {@link #run(RedisClusterAsyncCommands,
+     * ScriptOutputType, String[], String...)} takes a temporary buffer for each value it encodes, which a call of
+     * thousands of arguments pays thousands of times. {@code args} runs again should Redis not have the script cached.
+     */
+    public <T> CompletableFuture<T> run(
+            RedisClusterAsyncCommands<String, String> redis,
+            Supplier<CommandOutput<String, String, T>> output,
+            String[] keys,
+            Consumer<CommandArgs<String, String>> args) {
+        return bySha(
+                () -> redis.dispatch(CommandType.EVALSHA, output.get(), command(sha, keys, args)),
+                () -> redis.dispatch(CommandType.EVAL, output.get(), command(source, keys, args)));
+    }
+
+    private static CommandArgs<String, String> command(
+            String script, String[] keys, Consumer<CommandArgs<String, String>> args) {
+        CommandArgs<String, String> command =
+                new CommandArgs<>(StringCodec.UTF8).add(script).add(keys.length).addKeys(keys);
+        args.accept(command);
+        return command;
+    }
+
+    private <T> CompletableFuture<T> bySha(
+            Supplier<? extends CompletionStage<T>> bySha, Supplier<? extends CompletionStage<T>> bySource) {
+        return bySha.get()
                 .toCompletableFuture()
                 .exceptionallyCompose(error -> isNoScript(error)
-                        ? redis.<T>eval(source, type, keys, args).toCompletableFuture()
+                        ? bySource.get().toCompletableFuture()
                         : CompletableFuture.failedFuture(new IllegalStateException(
                                 "script " + name + " failed: "
                                         + Exceptions.unwrap(error).getMessage(),

@@ -12,8 +12,12 @@ import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandArgs;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +37,7 @@ public abstract class LuaTimerStore implements TimerStore {
     private static final LuaScript ACK = LuaScript.named("ack");
     private static final LuaScript PRUNE = LuaScript.named("prune");
     private static final LuaScript INSPECT = LuaScript.named("inspect");
+    private static final Comparator<OrderUpdate> BY_EVENT_TIME = Comparator.comparingLong(OrderUpdate::eventTime);
     /** After an announcement that the watermark held back, ttl mode sets the trigger again to expire this much later. */
     public static final long WATERMARK_RETRY_MS = 50;
 
@@ -69,30 +74,46 @@ public abstract class LuaTimerStore implements TimerStore {
     @Override
     public CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates) {
         long ttlMillis = settings.ttl().toMillis();
-        String ttl = Long.toString(ttlMillis);
         return PerShard.call(
                         keys,
                         PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
                         OrderUpdate::orderId,
                         (shard, chunk) -> {
-                            // the layout arm.lua passes on to ZADD as it came in the common case
-                            String[] args = new String[5 + chunk.size() * 2];
-                            args[0] = ttl;
-                            args[1] = keys.wakeChannel();
-                            args[2] = Integer.toString(shard);
-                            args[3] = triggerPrefix(shard);
-                            StringBuilder kinds = new StringBuilder(chunk.size());
-                            int i = 5;
-                            for (OrderUpdate u : chunk) {
-                                kinds.append(u.kind().code());
-                                args[i++] = Long.toString(u.eventTime() + ttlMillis);
-                                args[i++] = u.orderId();
-                            }
-                            args[4] = kinds.toString();
-                            return ARM.<List<Long>>run(redis, ScriptOutputType.MULTI, shardKeys(shard), args)
-                                    .thenApply(r -> new ApplyResult(r.get(0), r.get(1), r.get(2)));
+                            // in the order of their deadlines, ZADD moves each entry next to the one it moved before,
+                            // in the part of the sorted set it has just walked, not to a place anywhere in it
+                            List<OrderUpdate> byDeadline = new ArrayList<>(chunk);
+                            byDeadline.sort(BY_EVENT_TIME);
+                            return ARM.<List<Object>>run(
+                                            redis,
+                                            () -> new NestedMultiOutput<>(StringCodec.UTF8),
+                                            shardKeys(shard),
+                                            args -> armArguments(args, shard, byDeadline, ttlMillis))
+                                    .thenApply(r -> new ApplyResult((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
                         })
                 .thenApply(results -> results.stream().reduce(ApplyResult.NONE, ApplyResult::plus));
+    }
+
+    /** The layout arm.lua passes on to ZADD as it came in the common case: deadline, orderId, per order. */
+    private void armArguments(CommandArgs<String, String> args, int shard, List<OrderUpdate> chunk, long ttlMillis) {
+        StringBuilder kinds = new StringBuilder(chunk.size());
+        for (OrderUpdate u : chunk) {
+            kinds.append(u.kind().code());
+        }
+        args.add(ttlMillis)
+                .add(keys.wakeChannel())
+                .add(shard)
+                .add(triggerPrefix(shard))
+                .add(kinds.toString());
+        for (OrderUpdate u : chunk) {
+            long deadline = u.eventTime() + ttlMillis;
+            // Lettuce writes only non-negative integers as digits; an event time before 1970 is a string
+            if (deadline >= 0) {
+                args.add(deadline);
+            } else {
+                args.add(Long.toString(deadline));
+            }
+            args.add(u.orderId());
+        }
     }
 
     @Override

@@ -5,7 +5,7 @@
 -- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua), KEYS[3] epoch (see claim.lua)
 -- ARGV[1] watermark ms; ARGV[2] lease ms; ARGV[3] most orders to claim; ARGV[4] ttl ms (unused here);
 -- ARGV[5] max attempts; ARGV[6] trigger key prefix; ARGV[7] retry ms
--- Returns {now, the earliest announcement left or '' when none, {orderId, lastSeen, attempt, deadline, source, ...}}.
+-- Returns {now, the earliest announcement left or '' when none, the claims packed as claim.lua packs them}.
 local due, state, trigger = KEYS[1], KEYS[2], ARGV[6]
 keep_hash_table(state)
 local lease, max_attempts, retry = tonumber(ARGV[2]), tonumber(ARGV[5]), tonumber(ARGV[7])
@@ -41,8 +41,8 @@ for _, id in ipairs(announced) do
       out[#out + 1] = fmt(attempt)
       out[#out + 1] = fmt(s.deadline)
       out[#out + 1] = s.source
-    end
+      end
   end
 end
 local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
-return {fmt(now), head[2] or '', out}
+return {fmt(now), head[2] or '', table.concat(out, '\t')}

@@ -203,6 +203,27 @@ class ZsetTimerStoreTest {
     }
 
     @Test
+    void aBatchOfOrdersWhoseIdsHoldSeparatorsOfTheStateEntryIsClaimedAndAcknowledgedWhole() {
+        long ts = now() - TTL - 1_000;
+        List<String> ids = List.of("a|b", "with space", "ünï|cödé|", "p-" + "x".repeat(100));
+        store.apply(ids.stream().map(id -> OrderUpdate.active(id, ts)).toList()).join();
+
+        List<Claim> claims = claimAll();
+        claims.stream()
+                .collect(Collectors.groupingBy(c -> store.keys().shardOf(c.orderId())))
+                .forEach((shard, ofShard) ->
+                        assertThat(store.acknowledge(shard, ofShard).join()).isEqualTo((long) ofShard.size()));
+
+        assertThat(claims).extracting(Claim::orderId).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(claims).allSatisfy(c -> {
+            assertThat(c.deadline()).isEqualTo(ts + TTL);
+            assertThat(c.lastSeen()).isEqualTo(ts);
+            assertThat(c.attempt()).isEqualTo(1);
+        });
+        assertThat(ids).allSatisfy(id -> assertThat(view(id).phase()).isEqualTo(OrderView.Phase.FIRED));
+    }
+
+    @Test
     void anAcknowledgedExpiryRepeatsAfterTheRepeatIntervalWithTheNextAttempt() {
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
         Claim first = claimAll().get(0);

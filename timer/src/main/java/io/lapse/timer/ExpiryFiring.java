@@ -2,14 +2,12 @@ package io.lapse.timer;
 
 import io.lapse.internal.Futures;
 import io.lapse.store.Claim;
-import io.lapse.store.TimerKeys;
+import io.lapse.store.ClaimBatch;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,13 +32,11 @@ final class ExpiryFiring implements AutoCloseable {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(25);
 
     private final ExpiryPublisher publisher;
-    private final TimerKeys keys;
     private final Acknowledgement acknowledgement;
     private final Semaphore room = new Semaphore(MOST_ROUNDS_IN_FLIGHT);
 
-    ExpiryFiring(ExpiryPublisher publisher, TimerKeys keys, Acknowledgement acknowledgement) {
+    ExpiryFiring(ExpiryPublisher publisher, Acknowledgement acknowledgement) {
         this.publisher = publisher;
-        this.keys = keys;
         this.acknowledgement = acknowledgement;
     }
 
@@ -56,29 +52,35 @@ final class ExpiryFiring implements AutoCloseable {
         return true;
     }
 
-    /** Starts publishing the claims; only the timer loop calls it, after {@link #awaitRoom} said yes. */
-    void fire(List<Claim> claims) {
-        if (claims.isEmpty()) {
+    /**
+     * Starts publishing a round's claims, each shard's acknowledged in Redis once Kafka answered for all of them; only
+     * the timer loop calls it, after {@link #awaitRoom} said yes.
+     */
+    void fire(List<ClaimBatch> round) {
+        List<ClaimBatch> claimed =
+                round.stream().filter(b -> !b.claims().isEmpty()).toList();
+        if (claimed.isEmpty()) {
             return;
         }
         room.acquireUninterruptibly();
-        publisher.publish(claims).thenCompose(this::acknowledge).whenComplete((ignored, error) -> {
-            room.release();
-            if (error != null) {
-                log.warn(
-                        "acknowledging {} expiries in Redis failed; they fire again after the lease: {}",
-                        claims.size(),
-                        error.toString());
-            }
-        });
+        Futures.allDone(claimed.stream().map(this::publishAndAcknowledge).toList())
+                .whenComplete((ignored, error) -> {
+                    room.release();
+                    if (error != null) {
+                        log.warn(
+                                "acknowledging {} expiries in Redis failed; they fire again after the lease: {}",
+                                claimed.stream()
+                                        .mapToInt(b -> b.claims().size())
+                                        .sum(),
+                                error.toString());
+                    }
+                });
     }
 
-    private CompletableFuture<Void> acknowledge(List<Claim> acked) {
-        Map<Integer, List<Claim>> byShard =
-                acked.stream().collect(Collectors.groupingBy(c -> keys.shardOf(c.orderId())));
-        return Futures.allDone(byShard.entrySet().stream()
-                .map(e -> acknowledgement.acknowledge(e.getKey(), e.getValue()))
-                .toList());
+    private CompletableFuture<Long> publishAndAcknowledge(ClaimBatch batch) {
+        return publisher
+                .publish(batch.claims())
+                .thenCompose(acked -> acknowledgement.acknowledge(batch.shard(), acked));
     }
 
     /** Waits for the rounds in flight to be acknowledged, so that a clean stop leaves nothing to fire again. */

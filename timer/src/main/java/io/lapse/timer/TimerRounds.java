@@ -72,7 +72,7 @@ final class TimerRounds {
         this.wakeup = wakeup;
         this.watermarks = watermarks;
         this.epochs = epochs;
-        this.firing = new ExpiryFiring(publisher, store.keys(), store::acknowledge);
+        this.firing = new ExpiryFiring(publisher, store::acknowledge);
         this.batchSize = batchSize;
     }
 
@@ -114,8 +114,7 @@ final class TimerRounds {
         long mark = readWatermark();
         Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
         if (!due.isEmpty()) {
-            firing.fire(
-                    claim(due, mark).stream().flatMap(b -> b.claims().stream()).toList());
+            firing.fire(claim(due, mark));
         }
         wakeup.sleep(sleepMillis(owned, mark));
     }

@@ -7,6 +7,7 @@ import io.lapse.store.Claim;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -30,6 +31,27 @@ class ExpiryPublisherTest {
 
         assertThat(publisherOn(producer).publish(CLAIMS).join()).containsExactlyInAnyOrderElementsOf(CLAIMS);
         assertThat(producer.history()).hasSize(2);
+    }
+
+    @Test
+    void theRoundEndsOnlyOnceKafkaAnsweredEverySendAndLeavesOutTheOnesItRefused() {
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+        CompletableFuture<List<Claim>> acked = publisherOn(producer).publish(CLAIMS);
+
+        producer.completeNext();
+        assertThat(acked).as("one send still unanswered").isNotDone();
+        producer.errorNext(new TimeoutException("delivery timeout"));
+
+        assertThat(acked.join()).containsExactly(CLAIMS.get(0));
+    }
+
+    @Test
+    void aRoundOfNoClaimsEndsAtOnce() {
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+
+        assertThat(publisherOn(producer).publish(List.of()).join()).isEmpty();
     }
 
     @Test

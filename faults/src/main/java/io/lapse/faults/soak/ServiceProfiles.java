@@ -38,8 +38,12 @@ final class ServiceProfiles {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir, e);
         }
-        return List.of("-XX:StartFlightRecording=filename=" + dir.resolve(processName + ".jfr")
-                + ",settings=profile,dumponexit=true");
+        // without DebugNonSafepoints JFR charges a sample to the nearest safepoint, often a method that never ran
+        return List.of(
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:+DebugNonSafepoints",
+                "-XX:StartFlightRecording=filename=" + dir.resolve(processName + ".jfr")
+                        + ",settings=profile,dumponexit=true");
     }
 
     /** A table per recording written: the top methods by share of the process's execution samples. */

@@ -136,21 +136,8 @@ public abstract class LuaTimerStore implements TimerStore {
         long now = Long.parseLong((String) reply.get(0));
         String next = (String) reply.get(1);
         OptionalLong nextDue = next.isEmpty() ? OptionalLong.empty() : OptionalLong.of((long) Double.parseDouble(next));
-        List<?> flat = (List<?>) reply.get(2);
-        List<Claim> claims = new ArrayList<>(flat.size() / 5);
-        for (int i = 0; i < flat.size(); i += 5) {
-            int attempt = Integer.parseInt((String) flat.get(i + 2));
-            TimerExpired.Source source = StateRecord.source((String) flat.get(i + 4), ownSource);
-            claims.add(new Claim(
-                    (String) flat.get(i),
-                    Long.parseLong((String) flat.get(i + 1)),
-                    attempt,
-                    Long.parseLong((String) flat.get(i + 3)),
-                    source,
-                    now,
-                    attempt >= settings.maxAttempts()));
-        }
-        return new ClaimBatch(shard, now, nextDue, claims);
+        return new ClaimBatch(
+                shard, now, nextDue, PackedClaims.read((String) reply.get(2), now, ownSource, settings.maxAttempts()));
     }
 
     @Override
@@ -158,17 +145,14 @@ public abstract class LuaTimerStore implements TimerStore {
         if (claims.isEmpty()) {
             return CompletableFuture.completedFuture(0L);
         }
-        List<String> args = new ArrayList<>(3 + claims.size() * 4);
-        args.add(Long.toString(settings.repeat().toMillis()));
-        args.add(Integer.toString(settings.maxAttempts()));
-        args.add(triggerPrefix(shard));
-        for (Claim c : claims) {
-            args.add(c.orderId());
-            args.add(Integer.toString(c.attempt()));
-            args.add(Long.toString(c.deadline()));
-            args.add(Long.toString(c.firedAt()));
-        }
-        return ACK.run(redis, ScriptOutputType.INTEGER, shardKeys(shard), args.toArray(String[]::new));
+        return ACK.run(
+                redis,
+                ScriptOutputType.INTEGER,
+                shardKeys(shard),
+                Long.toString(settings.repeat().toMillis()),
+                Integer.toString(settings.maxAttempts()),
+                triggerPrefix(shard),
+                PackedClaims.write(claims));
     }
 
     @Override

@@ -15,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The compensator's reaction to a loss of Redis's data: a full rebuild from the changelog, counted and logged. While
- * its mirror is behind its input topics (the compensator itself was down or lagging), the rebuild is postponed round
- * after round, each logging how far behind it still is and when, at the rate it caught up, it will be done.
+ * The compensator's reaction to a loss of Redis's data: a full rebuild from the changelog, counted and logged with
+ * where its time went. While its mirror is behind its input topics (the compensator itself was down or lagging), the
+ * rebuild is postponed round after round, each logging how far behind it still is and when, at the rate it caught up,
+ * it will be done.
  */
 final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
 
@@ -99,7 +100,11 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
         }
         behindBefore = -1;
         metrics.scanned(CompensatorMetrics.Scan.FULL, result.took());
-        log.info("rebuilt in {} ms: {}", result.took().toMillis(), RebuildSummary.of(result));
+        log.info(
+                "rebuilt in {} ms ({}): {}",
+                result.took().toMillis(),
+                result.phases().describe(),
+                RebuildSummary.of(result));
         return result;
     }
 

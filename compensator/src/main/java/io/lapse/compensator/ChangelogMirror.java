@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -56,12 +57,22 @@ final class ChangelogMirror implements MirrorSource {
      * @throws IllegalStateException when the topic does not exist
      */
     ChangelogMirror(Consumer<byte[], byte[]> consumer, String topic) {
+        this(consumer, topic, partition -> true);
+    }
+
+    /**
+     * @param consumer one of {@link #consumer}, used by this mirror alone
+     * @param reads    which of the topic's partitions this mirror reads
+     * @throws IllegalStateException when the topic does not exist
+     */
+    ChangelogMirror(Consumer<byte[], byte[]> consumer, String topic, IntPredicate reads) {
         this.consumer = consumer;
         List<PartitionInfo> infos = consumer.partitionsFor(topic, Blocking.TIMEOUT);
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " does not exist");
         }
         this.partitions = infos.stream()
+                .filter(info -> reads.test(info.partition()))
                 .map(info -> new TopicPartition(topic, info.partition()))
                 .sorted(Comparator.comparingInt(TopicPartition::partition))
                 .toList();

@@ -77,6 +77,7 @@ public final class CompensatorService implements Service {
                 config,
                 clients,
                 admin,
+                streams.local(),
                 context.epochs(),
                 writers,
                 metrics,

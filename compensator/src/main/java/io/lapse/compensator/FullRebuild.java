@@ -74,9 +74,10 @@ final class FullRebuild {
         Map<Integer, String> generations =
                 dryRun ? Map.of() : Blocking.await(epochs.begin(candidate(started)), "begin the rebuild's epoch");
         long behind = caughtUp.await(catchUp);
-        log.debug("caught up {} ms after the rebuild began, {} records behind", clock.millis() - started, behind);
+        long caughtUpAt = clock.millis();
+        Duration waited = Duration.ofMillis(caughtUpAt - started);
         if (behind > 0 && whenBehind == WhenBehind.POSTPONE && !dryRun) {
-            return RebuildResult.postponed(behind, Duration.ofMillis(clock.millis() - started));
+            return RebuildResult.postponed(behind, waited);
         }
         if (behind > 0) {
             log.warn(
@@ -87,14 +88,30 @@ final class FullRebuild {
         }
         MirrorSource source = mirror.get();
         listener.opened(source.size());
+        long openedAt = clock.millis();
         source.read(batch -> writer.write(batch, image -> true), listener);
         RebuildCount count = writer.total(); // every write done before any shard is declared
+        long writtenAt = clock.millis();
         Set<Integer> declared =
                 dryRun ? Set.of() : Blocking.await(epochs.finish(generations), "declare the shards rebuilt");
+        long declaredAt = clock.millis();
         Set<Integer> lost = new TreeSet<>(generations.keySet());
         lost.removeAll(declared);
+        Duration handedOver = writer.encoding().plus(writer.redisWait());
+        RebuildPhases phases = new RebuildPhases(
+                waited,
+                Duration.ofMillis(openedAt - caughtUpAt),
+                nonNegative(Duration.ofMillis(writtenAt - openedAt).minus(handedOver)),
+                writer.encoding(),
+                writer.redisWait(),
+                Duration.ofMillis(declaredAt - writtenAt));
         return new RebuildResult(
-                count, behind, declared, lost, Duration.ofMillis(clock.millis() - started), dryRun, false);
+                count, behind, declared, lost, Duration.ofMillis(declaredAt - started), phases, dryRun, false);
+    }
+
+    /** Phases timed by two clocks (the writer's and this one) may come out a millisecond below zero. */
+    private static Duration nonNegative(Duration phase) {
+        return phase.isNegative() ? Duration.ZERO : phase;
     }
 
     /** An epoch name that says when it began, unique enough among the rebuilds of one Redis. */

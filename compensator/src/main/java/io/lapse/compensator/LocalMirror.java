@@ -9,6 +9,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.ThreadMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -18,9 +19,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * writing it. Each partition's store is read in key order, in chunks, so that no iterator stays open across a call to
  * Redis (a rebalance would close the store under it).
  */
-final class LocalMirror implements MirrorSource {
+final class LocalMirror implements MirrorSource, OwnedMirror {
 
-    static final int CHUNK = 5_000;
+    /** Orders a chunk, each chunk one batch for Redis: as many as a batch of the changelog's (a full rebuild's). */
+    static final int CHUNK = 20_000;
 
     private final KafkaStreams streams;
 
@@ -28,9 +30,13 @@ final class LocalMirror implements MirrorSource {
         this.streams = streams;
     }
 
-    /** Partitions of the mirror this instance owns now: task p of the topology's one subtopology keeps partition p. */
-    Set<Integer> partitions() {
+    /** Task p of the topology's one subtopology keeps partition p. */
+    @Override
+    public Set<Integer> partitions() {
         Set<Integer> owned = new TreeSet<>();
+        if (!streams.state().isRunningOrRebalancing()) {
+            return owned;
+        }
         for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
             thread.activeTasks().forEach(task -> owned.add(task.taskId().partition()));
         }
@@ -43,27 +49,34 @@ final class LocalMirror implements MirrorSource {
         return -1;
     }
 
-    /** @throws org.apache.kafka.streams.errors.InvalidStateStoreException while a partition migrates or restores */
+    /** @throws InvalidStateStoreException while a partition migrates or restores */
     @Override
     public void read(Consumer<Map<String, OrderState>> batch, Progress progress) {
         long done = 0;
         for (int partition : partitions()) {
-            ReadOnlyKeyValueStore<String, OrderState> store = streams.store(StoreQueryParameters.fromNameAndType(
-                            CompensatorTopology.STORE, QueryableStoreTypes.<String, OrderState>keyValueStore())
-                    .withPartition(partition));
-            String after = null;
-            int read;
-            do {
-                Map<String, OrderState> chunk = new LinkedHashMap<>();
-                after = chunkAfter(store, after, chunk);
-                read = chunk.size();
-                if (read > 0) {
-                    batch.accept(chunk);
-                    done += read;
-                    progress.advanced(done);
-                }
-            } while (read == CHUNK);
+            done = read(partition, batch, progress, done);
         }
+    }
+
+    @Override
+    public long read(int partition, Consumer<Map<String, OrderState>> batch, Progress progress, long doneBefore) {
+        ReadOnlyKeyValueStore<String, OrderState> store = streams.store(StoreQueryParameters.fromNameAndType(
+                        CompensatorTopology.STORE, QueryableStoreTypes.<String, OrderState>keyValueStore())
+                .withPartition(partition));
+        long done = doneBefore;
+        String after = null;
+        int read;
+        do {
+            Map<String, OrderState> chunk = new LinkedHashMap<>();
+            after = chunkAfter(store, after, chunk);
+            read = chunk.size();
+            if (read > 0) {
+                batch.accept(chunk);
+                done += read;
+                progress.advanced(done);
+            }
+        } while (read == CHUNK);
+        return done;
     }
 
     /** Fills {@code chunk} with up to CHUNK entries after the key {@code after} (from the first when null). */

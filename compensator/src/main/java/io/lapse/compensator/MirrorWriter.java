@@ -4,6 +4,7 @@ import io.lapse.config.TimerSettings;
 import io.lapse.store.RebuildCount;
 import io.lapse.store.TimerImage;
 import io.lapse.store.TimerRebuild;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -27,6 +28,8 @@ final class MirrorWriter {
     private final Consumer<RebuildCount> written;
     private final Deque<CompletableFuture<RebuildCount>> inFlight = new ArrayDeque<>();
     private RebuildCount total = RebuildCount.NONE;
+    private long encodeNanos;
+    private long redisWaitNanos;
 
     /**
      * @param dryRun  count what would be written, and write nothing
@@ -45,6 +48,7 @@ final class MirrorWriter {
      * @param include which images to write; the others are left out of the counts too
      */
     void write(Map<String, OrderState> batch, Predicate<TimerImage> include) {
+        long started = System.nanoTime();
         List<TimerImage> images = new ArrayList<>(batch.size());
         batch.forEach((orderId, state) -> {
             TimerImage image = state.image(orderId, timer.ttl(), timer.repeat());
@@ -53,9 +57,11 @@ final class MirrorWriter {
             }
         });
         if (images.isEmpty()) {
+            encodeNanos += System.nanoTime() - started;
             return;
         }
         inFlight.add(rebuild.merge(images, dryRun));
+        encodeNanos += System.nanoTime() - started;
         while (inFlight.size() > IN_FLIGHT) {
             collect(inFlight.poll(), images.size());
         }
@@ -73,8 +79,20 @@ final class MirrorWriter {
         return total;
     }
 
+    /** Time spent turning orders into images and handing them to Redis, apart from waiting for it. */
+    Duration encoding() {
+        return Duration.ofNanos(encodeNanos);
+    }
+
+    /** Time spent waiting for Redis to write the batches in flight. */
+    Duration redisWait() {
+        return Duration.ofNanos(redisWaitNanos);
+    }
+
     private void collect(CompletableFuture<RebuildCount> merge, int size) {
+        long started = System.nanoTime();
         RebuildCount count = Blocking.await(merge, "write a batch of timers" + (size > 0 ? " of about " + size : ""));
+        redisWaitNanos += System.nanoTime() - started;
         total = total.plus(count);
         if (!dryRun) {
             written.accept(count);

@@ -15,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The compensator's reaction to a loss of Redis's data: a full rebuild from the changelog, counted and logged. While
- * its mirror is behind its input topics (the compensator itself was down or lagging), the rebuild is postponed round
- * after round, each logging how far behind it still is and when, at the rate it caught up, it will be done.
+ * The compensator's reaction to a loss of Redis's data: a full rebuild from the mirror (this instance's stores, the
+ * changelog for the rest), counted and logged with where its time went. While its mirror is behind its input topics
+ * (the compensator itself was down or lagging), the rebuild is postponed round after round, each logging how far
+ * behind it still is and when, at the rate it caught up, it will be done.
  */
 final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
 
@@ -37,11 +38,15 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
 
     private long behindBeforeAt;
 
-    /** @param catchUpRound how long one round waits for the mirror to catch up before it is postponed */
+    /**
+     * @param local        this instance's part of the mirror, read from its stores; the rest is read from the changelog
+     * @param catchUpRound how long one round waits for the mirror to catch up before it is postponed
+     */
     RebuildOnLoss(
             LapseConfig config,
             KafkaClients clients,
             Admin admin,
+            LocalMirror local,
             RedisEpochs epochs,
             Supplier<MirrorWriter> writers,
             CompensatorMetrics metrics,
@@ -61,7 +66,10 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
                                 config.topics().expired()),
                         CompensatorTopology.repartitionTopic(applicationId),
                         clock),
-                () -> new ChangelogMirror(changelog, CompensatorTopology.changelog(applicationId)),
+                () -> new LocalFirstMirror(
+                        local,
+                        partitions -> new ChangelogMirror(
+                                changelog, CompensatorTopology.changelog(applicationId), partitions)),
                 clock);
         this.writers = writers;
         this.metrics = metrics;
@@ -99,7 +107,11 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
         }
         behindBefore = -1;
         metrics.scanned(CompensatorMetrics.Scan.FULL, result.took());
-        log.info("rebuilt in {} ms: {}", result.took().toMillis(), RebuildSummary.of(result));
+        log.info(
+                "rebuilt in {} ms ({}): {}",
+                result.took().toMillis(),
+                result.phases().describe(),
+                RebuildSummary.of(result));
         return result;
     }
 

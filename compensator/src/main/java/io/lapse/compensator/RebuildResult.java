@@ -11,6 +11,7 @@ import java.util.Set;
  *                 expiries among them may fire again or be skipped)
  * @param declared shards whose epoch the rebuild wrote (none in a dry run)
  * @param lost     shards that lost data again during the rebuild: they must be rebuilt again
+ * @param phases   where the time went
  * @param postponed the mirror was {@code behind} its input topics, so nothing was written and no shard declared: the
  *                  rebuild must run again
  */
@@ -20,11 +21,13 @@ record RebuildResult(
         Set<Integer> declared,
         Set<Integer> lost,
         Duration took,
+        RebuildPhases phases,
         boolean dryRun,
         boolean postponed) {
 
     static RebuildResult postponed(long behind, Duration took) {
-        return new RebuildResult(RebuildCount.NONE, behind, Set.of(), Set.of(), took, false, true);
+        return new RebuildResult(
+                RebuildCount.NONE, behind, Set.of(), Set.of(), took, RebuildPhases.caughtUpOnly(took), false, true);
     }
 
     boolean complete() {

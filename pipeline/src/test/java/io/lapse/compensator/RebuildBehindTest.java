@@ -53,7 +53,7 @@ class RebuildBehindTest {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             RebuildResult result;
             try (Admin admin = lapse.clients.admin();
-                    RebuildOnLoss rebuild = rebuildOnLoss(lapse, admin, registry)) {
+                    RebuildOnLoss rebuild = rebuildOnLoss(lapse, admin, compensator.localMirror(), registry)) {
                 result = rebuild.run("no shard of Redis has an epoch");
             }
 
@@ -85,7 +85,8 @@ class RebuildBehindTest {
                 .get();
     }
 
-    private static RebuildOnLoss rebuildOnLoss(RunningLapse lapse, Admin admin, SimpleMeterRegistry registry) {
+    private static RebuildOnLoss rebuildOnLoss(
+            RunningLapse lapse, Admin admin, LocalMirror local, SimpleMeterRegistry registry) {
         TimerKeys keys = new TimerKeys(
                 lapse.config.redis().keyPrefix(), lapse.config.timer().shards());
         CompensatorMetrics metrics = new CompensatorMetrics(registry, Clock.systemUTC());
@@ -93,6 +94,7 @@ class RebuildBehindTest {
                 lapse.config,
                 lapse.clients,
                 admin,
+                local,
                 lapse.epochs,
                 () -> new MirrorWriter(
                         new TimerRebuild(lapse.redis, keys, lapse.config.timer()),

@@ -40,6 +40,8 @@ class ServiceProfilesTest {
     void optionsNameOneRecordingPerProcessInAFolderThatExists() {
         Path profiles = dir.resolve("profiles");
         assertThat(new ServiceProfiles(profiles).jvmOptions("timer-2"))
+                .containsSubsequence("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints")
+                .filteredOn(option -> option.startsWith("-XX:StartFlightRecording="))
                 .singleElement()
                 .asString()
                 .contains(profiles.resolve("timer-2.jfr").toString(), "settings=profile", "dumponexit=true");

@@ -83,8 +83,9 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
         if (behindBefore < 0) {
             log.warn(
                     "{}: rebuilding every timer from the compensator's mirror; nothing fires from those shards until "
-                            + "it is done",
-                    reason);
+                            + "its first pass has written the orders due within {} s",
+                    reason,
+                    FullRebuild.FIRST_PASS_HORIZON.toSeconds());
         }
         RebuildResult result =
                 rebuild.run(writers.get(), catchUpRound, FullRebuild.WhenBehind.POSTPONE, new FullRebuild.Listener() {

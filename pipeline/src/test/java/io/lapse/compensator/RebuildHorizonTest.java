@@ -82,7 +82,7 @@ class RebuildHorizonTest {
             // silent from now on: due a ttl from now, while the rebuild is held before its second pass
             push(producer, lapse, upstream, new StatusPush("soon", "CHARGING", System.currentTimeMillis()));
             Admin admin = lapse.clients.admin();
-            CaughtUp caughtUp = caughtUp(lapse, admin);
+            CaughtUp caughtUp = CaughtUp.of(admin, lapse.config, Clock.systemUTC());
             assertThat(caughtUp.await(GENEROUS))
                     .as("records the compensator has yet to process")
                     .isZero();
@@ -181,19 +181,6 @@ class RebuildHorizonTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    private static CaughtUp caughtUp(RunningLapse lapse, Admin admin) {
-        String applicationId = lapse.config.compensator().applicationId();
-        return new CaughtUp(
-                admin,
-                applicationId,
-                List.of(
-                        lapse.config.topics().push(),
-                        lapse.config.topics().pulled(),
-                        lapse.config.topics().expired()),
-                CompensatorTopology.repartitionTopic(applicationId),
-                Clock.systemUTC());
     }
 
     private static void push(

@@ -135,7 +135,7 @@ final class FullRebuild {
                 writer.encoding(),
                 writer.redisWait(),
                 declaring,
-                Duration.ofMillis(firstDeclaredAt - started));
+                Duration.ofMillis((firstPass.left > 0 ? firstDeclaredAt : declaredAt) - started));
         return new RebuildResult(
                 count, behind, declared, lost, Duration.ofMillis(declaredAt - started), phases, dryRun, false);
     }

@@ -13,8 +13,9 @@ import java.util.Locale;
  * @param encode    turning the mirror's orders into timer images and script arguments
  * @param redisWait waiting for Redis to write what was handed to it
  * @param declare   declaring the shards rebuilt up to the first pass's horizon, and their epochs
- * @param firstPass from the rebuild's start until the first pass was declared, from when the orders due soon fire
- *                  (not a phase of its own: it spans the others' first parts)
+ * @param firstPass from the rebuild's start until the orders due within the first pass's horizon could fire: when the
+ *                  first pass was declared, or the epoch when it left nothing to a second pass (not a phase of its
+ *                  own: it spans the others' first parts)
  */
 record RebuildPhases(
         Duration catchUp,
@@ -40,14 +41,14 @@ record RebuildPhases(
     }
 
     /**
-     * E.g. {@code caught up 4.1 s, mirror opened 0.1 s, read 6.0 s, encoded 0.8 s, Redis 3.0 s, declared 0.0 s; first
-     * pass declared after 5.2 s}.
+     * E.g. {@code caught up 4.1 s, mirror opened 0.1 s, read 6.0 s, encoded 0.8 s, Redis 3.0 s, declared 0.0 s; due
+     * soon firing after 5.2 s}.
      */
     String describe() {
         return String.format(
                 Locale.ROOT,
                 "caught up %.1f s, mirror opened %.1f s, read %.1f s, encoded %.1f s, Redis %.1f s, declared %.1f s; "
-                        + "first pass declared after %.1f s",
+                        + "due soon firing after %.1f s",
                 seconds(catchUp),
                 seconds(open),
                 seconds(read),

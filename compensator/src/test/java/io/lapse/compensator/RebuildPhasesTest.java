@@ -22,7 +22,7 @@ class RebuildPhasesTest {
         assertThat(phases.describe())
                 .isEqualTo(
                         "caught up 4.1 s, mirror opened 0.0 s, read 1.3 s, encoded 0.8 s, Redis 2.0 s, declared 0.0 s;"
-                                + " first pass declared after 5.3 s");
+                                + " due soon firing after 5.3 s");
     }
 
     @Test

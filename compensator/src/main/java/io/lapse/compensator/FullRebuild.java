@@ -41,7 +41,7 @@ final class FullRebuild {
 
     /**
      * How far ahead of the first pass its watched orders are due. Orders due after it fire only once the epoch is
-     * declared, so it must outlast the second pass (about 9 s at 500,000 orders, docs/benchmarks.md) with room for a
+     * declared, so it must outlast the second pass (about 11 s at 500,000 orders, docs/benchmarks.md) with room for a
      * larger mirror and a slower Redis; the shorter it is, the fewer orders the first pass writes. Measured on the
      * compensator's clock, whose skew against Redis's is small beside it.
      */

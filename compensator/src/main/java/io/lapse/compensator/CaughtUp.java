@@ -1,5 +1,7 @@
 package io.lapse.compensator;
 
+import io.lapse.config.LapseConfig;
+import io.lapse.config.TopicNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -32,6 +34,18 @@ final class CaughtUp {
     private final List<String> inputs;
     private final String repartitionTopic;
     private final Clock clock;
+
+    /** The wait for the compensator of this configuration: its three input topics, then its repartition topic. */
+    static CaughtUp of(Admin admin, LapseConfig config, Clock clock) {
+        String applicationId = config.compensator().applicationId();
+        TopicNames topics = config.topics();
+        return new CaughtUp(
+                admin,
+                applicationId,
+                List.of(topics.push(), topics.pulled(), topics.expired()),
+                CompensatorTopology.repartitionTopic(applicationId),
+                clock);
+    }
 
     CaughtUp(Admin admin, String groupId, List<String> inputs, String repartitionTopic, Clock clock) {
         this.admin = admin;

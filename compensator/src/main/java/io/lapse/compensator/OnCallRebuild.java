@@ -1,7 +1,6 @@
 package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.config.TopicNames;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.RedisEpochs;
@@ -10,7 +9,6 @@ import io.lapse.store.TimerRebuild;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -68,17 +66,11 @@ public final class OnCallRebuild {
                 if (open(consumer, changelog) == null) {
                     return UNUSABLE;
                 }
-                TopicNames topics = config.topics();
                 TimerKeys keys =
                         new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
                 FullRebuild rebuild = new FullRebuild(
                         new RedisEpochs(redis, keys),
-                        new CaughtUp(
-                                admin,
-                                applicationId,
-                                List.of(topics.push(), topics.pulled(), topics.expired()),
-                                CompensatorTopology.repartitionTopic(applicationId),
-                                clock),
+                        CaughtUp.of(admin, config, clock),
                         // opened again once the compensator has caught up: the first opening's end offsets predate
                         // what it wrote to its changelog while the rebuild waited, and the read stops at them
                         () -> new ChangelogMirror(consumer, changelog),

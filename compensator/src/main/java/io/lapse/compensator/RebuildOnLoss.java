@@ -5,7 +5,6 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.store.RedisEpochs;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -57,15 +56,7 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
         this.changelog = ChangelogMirror.consumer(clients, "lapse-compensator-rebuild");
         this.rebuild = new FullRebuild(
                 epochs,
-                new CaughtUp(
-                        admin,
-                        applicationId,
-                        List.of(
-                                config.topics().push(),
-                                config.topics().pulled(),
-                                config.topics().expired()),
-                        CompensatorTopology.repartitionTopic(applicationId),
-                        clock),
+                CaughtUp.of(admin, config, clock),
                 () -> new LocalFirstMirror(
                         local,
                         partitions -> new ChangelogMirror(
@@ -83,8 +74,9 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
         if (behindBefore < 0) {
             log.warn(
                     "{}: rebuilding every timer from the compensator's mirror; nothing fires from those shards until "
-                            + "it is done",
-                    reason);
+                            + "its first pass has written the orders due within {} s",
+                    reason,
+                    FullRebuild.FIRST_PASS_HORIZON.toSeconds());
         }
         RebuildResult result =
                 rebuild.run(writers.get(), catchUpRound, FullRebuild.WhenBehind.POSTPONE, new FullRebuild.Listener() {

@@ -16,11 +16,13 @@ class RebuildPhasesTest {
                 Duration.ofMillis(1_250),
                 Duration.ofMillis(800),
                 Duration.ofMillis(2_000),
-                Duration.ofMillis(4));
+                Duration.ofMillis(4),
+                Duration.ofMillis(5_300));
 
         assertThat(phases.describe())
                 .isEqualTo(
-                        "caught up 4.1 s, mirror opened 0.0 s, read 1.3 s, encoded 0.8 s, Redis 2.0 s, declared 0.0 s");
+                        "caught up 4.1 s, mirror opened 0.0 s, read 1.3 s, encoded 0.8 s, Redis 2.0 s, declared 0.0 s;"
+                                + " due soon firing after 5.3 s");
     }
 
     @Test
@@ -35,6 +37,7 @@ class RebuildPhasesTest {
                         Duration.ZERO,
                         Duration.ZERO,
                         Duration.ofMillis(-1),
+                        Duration.ZERO,
                         Duration.ZERO,
                         Duration.ZERO,
                         Duration.ZERO))

@@ -13,19 +13,22 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
  * The epoch marker of each timer shard: a key that only a completed rebuild writes and that goes with everything else
- * when Redis loses its data. The timer fires nothing from a shard without one (claim.lua, ttl-claim.lua). Each epoch
- * records the server it was declared on, and {@link #fence} takes it away once another server serves the shard's data.
+ * when Redis loses its data. The timer fires nothing from a shard without one (claim.lua, ttl-claim.lua), apart from
+ * what a rebuild under way has declared written up to its {@link #rebuiltUpTo horizon}. Each epoch and horizon records
+ * the server it was declared on, and {@link #fence} takes it away once another server serves the shard's data.
  */
 public final class RedisEpochs {
 
     private static final LuaScript BEGIN = LuaScript.named("epoch-begin");
     private static final LuaScript FINISH = LuaScript.named("epoch-finish");
+    private static final LuaScript HORIZON = LuaScript.named("epoch-horizon");
     private static final LuaScript STAMP = LuaScript.named("epoch-stamp");
     private static final LuaScript FENCE = LuaScript.named("epoch-fence");
 
@@ -53,20 +56,49 @@ public final class RedisEpochs {
     }
 
     /**
+     * Declares the shards rebuilt up to a moment while their rebuild goes on: every finished and given-up mark and every
+     * watched timer due by then is written, so the timer fires those of them that are due, and is woken.
+     *
+     * @param horizon ms; the declaration is fenced and taken away with Redis's data as the epoch is
+     * @return the shards declared; any other one lost data after its rebuild began and fires nothing until rebuilt
+     */
+    public CompletableFuture<Set<Integer>> rebuiltUpTo(Map<Integer, String> generations, long horizon) {
+        return declare(
+                generations,
+                (shard, generation) -> HORIZON.run(
+                        redis,
+                        ScriptOutputType.INTEGER,
+                        new String[] {next(shard), keys.epochHorizon(shard), keys.epochServer(shard)},
+                        generation,
+                        Long.toString(horizon),
+                        keys.wakeChannel(),
+                        Integer.toString(shard)));
+    }
+
+    /**
      * Declares the shards rebuilt, lets the timer fire from them and wakes it.
      *
      * @return the shards declared; any other one lost data after its rebuild began and must be rebuilt again
      */
     public CompletableFuture<Set<Integer>> finish(Map<Integer, String> generations) {
-        List<CompletableFuture<Integer>> declared = new ArrayList<>();
-        generations.forEach((shard, generation) -> declared.add(FINISH.<Long>run(
+        return declare(
+                generations,
+                (shard, generation) -> FINISH.run(
                         redis,
                         ScriptOutputType.INTEGER,
-                        new String[] {keys.epoch(shard), next(shard), keys.epochServer(shard)},
+                        new String[] {keys.epoch(shard), next(shard), keys.epochServer(shard), keys.epochHorizon(shard)
+                        },
                         generation,
                         keys.wakeChannel(),
-                        Integer.toString(shard))
-                .thenApply(done -> done == 1 ? shard : null)));
+                        Integer.toString(shard)));
+    }
+
+    /** Runs a declaration per shard; it answers 1 where the shard is declared. */
+    private CompletableFuture<Set<Integer>> declare(
+            Map<Integer, String> generations, BiFunction<Integer, String, CompletableFuture<Long>> declaration) {
+        List<CompletableFuture<Integer>> declared = new ArrayList<>();
+        generations.forEach((shard, generation) ->
+                declared.add(declaration.apply(shard, generation).thenApply(done -> done == 1 ? shard : null)));
         return Futures.allOf(declared)
                 .thenApply(shards ->
                         shards.stream().filter(shard -> shard != null).collect(Collectors.toCollection(TreeSet::new)));
@@ -86,16 +118,17 @@ public final class RedisEpochs {
     }
 
     /**
-     * Takes away the epoch of each of these shards that was declared on another Redis server than the one serving it
-     * now: a restart, a failover to a replica or a restored snapshot, any of which may have lost acknowledged writes.
+     * Takes away the epoch, or a rebuild's horizon, of each of these shards that was declared on another Redis server
+     * than the one serving it now: a restart, a failover to a replica or a restored snapshot, any of which may have
+     * lost acknowledged writes. A rebuild whose horizon is taken away cannot declare the epoch either.
      *
-     * @return the shards fenced, each with the epoch it had
+     * @return the shards fenced, each with the epoch it had (or {@code up to} and the horizon)
      */
     public CompletableFuture<Map<Integer, String>> fence(Collection<Integer> shards) {
         Map<Integer, CompletableFuture<String>> calls = new TreeMap<>();
-        shards.forEach(shard -> calls.put(
-                shard,
-                FENCE.run(redis, ScriptOutputType.VALUE, new String[] {keys.epoch(shard), keys.epochServer(shard)})));
+        shards.forEach(shard -> calls.put(shard, FENCE.run(redis, ScriptOutputType.VALUE, new String[] {
+            keys.epoch(shard), keys.epochServer(shard), keys.epochHorizon(shard), next(shard)
+        })));
         return Futures.allDone(calls.values()).thenApply(v -> {
             Map<Integer, String> fenced = new TreeMap<>();
             calls.forEach((shard, taken) -> {

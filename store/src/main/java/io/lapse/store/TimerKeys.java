@@ -167,6 +167,14 @@ public final class TimerKeys {
         return epoch(shard) + ":server";
     }
 
+    /**
+     * While a rebuild is under way: the moment up to which it has written every timer of the shard, so that orders due
+     * by then fire before the rest is written (see epoch-horizon.lua).
+     */
+    public String epochHorizon(int shard) {
+        return epoch(shard) + ":horizon";
+    }
+
     /** A capped stream of what on-call did by hand (lapse fire, lapse cancel). */
     public String audit() {
         return prefix + ":audit";

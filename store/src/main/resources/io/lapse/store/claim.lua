@@ -1,19 +1,46 @@
 -- zset mode: claims the due orders of one shard with a lease: each claimed order's score moves to now + lease, so
 -- that an expiry whose publish is never acknowledged fires again, with the same (orderId, deadline, attempt), once
 -- the lease has passed. "now" is Redis's clock, shared by every timer instance.
--- KEYS[1] due, KEYS[2] state (see arm.lua), KEYS[3] epoch (the compensator's marker that the shard's data is whole)
+-- While the shard has no epoch, a rebuild is under way: it fires only what the rebuild has written, up to the horizon
+-- the rebuild declared (epoch-horizon.lua), and nothing before that.
+-- KEYS[1] due, KEYS[2] state (see arm.lua), KEYS[3] epoch (the compensator's marker that the shard's data is whole),
+-- KEYS[4] the horizon of the rebuild under way
 -- ARGV[1] watermark ms: only deadlines at or before it are due; ARGV[2] lease ms; ARGV[3] most orders to claim;
--- ARGV[4] ttl ms; ARGV[5] max attempts (ARGV[6], ARGV[7]: ttl mode's, see ttl-claim.lua)
+-- ARGV[4] ttl ms; ARGV[5] max attempts; ARGV[6] ttl mode's (see ttl-claim.lua); ARGV[7] retry ms: how soon to look
+-- again at due orders the rebuild has not written yet
 -- Returns {now, next score or '' when the shard is empty, the claims}: one string, every claim's orderId, lastSeen,
 -- attempt, deadline and source joined by tabs (PackedClaims reads it; no orderId holds a control character). One
 -- string rather than five per claim: in a storm, reading Redis's replies took a tenth of the timer's CPU samples.
 local due, state = KEYS[1], KEYS[2]
+local horizon = false
 if redis.call('EXISTS', KEYS[3]) == 0 then
-  return {fmt(now_ms()), '', ''} -- Redis lost its data: nothing fires until the compensator's rebuild sets the epoch
+  horizon = redis.call('GET', KEYS[4])
+  if not horizon then
+    return {fmt(now_ms()), '', ''} -- Redis lost its data: nothing fires until the compensator's rebuild vouches for it
+  end
+  horizon = tonumber(horizon)
 end
 keep_hash_table(state)
 local now = now_ms()
 local limit = math.min(now, tonumber(ARGV[1]))
+if horizon then
+  limit = math.min(limit, horizon)
+end
+
+-- What the timer should look at next: the shard's earliest score. During a rebuild, an order due by the limit that is
+-- still there was not written by the rebuild (it is retried shortly), and past the horizon nothing fires until the
+-- epoch is declared, which wakes the timer.
+local function next_due()
+  local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')[2]
+  if not horizon or not head then
+    return head or ''
+  elseif tonumber(head) <= limit then
+    return fmt(now + tonumber(ARGV[7]))
+  elseif tonumber(head) > horizon then
+    return ''
+  end
+  return head
+end
 local lease, ttl, max_attempts = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
 
 local items = redis.call('ZRANGEBYSCORE', due, '-inf', limit, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
@@ -22,8 +49,7 @@ for i = 2, #items, 2 do
   ids[i / 2] = items[i - 1]
 end
 if #ids == 0 then
-  local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
-  return {fmt(now), head[2] or '', ''}
+  return {fmt(now), next_due(), ''}
 end
 
 -- one read and at most three writes for the whole batch: a storm claims thousands of orders a second
@@ -35,6 +61,9 @@ for i, id in ipairs(ids) do
   local st = states[i]
   local s = parse_state(st)
   local seen, attempt, deadline, source
+  -- during a rebuild, an order without a state entry is one the rebuild has not written (it writes one for every
+  -- watched order): ingest armed it, maybe from a replayed old status whose expiry the mirror knows was published
+  local unwritten = horizon and not st
   if not st then
     seen, attempt, deadline, source = score - ttl, 1, score, 't'
   elseif s and s.phase == 'L' then
@@ -45,7 +74,9 @@ for i, id in ipairs(ids) do
   elseif s and s.phase == 'R' then
     seen, attempt, deadline, source = s.seen, 1, score, 'c'
   end
-  if not attempt or attempt > max_attempts then
+  if unwritten then
+    -- left as it is, neither claimed nor dropped: it waits for the epoch
+  elseif not attempt or attempt > max_attempts then
     -- a finished or given-up order, or max attempts lowered since: nothing more to fire
     dropped[#dropped + 1] = id
   else
@@ -64,5 +95,4 @@ end
 call_in_chunks('ZREM', due, nil, dropped, #dropped)
 call_in_chunks('ZADD', due, nil, leases, #leases)
 call_in_chunks('HSET', state, nil, entries, #entries)
-local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
-return {fmt(now), head[2] or '', table.concat(out, '\t')}
+return {fmt(now), next_due(), table.concat(out, '\t')}

@@ -2,7 +2,9 @@
 -- records each announcement in the due set). An announced order that was re-armed or ended since fires nothing; one
 -- not yet past the watermark has its trigger set again to retry shortly. A leased order's trigger expires with its
 -- lease, so an expiry whose publish is never acknowledged is announced, and fires, again.
--- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua), KEYS[3] epoch (see claim.lua)
+-- While the shard has no epoch, a rebuild is under way: as in claim.lua, only orders due by its horizon that it wrote
+-- fire; ingest's entries ('W') wait for the epoch.
+-- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua), KEYS[3] epoch, KEYS[4] horizon (see claim.lua)
 -- ARGV[1] watermark ms; ARGV[2] lease ms; ARGV[3] most orders to claim; ARGV[4] ttl ms (unused here);
 -- ARGV[5] max attempts; ARGV[6] trigger key prefix; ARGV[7] retry ms
 -- Returns {now, the earliest announcement left or '' when none, the claims packed as claim.lua packs them}.
@@ -11,8 +13,10 @@ keep_hash_table(state)
 local lease, max_attempts, retry = tonumber(ARGV[2]), tonumber(ARGV[5]), tonumber(ARGV[7])
 local now = now_ms()
 local limit = math.min(now, tonumber(ARGV[1]))
-if redis.call('EXISTS', KEYS[3]) == 0 then
-  limit = -1 -- Redis lost its data: retry every trigger until the compensator's rebuild sets the epoch
+local rebuilding = redis.call('EXISTS', KEYS[3]) == 0
+if rebuilding then
+  -- Redis lost its data: retry every trigger the rebuild does not vouch for until it sets the epoch
+  limit = math.min(limit, tonumber(redis.call('GET', KEYS[4]) or -1))
 end
 
 local announced = redis.call('ZRANGE', due, 0, tonumber(ARGV[3]) - 1)
@@ -31,7 +35,7 @@ for _, id in ipairs(announced) do
     end
     if attempt and attempt > max_attempts then
       redis.call('HSET', state, id, format_state('G', s.seen, s.attempt, s.deadline, s.source))
-    elseif attempt and s.deadline > limit then
+    elseif attempt and (s.deadline > limit or (rebuilding and s.phase == 'W')) then
       redis.call('SET', trigger .. id, '1', 'PX', retry)
     elseif attempt then
       redis.call('HSET', state, id, format_state('L', s.seen, attempt, s.deadline, s.source))

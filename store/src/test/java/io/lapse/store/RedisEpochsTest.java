@@ -69,6 +69,62 @@ class RedisEpochsTest {
     }
 
     @Test
+    void aRebuildUnderWayIsDeclaredUpToItsHorizonUntilItsEpochIsDeclared() {
+        Map<Integer, String> generations = epochs.begin("e1").join();
+
+        assertThat(epochs.rebuiltUpTo(generations, 1_000).join()).isEqualTo(ALL);
+        assertThat(epochs.rebuiltUpTo(generations, 500).join())
+                .as("a rebuilder that got less far leaves the later horizon standing")
+                .isEqualTo(ALL);
+        assertThat(horizons()).containsOnly("1000");
+
+        assertThat(epochs.finish(generations).join()).isEqualTo(ALL);
+        assertThat(horizons()).as("the epoch replaces the horizon").containsOnlyNulls();
+    }
+
+    @Test
+    void aFlushDuringTheRebuildTakesTheHorizonAndTheRebuildCannotDeclareOneAgain() {
+        Map<Integer, String> generations = epochs.begin("e1").join();
+        epochs.rebuiltUpTo(generations, 1_000).join();
+
+        connection.async().flushall().toCompletableFuture().join();
+
+        assertThat(epochs.rebuiltUpTo(generations, 2_000).join()).isEmpty();
+        assertThat(horizons()).containsOnlyNulls();
+    }
+
+    @Test
+    void aHorizonDeclaredOnAnotherServerIsFencedAndItsRebuildDeclaresNoEpoch() {
+        Map<Integer, String> generations = epochs.begin("e1").join();
+        epochs.rebuiltUpTo(generations, 1_000).join();
+        // what a promoted replica holds: the horizon, and the run id of the master it was declared on
+        connection
+                .async()
+                .set(KEYS.epochServer(1), "the-old-master")
+                .toCompletableFuture()
+                .join();
+
+        assertThat(epochs.fence(ALL).join()).isEqualTo(Map.of(1, "up to 1000"));
+        assertThat(horizons()).containsExactly("1000", null, "1000");
+        assertThat(epochs.rebuiltUpTo(generations, 2_000).join())
+                .as("nor a horizon")
+                .isEqualTo(Set.of(0, 2));
+        assertThat(epochs.finish(generations).join()).isEqualTo(Set.of(0, 2));
+        assertThat(epochs.current().join().get(1)).isNull();
+    }
+
+    private java.util.List<String> horizons() {
+        return ALL.stream()
+                .sorted()
+                .map(shard -> connection
+                        .async()
+                        .get(KEYS.epochHorizon(shard))
+                        .toCompletableFuture()
+                        .join())
+                .toList();
+    }
+
+    @Test
     void aRestartWithoutPersistenceTakesTheEpochs() {
         epochs.stamp("e1").join();
 

@@ -24,11 +24,12 @@ class TtlTimerStoreTest {
     static final RedisConnectionExtension redis = new RedisConnectionExtension();
 
     private TtlTimerStore store;
+    private TimerSettings settings;
 
     @BeforeEach
     void emptyRedis() {
         redis.connection().async().flushall().toCompletableFuture().join();
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults()
+        settings = TimerSettings.from(ConfigSource.defaults()
                 .with(Map.of(
                         "timer.ttl",
                         TTL + "ms",
@@ -129,6 +130,24 @@ class TtlTimerStoreTest {
                 .toCompletableFuture()
                 .join();
 
+        assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
+                () -> store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000)))
+                        .join(),
+                FAR_FUTURE);
+    }
+
+    @Test
+    void whileARebuildIsUnderWayAnOrderItWroteFiresAndOneIngestArmedAgainWaitsForTheEpoch() {
+        redis.connection().async().flushall().toCompletableFuture().join();
+        long past = now() - 1_000;
+        new TimerRebuild(redis.connection(), store.keys(), settings)
+                .merge(List.of(new TimerImage("written", TimerImage.Phase.WATCHED, past - TTL, 0, 0, past)), false)
+                .join();
+        RedisEpochs epochs = new RedisEpochs(redis.connection(), store.keys());
+        epochs.rebuiltUpTo(epochs.begin("rebuilding").join(), now()).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pttl("written") == -2);
+
+        assertThat(fire("written", FAR_FUTURE)).extracting(Claim::orderId).containsExactly("written");
         assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
                 () -> store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000)))
                         .join(),

@@ -1,6 +1,7 @@
 package io.lapse.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.ConfigSource;
@@ -46,7 +47,12 @@ class ZsetTimerStoreTest {
     }
 
     private static ZsetTimerStore storeWith(Map<String, String> overrides) {
-        TimerSettings settings = TimerSettings.from(ConfigSource.defaults()
+        TimerSettings settings = settingsWith(overrides);
+        return new ZsetTimerStore(redis.connection(), new TimerKeys("lapse", settings.shards()), settings);
+    }
+
+    private static TimerSettings settingsWith(Map<String, String> overrides) {
+        return TimerSettings.from(ConfigSource.defaults()
                 .with(Map.of(
                         "timer.ttl",
                         TTL + "ms",
@@ -57,7 +63,6 @@ class ZsetTimerStoreTest {
                         "timer.shards",
                         "4"))
                 .with(overrides));
-        return new ZsetTimerStore(redis.connection(), new TimerKeys("lapse", settings.shards()), settings);
     }
 
     private static long now() {
@@ -164,6 +169,57 @@ class ZsetTimerStoreTest {
         assertThat(store.claim(shard, FAR_FUTURE).join().claims())
                 .extracting(Claim::orderId)
                 .containsExactly("o1");
+    }
+
+    /**
+     * Redis lost its data, and a rebuild has written the finished marks and the orders due by its horizon: those fire,
+     * while an order due after the horizon and one ingest armed again (maybe from a replayed old status whose expiry was
+     * published) wait for the epoch.
+     */
+    @Test
+    void whileARebuildIsUnderWayOnlyTheOrdersItWroteDueByItsHorizonFire() {
+        redis.connection().async().flushall().toCompletableFuture().join();
+        long now = now();
+        long horizon = now - 10_000;
+        new TimerRebuild(redis.connection(), store.keys(), settingsWith(Map.of()))
+                .merge(
+                        List.of(
+                                new TimerImage(
+                                        "due-by-the-horizon",
+                                        TimerImage.Phase.WATCHED,
+                                        now - 20_000 - TTL,
+                                        0,
+                                        0,
+                                        now - 20_000),
+                                new TimerImage(
+                                        "due-after-the-horizon",
+                                        TimerImage.Phase.WATCHED,
+                                        now - 5_000 - TTL,
+                                        0,
+                                        0,
+                                        now - 5_000)),
+                        false)
+                .join();
+        store.apply(List.of(OrderUpdate.active("armed-by-ingest", now - 30_000 - TTL)))
+                .join();
+        RedisEpochs epochs = new RedisEpochs(redis.connection(), store.keys());
+        Map<Integer, String> generations = epochs.begin("rebuilding").join();
+        assertThat(claimAll()).as("before the first pass is declared").isEmpty();
+
+        epochs.rebuiltUpTo(generations, horizon).join();
+
+        assertThat(claimAll())
+                .extracting(Claim::orderId, Claim::source)
+                .containsExactly(tuple("due-by-the-horizon", TimerExpired.Source.COMPENSATOR));
+        ClaimBatch ingests =
+                store.claim(store.keys().shardOf("armed-by-ingest"), FAR_FUTURE).join();
+        assertThat(ingests.nextDue().getAsLong())
+                .as("the timer looks at the shard again shortly, rather than at once over and over")
+                .isGreaterThan(ingests.redisNow());
+        epochs.finish(generations).join();
+        assertThat(claimAll())
+                .extracting(Claim::orderId)
+                .containsExactlyInAnyOrder("due-after-the-horizon", "armed-by-ingest");
     }
 
     @Test

@@ -38,7 +38,10 @@ public abstract class LuaTimerStore implements TimerStore {
     private static final LuaScript PRUNE = LuaScript.named("prune");
     private static final LuaScript INSPECT = LuaScript.named("inspect");
     private static final Comparator<OrderUpdate> BY_EVENT_TIME = Comparator.comparingLong(OrderUpdate::eventTime);
-    /** After an announcement that the watermark held back, ttl mode sets the trigger again to expire this much later. */
+    /**
+     * After an announcement that the watermark held back, ttl mode sets the trigger again to expire this much later; a
+     * shard being rebuilt whose due orders the rebuild has not written yet is looked at again this much later.
+     */
     public static final long WATERMARK_RETRY_MS = 50;
 
     protected final RedisConnection connection;
@@ -121,7 +124,7 @@ public abstract class LuaTimerStore implements TimerStore {
         return claim.<List<Object>>run(
                         redis,
                         ScriptOutputType.MULTI,
-                        new String[] {keys.due(shard), keys.state(shard), keys.epoch(shard)},
+                        new String[] {keys.due(shard), keys.state(shard), keys.epoch(shard), keys.epochHorizon(shard)},
                         Long.toString(watermark),
                         Long.toString(settings.lease().toMillis()),
                         Integer.toString(settings.batchSize()),

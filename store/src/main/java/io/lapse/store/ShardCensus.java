@@ -27,8 +27,11 @@ public final class ShardCensus {
     /**
      * @param oldest the longest overdue timer, or null when none is
      * @param epoch  the compensator's epoch marker of the shard, or null when there is none
+     * @param rebuiltUpTo while the shard has no epoch, the moment (ms) up to which a rebuild under way declared it
+     *                    written, so that its orders due by then fire; null when none did
      */
-    public record ShardCount(int shard, long watched, long overdue, OverdueOrder oldest, String epoch) {}
+    public record ShardCount(
+            int shard, long watched, long overdue, OverdueOrder oldest, String epoch, Long rebuiltUpTo) {}
 
     private static final int SCAN_COUNT = 1000;
 
@@ -63,21 +66,30 @@ public final class ShardCensus {
                 .toCompletableFuture();
         var head = redis.zrangeWithScores(due, 0, 0).toCompletableFuture();
         var epoch = redis.get(keys.epoch(shard)).toCompletableFuture();
-        return CompletableFuture.allOf(watched, overdue, head, epoch).thenApply(v -> {
+        var horizon = rebuiltUpTo(shard);
+        return CompletableFuture.allOf(watched, overdue, head, epoch, horizon).thenApply(v -> {
             OverdueOrder oldest = null;
             if (overdue.join() > 0 && !head.join().isEmpty()) {
                 ScoredValue<String> first = head.join().get(0);
                 oldest = new OverdueOrder(first.getValue(), (long) first.getScore());
             }
-            return new ShardCount(shard, watched.join(), overdue.join(), oldest, epoch.join());
+            return new ShardCount(shard, watched.join(), overdue.join(), oldest, epoch.join(), horizon.join());
         });
+    }
+
+    private CompletableFuture<Long> rebuiltUpTo(int shard) {
+        return redis.get(keys.epochHorizon(shard))
+                .toCompletableFuture()
+                .thenApply(horizon -> horizon == null ? null : Long.valueOf(horizon));
     }
 
     /** ttl mode keeps deadlines in the state hash only: walk it in steps that never hold Redis up for long. */
     private CompletableFuture<ShardCount> scanned(int shard, long limit) {
-        return redis.get(keys.epoch(shard))
-                .toCompletableFuture()
-                .thenCompose(epoch -> scanFrom(ScanCursor.INITIAL, new ShardCount(shard, 0, 0, null, epoch), limit));
+        var epoch = redis.get(keys.epoch(shard)).toCompletableFuture();
+        var horizon = rebuiltUpTo(shard);
+        return CompletableFuture.allOf(epoch, horizon)
+                .thenCompose(v -> scanFrom(
+                        ScanCursor.INITIAL, new ShardCount(shard, 0, 0, null, epoch.join(), horizon.join()), limit));
     }
 
     private CompletableFuture<ShardCount> scanFrom(ScanCursor cursor, ShardCount sofar, long limit) {
@@ -113,6 +125,6 @@ public final class ShardCensus {
                 }
             }
         }
-        return new ShardCount(sofar.shard(), watched, overdue, oldest, sofar.epoch());
+        return new ShardCount(sofar.shard(), watched, overdue, oldest, sofar.epoch(), sofar.rebuiltUpTo());
     }
 }

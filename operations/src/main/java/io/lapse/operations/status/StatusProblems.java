@@ -76,6 +76,22 @@ final class StatusProblems {
                     + Show.count(metrics.rebuildBehind()) + " more records of its input topics: nothing fires from "
                     + "shards without an epoch until then (its log gives the time left)");
         }
+        List<Integer> rebuilding = withoutEpoch.stream()
+                .filter(shard -> shards.get(shard).rebuiltUpTo() != null)
+                .toList();
+        if (!rebuilding.isEmpty()) {
+            long upTo = rebuilding.stream()
+                    .mapToLong(shard -> shards.get(shard).rebuiltUpTo())
+                    .min()
+                    .getAsLong();
+            problems.add("a rebuild is under way: "
+                    + (rebuilding.size() == shards.size() ? "every shard" : "shards " + rebuilding)
+                    + " fires only the orders it wrote that are due by " + Show.time(upTo)
+                    + ", the rest once it declares their epochs (the compensator's log says how far it is)");
+            withoutEpoch = withoutEpoch.stream()
+                    .filter(shard -> !rebuilding.contains(shard))
+                    .toList();
+        }
         if (!withoutEpoch.isEmpty() && withoutEpoch.size() == shards.size()) {
             problems.add("no shard has an epoch marker: nothing fires until the compensator declares its rebuild "
                     + "(is it running and caught up? its log says); lapse rebuild starts one");

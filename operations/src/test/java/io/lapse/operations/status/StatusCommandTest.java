@@ -118,6 +118,26 @@ class StatusCommandTest {
     }
 
     @Test
+    @Order(4)
+    void whileARebuildDeclaredItsFirstPassItSaysWhatFiresInsteadOfNothing() {
+        long horizon = System.currentTimeMillis() + 60_000;
+        for (int shard = 0; shard < 4; shard++) {
+            rig.redis
+                    .async()
+                    .set(rig.keys.epochHorizon(shard), Long.toString(horizon))
+                    .toCompletableFuture()
+                    .join();
+        }
+
+        Lapse.Outcome outcome = rig.lapse("status", "--max-watermark-age", "1h", "--overdue-after", "1h");
+
+        assertThat(outcome.out())
+                .contains("a rebuild is under way: every shard fires only the orders it wrote that are due by "
+                        + Show.time(horizon))
+                .doesNotContain("no shard has an epoch marker: nothing fires");
+    }
+
+    @Test
     @Order(2)
     void aFleetSilenceIsAProblemThatSaysTheProducersStoppedWritingNotIngestReading() {
         long since = System.currentTimeMillis() - 60_000;

@@ -9,6 +9,7 @@ import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.TimerExpired;
 import io.lapse.metrics.MetricNames;
 import io.lapse.puller.Pipeline.With;
+import io.lapse.simulator.Outage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,5 +133,41 @@ class PullerBulkTest extends PipelineTest {
                         .count())
                 .as("orders of the refused bulk requests")
                 .isGreaterThan(0);
+    }
+
+    @Test
+    void bulkRequestsMeetAnOutageAsSinglePullsDoAndEveryOrderIsAnsweredOnceUpstreamIsBack() {
+        start(Map.of(
+                "upstream.bulk-path", BULK_PATH,
+                "upstream.bulk-size", "50",
+                "upstream.rate-limit", "1000",
+                "upstream.circuit-open", "1s",
+                // more tries than the outage takes, with their backoff: what a pull that runs out of tries in an
+                // outage gets (FAILED) is the single pull's rule, not the way of bulk requests through retry and
+                // breaker
+                "upstream.max-attempts", "8"));
+        simulator.api().serveBulk(BULK_PATH);
+        List<String> orders = simulator.fleet().startMany(1_000, "outage-");
+        long backAt = System.currentTimeMillis() + 5_000;
+        simulator.api().outage(Outage.of(Duration.ofSeconds(5), Outage.Kind.ERRORS));
+
+        expire(orders);
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> resultsByOrder().size() == orders.size());
+        assertThat(resultsByOrder().values())
+                .allSatisfy(r -> assertThat(r).singleElement().satisfies(result -> {
+                    assertThat(result.outcome()).isEqualTo(Outcome.OK);
+                    assertThat(result.pulledAt()).isGreaterThanOrEqualTo(backAt);
+                }));
+        assertThat(lapse.pullerMetrics()
+                        .find("lapse.puller.circuit.transitions")
+                        .tag("to", "open")
+                        .counter())
+                .as("the bulk requests upstream did not answer opened the circuit")
+                .isNotNull();
+        assertThat(simulator.api().bulkRequests()).isPositive();
+        assertThat(lapse.pullerMetrics().get("lapse.puller.bulk.off").gauge().value())
+                .as("an outage does not turn bulk requests off")
+                .isZero();
     }
 }

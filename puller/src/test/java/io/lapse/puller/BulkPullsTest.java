@@ -89,30 +89,30 @@ class BulkPullsTest {
         assertThat(gauge("lapse.puller.bulk.off")).isZero();
     }
 
-    @Test
-    void aPullerErrorLeavesEveryOrderToBePulledAlone() {
-        BulkPulls bulk = new BulkPulls(
+    private BulkPulls throwing(Exception thrown) {
+        return new BulkPulls(
                 orderIds -> {
-                    throw new IllegalStateException("bug");
+                    if (thrown instanceof InterruptedException interrupted) {
+                        throw interrupted;
+                    }
+                    throw (RuntimeException) thrown;
                 },
                 3,
                 "http://upstream/bulk",
                 metrics,
                 nanos::get);
+    }
+
+    @Test
+    void aPullerErrorLeavesEveryOrderToBePulledAlone() {
+        BulkPulls bulk = throwing(new IllegalStateException("bug"));
 
         assertThat(bulk.pull(List.of(expiry("o-1", 1), expiry("o-2", 1)))).containsExactly(null, null);
     }
 
     @Test
     void anInterruptedRequestIsAbandoned() {
-        BulkPulls bulk = new BulkPulls(
-                orderIds -> {
-                    throw new InterruptedException("closing");
-                },
-                3,
-                "http://upstream/bulk",
-                metrics,
-                nanos::get);
+        BulkPulls bulk = throwing(new InterruptedException("closing"));
 
         assertThatThrownBy(() -> bulk.pull(List.of(expiry("o-1", 1), expiry("o-2", 1))))
                 .isInstanceOf(CancellationException.class);

@@ -83,40 +83,6 @@ public record SoakOptions(
         }
     }
 
-    /** Single pulls only. */
-    public SoakOptions(
-            int orders,
-            Duration duration,
-            Duration pushInterval,
-            Duration ttl,
-            double silent,
-            Duration sessionMin,
-            Duration sessionMax,
-            int partitions,
-            Path out,
-            SoakFault fault,
-            Duration storm,
-            int rateLimit,
-            int serviceHeapMegabytes,
-            boolean profile) {
-        this(
-                orders,
-                duration,
-                pushInterval,
-                ttl,
-                silent,
-                sessionMin,
-                sessionMax,
-                partitions,
-                out,
-                fault,
-                storm,
-                rateLimit,
-                serviceHeapMegabytes,
-                profile,
-                0);
-    }
-
     /** The workload: 1 M orders pushing every 15 s, ttl 90 s, 1 % silent, sessions of 30 to 90 minutes. */
     public static SoakOptions defaults() {
         return new SoakOptions(
@@ -133,7 +99,8 @@ public record SoakOptions(
                 Duration.ofMinutes(3),
                 Integer.parseInt(ConfigKeys.UPSTREAM_RATE_LIMIT.defaultValue()),
                 1024,
-                false);
+                false,
+                0);
     }
 
     public SoakOptions withOrders(int n) {

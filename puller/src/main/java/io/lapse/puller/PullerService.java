@@ -112,6 +112,14 @@ public final class PullerService implements Service {
                         .maxThreadPoolSize(upstream.concurrency())
                         .queueCapacity(maxInFlight - upstream.concurrency())
                         .build());
+        upstream.bulkUrl()
+                .filter(bulkUrl -> route.bulk().most() >= 2)
+                .ifPresent(bulkUrl -> log.info(
+                        "bulk requests on: while several pulls wait, up to {} orders in one POST to {}, at most {} such"
+                                + " requests in flight; each order takes a permit of the rate limit",
+                        route.bulk().most(),
+                        bulkUrl,
+                        bulkRequestsAtOnce(upstream)));
         PullQueue pullQueue = new PullQueue(
                 pullThreads, PULL_PATIENCE, context.clock(), running::get, route.bulk(), bulkRequestsAtOnce(upstream));
         int pullsSortedTogether = PULLS_SORTED_TOGETHER_PER_THREAD * upstream.concurrency();

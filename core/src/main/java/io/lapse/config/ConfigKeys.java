@@ -143,6 +143,14 @@ public final class ConfigKeys {
             "upstream.probe-interval",
             "30s",
             "How often the puller requests upstream.probe-path, besides after each 404 of a pull.");
+    public static final ConfigKey UPSTREAM_BULK_PATH = key(
+            "upstream.bulk-path",
+            "",
+            "Path under upstream.base-url of upstream's bulk status endpoint (POST, see docs/contract.md), asked for up to upstream.bulk-size orders at once while several pulls wait; empty: single pulls only.");
+    public static final ConfigKey UPSTREAM_BULK_SIZE = key(
+            "upstream.bulk-size",
+            "100",
+            "Most orders one bulk request asks for, at least 2; each order takes a permit of upstream.rate-limit.");
     public static final ConfigKey UPSTREAM_BEARER_TOKEN_FILE = key(
             "upstream.bearer-token-file",
             "",

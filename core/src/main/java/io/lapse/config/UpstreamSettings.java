@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param probePath     path under baseUrl that, when no pull was answered 200 lately, must answer anything but 404 for
  *                      a pull's 404 to mean "unknown order"; empty turns the probe off
  * @param probeInterval how often that path is requested besides after a pull's 404
+ * @param bulkPath      path under baseUrl of upstream's bulk status endpoint; empty: single pulls only
+ * @param bulkSize      most orders one bulk request asks for
  */
 public record UpstreamSettings(
         URI baseUrl,
@@ -27,6 +29,8 @@ public record UpstreamSettings(
         int maxBodyBytes,
         String probePath,
         Duration probeInterval,
+        String bulkPath,
+        int bulkSize,
         UpstreamAccess access) {
 
     public UpstreamSettings {
@@ -49,6 +53,11 @@ public record UpstreamSettings(
                 Objects.requireNonNull(probePath, "probePath").isEmpty() || probePath.startsWith("/"),
                 "must start with /, or be empty to turn the probe off");
         Require.positive(ConfigKeys.UPSTREAM_PROBE_INTERVAL, probeInterval);
+        Require.that(
+                ConfigKeys.UPSTREAM_BULK_PATH,
+                Objects.requireNonNull(bulkPath, "bulkPath").isEmpty() || bulkPath.startsWith("/"),
+                "must start with /, or be empty for single pulls only");
+        Require.that(ConfigKeys.UPSTREAM_BULK_SIZE, bulkSize >= 2, "must be at least 2");
         Objects.requireNonNull(access, "access");
     }
 
@@ -66,6 +75,8 @@ public record UpstreamSettings(
                 source.integer(ConfigKeys.UPSTREAM_MAX_BODY_BYTES),
                 source.string(ConfigKeys.UPSTREAM_PROBE_PATH),
                 source.duration(ConfigKeys.UPSTREAM_PROBE_INTERVAL),
+                source.string(ConfigKeys.UPSTREAM_BULK_PATH),
+                source.integer(ConfigKeys.UPSTREAM_BULK_SIZE),
                 UpstreamAccess.from(source)));
     }
 
@@ -79,9 +90,13 @@ public record UpstreamSettings(
         }
     }
 
-    /** The probe's URL: the base URL and the probe path. */
     /** The probe's URL, or empty when the probe is off ({@code upstream.probe-path} empty). */
     public Optional<URI> probeUrl() {
         return probePath.isEmpty() ? Optional.empty() : Optional.of(URI.create(baseUrl + probePath));
+    }
+
+    /** The bulk status endpoint's URL, or empty when upstream answers single pulls only ({@code upstream.bulk-path}). */
+    public Optional<URI> bulkUrl() {
+        return bulkPath.isEmpty() ? Optional.empty() : Optional.of(URI.create(baseUrl + bulkPath));
     }
 }

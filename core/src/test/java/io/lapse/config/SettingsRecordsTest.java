@@ -64,6 +64,22 @@ class SettingsRecordsTest {
     }
 
     @Test
+    void upstreamSettingsRefuseABulkPathOffTheRootAndBulksOfFewerThanTwoOrders() {
+        assertRefused(
+                () -> upstream(URI.create("http://upstream"), "/", "statuses", 100),
+                ConfigKeys.UPSTREAM_BULK_PATH,
+                "must start with /, or be empty for single pulls only");
+        assertRefused(
+                () -> upstream(URI.create("http://upstream"), "/", "/statuses", 1),
+                ConfigKeys.UPSTREAM_BULK_SIZE,
+                "must be at least 2");
+        assertThat(UPSTREAM.bulkUrl()).as("off by default").isEmpty();
+        assertThat(upstream(URI.create("http://upstream/api/"), "/", "/orders/statuses", 2)
+                        .bulkUrl())
+                .hasValue(URI.create("http://upstream/api/orders/statuses"));
+    }
+
+    @Test
     void theUpstreamUrlLosesItsTrailingSlashesSoThatPathsJoinIt() {
         UpstreamSettings settings = upstream(URI.create("https://upstream/api//"), "/health");
 
@@ -187,6 +203,10 @@ class SettingsRecordsTest {
     }
 
     private static UpstreamSettings upstream(URI baseUrl, String probePath) {
+        return upstream(baseUrl, probePath, UPSTREAM.bulkPath(), UPSTREAM.bulkSize());
+    }
+
+    private static UpstreamSettings upstream(URI baseUrl, String probePath, String bulkPath, int bulkSize) {
         return new UpstreamSettings(
                 baseUrl,
                 UPSTREAM.timeout(),
@@ -199,6 +219,8 @@ class SettingsRecordsTest {
                 UPSTREAM.maxBodyBytes(),
                 probePath,
                 UPSTREAM.probeInterval(),
+                bulkPath,
+                bulkSize,
                 NO_ACCESS);
     }
 }

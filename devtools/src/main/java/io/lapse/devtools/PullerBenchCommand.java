@@ -33,6 +33,13 @@ final class PullerBenchCommand implements Callable<Integer> {
     @Option(names = "--outage", description = "How long upstream answers 503 in the recovery run (default 60s).")
     String outage = Durations.format(DEFAULTS.outage());
 
+    @Option(
+            names = "--bulk-size",
+            description = "Ask the simulated upstream for up to N orders in one bulk request (upstream.bulk-size, the"
+                    + " simulator serving upstream.bulk-path) while several pulls wait; 0, the default: single pulls"
+                    + " only.")
+    int bulkSize = DEFAULTS.bulkSize();
+
     @Override
     public Integer call() {
         return PullerBenchmark.run(
@@ -42,7 +49,8 @@ final class PullerBenchCommand implements Callable<Integer> {
                         DEFAULTS.runLength(),
                         silentOrders,
                         Durations.parse(outage),
-                        DEFAULTS.recoveryRateLimit()),
+                        DEFAULTS.recoveryRateLimit(),
+                        bulkSize),
                 System.out);
     }
 }

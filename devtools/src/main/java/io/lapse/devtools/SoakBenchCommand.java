@@ -72,6 +72,12 @@ final class SoakBenchCommand implements Callable<Integer> {
     int rateLimit = DEFAULTS.rateLimit();
 
     @Option(
+            names = "--bulk-size",
+            description = "The puller asks the load's simulated upstream for up to N orders in one bulk request"
+                    + " (upstream.bulk-size) while several pulls wait; 0, the default: single pulls only.")
+    int bulkSize;
+
+    @Option(
             names = "--service-heap-mb",
             description = "The heap (-Xmx) of every service process, in MB (default 1024).")
     int serviceHeapMegabytes = DEFAULTS.serviceHeapMegabytes();
@@ -112,7 +118,8 @@ final class SoakBenchCommand implements Callable<Integer> {
                 Durations.parse(storm),
                 rateLimit,
                 serviceHeapMegabytes,
-                profile);
+                profile,
+                bulkSize);
         if (findCapacity) {
             return Capacity.find(options, sizes, System.out) > 0 ? 0 : 1;
         }

@@ -15,6 +15,10 @@ import java.util.function.BooleanSupplier;
  * than a batch each second, so requests are spread evenly; a request reserves the next free slot and waits for it.
  * Slots alone would let a busy machine, waking several late requests at once, put more than the rate into one second,
  * so a request also starts only once the request {@code rate} starts before it is a second old. The wait is timed.
+ *
+ * <p>The rate counts orders: a bulk request for k orders takes k permits, the next k slots, and starts once the k-th
+ * oldest of the last {@code rate} starts is a second old; so no more than {@code rate} orders are asked for within any
+ * second, whether alone or together.
  */
 final class Permits {
 
@@ -49,31 +53,56 @@ final class Permits {
 
     /** @throws CancellationException when the puller closes meanwhile (the reserved slot goes unused) */
     void acquire() throws InterruptedException {
-        long began = System.nanoTime();
-        long wait = limiter.reservePermission();
-        if (wait < 0) {
-            throw new IllegalStateException("no request permit free within " + RESERVE_AHEAD.toDays() + " day");
+        acquire(1);
+    }
+
+    /**
+     * The permits of a request for {@code orders} orders, at most the rate.
+     *
+     * @throws CancellationException when the puller closes meanwhile (the reserved slots go unused)
+     */
+    void acquire(int orders) throws InterruptedException {
+        if (orders < 1 || orders > starts.length) {
+            throw new IllegalArgumentException("a request takes 1 to " + starts.length + " permits, not " + orders);
         }
-        long slot = began + wait;
+        long began = System.nanoTime();
+        long slot = began;
+        for (int i = 0; i < orders; i++) {
+            long wait = limiter.reservePermission();
+            if (wait < 0) {
+                throw new IllegalStateException("no request permit free within " + RESERVE_AHEAD.toDays() + " day");
+            }
+            slot = Math.max(slot, System.nanoTime() + wait);
+        }
         for (long left = slot - System.nanoTime(); left > 0; left = slot - System.nanoTime()) {
             nap(left);
         }
-        for (long left = claimStart(); left > 0; left = claimStart()) {
+        for (long left = claimStarts(orders); left > 0; left = claimStarts(orders)) {
             nap(left);
         }
         waits.record(Duration.ofNanos(System.nanoTime() - began));
     }
 
-    /** Starts a request now if the one {@code rate} starts ago is a second old; else says how long to wait. */
-    private synchronized long claimStart() {
+    /**
+     * Starts {@code orders} now if the {@code orders}-th oldest of the last {@code rate} starts is a second old (the
+     * starts are kept in the order they were claimed, so then all the older ones are too); else says how long to wait.
+     */
+    private synchronized long claimStarts(int orders) {
         long now = System.nanoTime();
-        long free = starts[oldest] + SECOND - now;
+        long free = starts[(oldest + orders - 1) % starts.length] + SECOND - now;
         if (free > 0) {
             return free;
         }
-        starts[oldest] = now;
-        oldest = (oldest + 1) % starts.length;
+        for (int i = 0; i < orders; i++) {
+            starts[oldest] = now;
+            oldest = (oldest + 1) % starts.length;
+        }
         return 0;
+    }
+
+    /** The most permits one request may take: the rate. */
+    int most() {
+        return starts.length;
     }
 
     private void nap(long nanos) throws InterruptedException {

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * time ({@link OrderTurns}), so that in a storm, where several attempts of one silent order are read at once, one
  * call answers them all: the others wait for its OK, then are skipped. An on-call copy is pulled as it asks, whatever
  * was pulled before. A final expiry's pull waits for upstream's answer, held off the pull threads
- * ({@link FinalAttemptHold}).
+ * ({@link FinalAttemptHold}). A first pull may go to upstream together with others in one bulk request
+ * ({@link BulkPulls}); each still gets its own outcome and its own result, and the further tries of a held one go alone.
  */
 final class PullDispatcher {
 
@@ -103,11 +104,11 @@ final class PullDispatcher {
     }
 
     private CompletableFuture<Void> pullAndPublish(ConsumerRecord<byte[], byte[]> record, TimerExpired expiry) {
-        CompletableFuture<PullOutcome> pulled = submit(expiry, upstream::pull);
+        CompletableFuture<PullOutcome> pulled = submit(expiry, upstream::pull, true);
         if (expiry.finalAttempt()) {
             // after a final expiry nothing pulls the order again: giving up waits for an answer from upstream
             pulled = pulled.thenCompose(
-                    first -> hold.untilAnswered(expiry, first, () -> submit(expiry, upstream::tryHeldAgain)));
+                    first -> hold.untilAnswered(expiry, first, () -> submit(expiry, upstream::tryHeldAgain, false)));
         }
         return pulled.thenCompose(outcome -> publisher.publish(record, outcome.toResult(expiry, clock.millis())))
                 .thenAccept(recent::published);
@@ -119,8 +120,9 @@ final class PullDispatcher {
         PullOutcome ask(String orderId) throws InterruptedException;
     }
 
-    private CompletableFuture<PullOutcome> submit(TimerExpired expiry, Request request) {
-        return pullThreads.submit(expiry, () -> pull(expiry, request));
+    /** @param mayGoTogether whether the pull may go with others in one bulk request, rather than alone */
+    private CompletableFuture<PullOutcome> submit(TimerExpired expiry, Request request, boolean mayGoTogether) {
+        return pullThreads.submit(expiry, () -> pull(expiry, request), mayGoTogether);
     }
 
     private PullOutcome pull(TimerExpired expiry, Request request) {

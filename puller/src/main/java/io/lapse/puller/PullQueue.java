@@ -5,7 +5,10 @@ import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
 import io.lapse.event.TimerExpired;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -29,6 +32,12 @@ import java.util.function.BooleanSupplier;
  * Kafka gives each instance its own partitions, and nothing orders pulls across instances: each drains its own
  * partitions at its own rate limit. Since the timer fires in deadline order and orders spread over the partitions by
  * key, every instance's partitions hold the same mix of ages, so across instances the order holds only roughly.
+ *
+ * <p>Pulls that may go {@link Together} (first pulls, while upstream takes bulk requests) go so whenever a thread finds
+ * at least two of them waiting: it takes the one it would have taken and then the earliest silences among them, up to
+ * {@link Together#most()}, and asks for them in one request. At most {@code mostTogetherAtOnce} such requests are in
+ * flight; while they all are, threads take only the pulls that go alone, and the others wait for one to end, which
+ * gathers them into the next. Whatever a request together did not answer waits again, to go alone.
  */
 final class PullQueue {
 
@@ -38,20 +47,50 @@ final class PullQueue {
 
     private static final Executor RESUBMIT = CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS);
 
+    /** Asks upstream for several waiting pulls in one request. */
+    interface Together {
+        /** Never: every pull goes alone. */
+        Together NEVER = new Together() {
+            @Override
+            public int most() {
+                return 1;
+            }
+
+            @Override
+            public List<PullOutcome> pull(List<TimerExpired> expiries) {
+                throw new UnsupportedOperationException("pulls go alone");
+            }
+        };
+
+        /** How many waiting pulls one request may take now; below 2, every pull goes alone. */
+        int most();
+
+        /**
+         * @return the pulls' outcomes, in the order given; null for a pull to be asked alone
+         * @throws CancellationException when the puller closes meanwhile
+         */
+        List<PullOutcome> pull(List<TimerExpired> expiries);
+    }
+
     /**
      * A pull waiting for a thread; {@code arrival} orders arrivals and tells two waiting pulls apart, {@code arrivedAt}
-     * is when it came (ms).
+     * is when it came (ms); {@code together} when it may go with others.
      */
     private record Waiting(
             TimerExpired expiry,
             long arrival,
             long arrivedAt,
             Callable<PullOutcome> pull,
-            CompletableFuture<PullOutcome> outcome) {
+            CompletableFuture<PullOutcome> outcome,
+            boolean together) {
         Waiting {
             Objects.requireNonNull(expiry, "expiry");
             Objects.requireNonNull(pull, "pull");
             Objects.requireNonNull(outcome, "outcome");
+        }
+
+        Waiting alone() {
+            return new Waiting(expiry, arrival, arrivedAt, pull, outcome, false);
         }
     }
 
@@ -66,53 +105,123 @@ final class PullQueue {
 
     private final Clock clock;
     private final BooleanSupplier running;
+    private final Together together;
+    private final int mostTogetherAtOnce;
     private final TreeSet<Waiting> bySilence = new TreeSet<>(BY_SILENCE);
     private final TreeSet<Waiting> byArrival = new TreeSet<>(BY_ARRIVAL);
+    /** The waiting pulls that go alone, earliest silence first. */
+    private final TreeSet<Waiting> aloneBySilence = new TreeSet<>(BY_SILENCE);
+
     private long arrivals;
     /** Tasks handed to the bulkhead that have not taken a pull yet: never more than the pulls waiting. */
     private int tasksHandedIn;
+    /** Requests for pulls together in flight. */
+    private int togetherInFlight;
 
     /**
+     * Every pull alone.
+     *
      * @param patience how long a pull waits, at most, while pulls of earlier silences go before it
      * @param running  false once the puller closes: then a pull the bulkhead refuses is abandoned
      */
     PullQueue(ThreadPoolBulkhead pullThreads, Duration patience, Clock clock, BooleanSupplier running) {
+        this(pullThreads, patience, clock, running, Together.NEVER, 1);
+    }
+
+    /**
+     * @param together           asks for pulls together
+     * @param mostTogetherAtOnce how many requests together may be in flight at once
+     */
+    PullQueue(
+            ThreadPoolBulkhead pullThreads,
+            Duration patience,
+            Clock clock,
+            BooleanSupplier running,
+            Together together,
+            int mostTogetherAtOnce) {
         if (patience.isNegative() || patience.isZero()) {
             throw new IllegalArgumentException("patience must be positive, got " + patience);
+        }
+        if (mostTogetherAtOnce < 1) {
+            throw new IllegalArgumentException("mostTogetherAtOnce must be at least 1, got " + mostTogetherAtOnce);
         }
         this.pullThreads = Objects.requireNonNull(pullThreads, "pullThreads");
         this.patienceMillis = patience.toMillis();
         this.mostTasks = Math.max(1, pullThreads.getBulkheadConfig().getQueueCapacity());
         this.clock = Objects.requireNonNull(clock, "clock");
         this.running = Objects.requireNonNull(running, "running");
+        this.together = Objects.requireNonNull(together, "together");
+        this.mostTogetherAtOnce = mostTogetherAtOnce;
     }
 
-    /** @return completes with the pull's outcome once a pull thread ran it, or exceptionally as the pull threw */
+    /**
+     * A pull that goes alone.
+     *
+     * @return completes with the pull's outcome once a pull thread ran it, or exceptionally as the pull threw
+     */
     CompletableFuture<PullOutcome> submit(TimerExpired expiry, Callable<PullOutcome> pull) {
+        return submit(expiry, pull, false);
+    }
+
+    /**
+     * @param pull          the pull alone
+     * @param mayGoTogether whether it may rather go with others, in one request ({@link Together})
+     * @return completes with the pull's outcome once a pull thread ran it, or exceptionally as the pull threw
+     */
+    CompletableFuture<PullOutcome> submit(TimerExpired expiry, Callable<PullOutcome> pull, boolean mayGoTogether) {
         CompletableFuture<PullOutcome> outcome = new CompletableFuture<>();
         synchronized (this) {
-            Waiting waiting = new Waiting(expiry, arrivals++, clock.millis(), pull, outcome);
-            bySilence.add(waiting);
-            byArrival.add(waiting);
+            add(new Waiting(expiry, arrivals++, clock.millis(), pull, outcome, mayGoTogether));
         }
         handInTasks();
         return outcome;
     }
 
+    private void add(Waiting waiting) {
+        bySilence.add(waiting);
+        byArrival.add(waiting);
+        if (!waiting.together()) {
+            aloneBySilence.add(waiting);
+        }
+    }
+
+    private void remove(Waiting waiting) {
+        bySilence.remove(waiting);
+        byArrival.remove(waiting);
+        if (!waiting.together()) {
+            aloneBySilence.remove(waiting);
+        }
+    }
+
     /**
-     * One task per waiting pull, up to what the bulkhead holds: more pulls may wait here than the bulkhead has room for,
-     * and each task takes the earliest when a thread runs it, so the order covers everything waiting.
+     * One task per pull a thread can take, up to what the bulkhead holds: more pulls may wait here than the bulkhead
+     * has room for, and each task takes the earliest when a thread runs it, so the order covers everything waiting.
      */
     private void handInTasks() {
         while (true) {
             synchronized (this) {
-                if (tasksHandedIn >= Math.min(byArrival.size(), mostTasks)) {
+                if (tasksHandedIn >= tasksWanted()) {
                     return;
                 }
                 tasksHandedIn++;
             }
             offerThread();
         }
+    }
+
+    /**
+     * A task per waiting pull; but while pulls go together, one per request together that may still go out, and one
+     * per pull that goes alone. Never none while pulls wait and no request together is in flight to hand in more.
+     */
+    private int tasksWanted() {
+        int waiting = byArrival.size();
+        int most = together.most();
+        int mayGoTogether = waiting - aloneBySilence.size();
+        if (most < 2 || mayGoTogether < 2) {
+            return Math.min(waiting, mostTasks);
+        }
+        int requests = Math.min(mostTogetherAtOnce - togetherInFlight, (mayGoTogether + most - 1) / most);
+        return Math.min(aloneBySilence.size() + Math.max(0, requests), mostTasks);
     }
 
     /** Pulls waiting for a thread now. */
@@ -134,28 +243,94 @@ final class PullQueue {
     }
 
     private void runNext() {
-        Waiting next = takeNext();
-        if (next == null) {
+        List<Waiting> next = takeNext();
+        if (next.isEmpty()) {
             return;
         }
-        try {
-            next.outcome().complete(next.pull().call());
-        } catch (Throwable e) {
-            next.outcome().completeExceptionally(e);
+        if (next.size() == 1) {
+            Waiting alone = next.get(0);
+            try {
+                alone.outcome().complete(alone.pull().call());
+            } catch (Throwable e) {
+                alone.outcome().completeExceptionally(e);
+            }
+        } else {
+            runTogether(next);
         }
         handInTasks();
     }
 
-    private synchronized Waiting takeNext() {
+    /** The pull a thread runs next, or the pulls it asks for together; none when it should take nothing now. */
+    private synchronized List<Waiting> takeNext() {
         tasksHandedIn--;
         if (byArrival.isEmpty()) {
-            return null;
+            return List.of();
         }
         Waiting longest = byArrival.first();
         Waiting next = clock.millis() - longest.arrivedAt() >= patienceMillis ? longest : bySilence.first();
-        bySilence.remove(next);
-        byArrival.remove(next);
-        return next;
+        int most = together.most();
+        if (next.together() && most >= 2 && byArrival.size() - aloneBySilence.size() >= 2) {
+            if (togetherInFlight < mostTogetherAtOnce) {
+                List<Waiting> gathered = gather(next, most);
+                gathered.forEach(this::remove);
+                togetherInFlight++;
+                return gathered;
+            }
+            // as many requests together are in flight as may be: their end gathers this one into the next
+            next = aloneBySilence.isEmpty() ? null : aloneBySilence.first();
+            if (next == null) {
+                return List.of();
+            }
+        }
+        remove(next);
+        return List.of(next);
+    }
+
+    /** {@code first}, then the earliest silences of the others that may go together, up to {@code most}. */
+    private List<Waiting> gather(Waiting first, int most) {
+        List<Waiting> gathered = new ArrayList<>(most);
+        gathered.add(first);
+        for (Iterator<Waiting> it = bySilence.iterator(); it.hasNext() && gathered.size() < most; ) {
+            Waiting waiting = it.next();
+            if (waiting.together() && waiting != first) {
+                gathered.add(waiting);
+            }
+        }
+        return gathered;
+    }
+
+    private void runTogether(List<Waiting> gathered) {
+        List<TimerExpired> expiries = new ArrayList<>(gathered.size());
+        for (Waiting waiting : gathered) {
+            expiries.add(waiting.expiry());
+        }
+        List<PullOutcome> outcomes;
+        try {
+            outcomes = together.pull(expiries);
+            if (outcomes.size() != gathered.size()) {
+                throw new IllegalStateException(
+                        outcomes.size() + " outcomes for " + gathered.size() + " pulls asked for together");
+            }
+        } catch (Throwable e) {
+            synchronized (this) {
+                togetherInFlight--;
+            }
+            gathered.forEach(waiting -> waiting.outcome().completeExceptionally(e));
+            return;
+        }
+        List<Waiting> alone = new ArrayList<>();
+        for (int i = 0; i < gathered.size(); i++) {
+            PullOutcome outcome = outcomes.get(i);
+            if (outcome == null) {
+                alone.add(gathered.get(i).alone());
+            } else {
+                gathered.get(i).outcome().complete(outcome);
+            }
+        }
+        synchronized (this) {
+            togetherInFlight--;
+            alone.forEach(this::add);
+        }
     }
 
     /** The puller closes and the bulkhead took no task for one waiting pull: that one pull is left unanswered. */
@@ -163,9 +338,9 @@ final class PullQueue {
         Waiting newest;
         synchronized (this) {
             tasksHandedIn--;
-            newest = byArrival.pollLast();
+            newest = byArrival.isEmpty() ? null : byArrival.last();
             if (newest != null) {
-                bySilence.remove(newest);
+                remove(newest);
             }
         }
         if (newest != null) {

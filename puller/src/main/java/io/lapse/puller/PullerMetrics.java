@@ -4,6 +4,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lapse.event.PullResult;
 import io.lapse.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,8 +17,8 @@ import java.util.function.LongSupplier;
 
 /**
  * What the puller counts: pulls by outcome, upstream's latency, waits for rate permits, the circuit's state, pulls
- * waiting for upstream, duplicates, expiries skipped as already pulled, expiries in flight, and how fast the backlog
- * drains.
+ * waiting for upstream, duplicates, expiries skipped as already pulled, expiries in flight, how fast the backlog
+ * drains, and the bulk requests: their orders, the orders they left to single pulls, and whether they are off.
  */
 final class PullerMetrics {
 
@@ -27,6 +28,9 @@ final class PullerMetrics {
     private final Timer permitWait;
     private final Counter duplicates;
     private final Counter alreadyPulled;
+    private final Timer bulkRequest;
+    private final DistributionSummary bulkOrders;
+    private final Counter pulledAlone;
 
     PullerMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -46,6 +50,17 @@ final class PullerMetrics {
         this.permitWait = Timer.builder(MetricNames.PULLER_RATE_LIMIT_WAIT)
                 .description("Wait of one upstream request for its permit under upstream.rate-limit")
                 .register(registry);
+        this.bulkRequest = Timer.builder("lapse.puller.bulk.request")
+                .description("One HTTP request to upstream for several orders (upstream.bulk-path)")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.bulkOrders = DistributionSummary.builder("lapse.puller.bulk.orders")
+                .description("Orders asked for together in one bulk request (its retries not counted again)")
+                .register(registry);
+        this.pulledAlone = Counter.builder("lapse.puller.bulk.alone")
+                .description("Orders a bulk request asked for without an answer that vouches for them (refused, "
+                        + "unanswered, missing or not valid in the answer): each is pulled alone")
+                .register(registry);
         this.duplicates = Counter.builder("lapse.puller.duplicates")
                 .description("Expiries answered by the answer to an earlier one of the same triple, without a pull")
                 .register(registry);
@@ -57,6 +72,32 @@ final class PullerMetrics {
 
     Timer request() {
         return request;
+    }
+
+    /** One bulk request's HTTP exchange. */
+    Timer bulkRequest() {
+        return bulkRequest;
+    }
+
+    /** A bulk request for this many orders goes out (retries included in it). */
+    void bulkRequest(int orders) {
+        bulkOrders.record(orders);
+    }
+
+    /** Orders a bulk request asked for and did not get an answer to, so that each is pulled alone. */
+    void pulledAlone(int orders) {
+        if (orders > 0) {
+            pulledAlone.increment(orders);
+        }
+    }
+
+    /** @param off 1 while bulk requests are off after upstream refused one, else 0 */
+    void watchBulk(IntSupplier off) {
+        Gauge.builder("lapse.puller.bulk.off", off, IntSupplier::getAsInt)
+                .description("1 while bulk requests are off because upstream refused one (every pull goes alone), "
+                        + "else 0")
+                .strongReference(true)
+                .register(registry);
     }
 
     Timer permitWait() {

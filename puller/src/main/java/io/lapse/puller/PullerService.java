@@ -112,7 +112,16 @@ public final class PullerService implements Service {
                         .maxThreadPoolSize(upstream.concurrency())
                         .queueCapacity(maxInFlight - upstream.concurrency())
                         .build());
-        PullQueue pullQueue = new PullQueue(pullThreads, PULL_PATIENCE, context.clock(), running::get);
+        upstream.bulkUrl()
+                .filter(bulkUrl -> route.bulk().most() >= 2)
+                .ifPresent(bulkUrl -> log.info(
+                        "bulk requests on: while several pulls wait, up to {} orders in one POST to {}, at most {} such"
+                                + " requests in flight; each order takes a permit of the rate limit",
+                        route.bulk().most(),
+                        bulkUrl,
+                        bulkRequestsAtOnce(upstream)));
+        PullQueue pullQueue = new PullQueue(
+                pullThreads, PULL_PATIENCE, context.clock(), running::get, route.bulk(), bulkRequestsAtOnce(upstream));
         int pullsSortedTogether = PULLS_SORTED_TOGETHER_PER_THREAD * upstream.concurrency();
         BooleanSupplier upstreamTakesMore = () -> resilient.breaker().getState() != CircuitBreaker.State.OPEN
                 && pullQueue.waiting() + pollRecords <= pullsSortedTogether;
@@ -190,6 +199,14 @@ public final class PullerService implements Service {
             }
         });
         return new PullerService(running, basePath, loop);
+    }
+
+    /**
+     * Bulk requests in flight at once: as many as hold {@code upstream.concurrency} orders, and at least two, so that
+     * one waits for its permits while another is answered.
+     */
+    static int bulkRequestsAtOnce(UpstreamSettings upstream) {
+        return Math.max(2, (upstream.concurrency() + upstream.bulkSize() - 1) / upstream.bulkSize());
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.lapse.config.UpstreamSettings;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,9 @@ import java.util.function.BooleanSupplier;
  * A pull upstream did not answer {@code max-attempts} times is FAILED and {@link PullOutcome#unanswered()
  * unanswered}: a final expiry's is tried again later by {@link FinalAttemptHold}, off the pull threads. Always answers
  * with an outcome; only interruption and cancellation (the puller closing) escape.
+ *
+ * <p>A bulk request ({@link #pullBulk}) goes the same way, as one request: it takes a permit per order, the circuit
+ * counts it once, and it is retried as a whole.
  */
 final class ResilientUpstream {
 
@@ -29,6 +33,7 @@ final class ResilientUpstream {
     private static final double JITTER = 0.5;
 
     private final UpstreamClient client;
+    private final UpstreamBulk bulk;
     private final Permits permits;
     private final BooleanSupplier running;
     private final Retry retry;
@@ -36,8 +41,15 @@ final class ResilientUpstream {
     private final BreakerWait breakerWait;
     private final AtomicInteger waiting = new AtomicInteger();
 
-    ResilientUpstream(UpstreamSettings settings, UpstreamClient client, Permits permits, BooleanSupplier running) {
+    /** @param bulk upstream's bulk requests, or null when it answers single pulls only */
+    ResilientUpstream(
+            UpstreamSettings settings,
+            UpstreamClient client,
+            UpstreamBulk bulk,
+            Permits permits,
+            BooleanSupplier running) {
         this.client = client;
+        this.bulk = bulk;
         this.permits = permits;
         this.running = running;
         Duration circuitOpen = settings.circuitOpen();
@@ -101,6 +113,49 @@ final class ResilientUpstream {
                 throw new CancellationException("puller closing: pull of order " + orderId + " abandoned");
             }
         }
+    }
+
+    /**
+     * Asks for several orders in one request, retried as a whole while upstream does not answer, and waiting like a
+     * pull while the circuit is open.
+     *
+     * @param orderIds distinct, at most {@link #mostInOneRequest()}
+     * @return what upstream answered; unanswered after {@code max-attempts}, or refused as a whole
+     * @throws CancellationException when the puller closes before the request is done
+     */
+    UpstreamBulk.Reply pullBulk(List<String> orderIds) throws InterruptedException {
+        if (bulk == null) {
+            throw new IllegalStateException("upstream has no bulk requests (upstream.bulk-path is empty)");
+        }
+        Attempts attempts = new Attempts();
+        while (true) {
+            long mark = breakerWait.mark();
+            try {
+                return Retry.decorateCallable(retry, CircuitBreaker.decorateCallable(breaker, () -> {
+                            permits.acquire(orderIds.size());
+                            attempts.count++;
+                            return bulk.fetch(orderIds);
+                        }))
+                        .call();
+            } catch (CallNotPermittedException e) {
+                waitFor(() -> breakerWait.awaitChangeSince(mark, running));
+            } catch (UpstreamUnavailable e) {
+                return UpstreamBulk.Reply.unanswered(e.getMessage() + " after " + attempts.describe());
+            } catch (InterruptedException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("unexpected failure of a bulk request", e);
+            }
+            if (!running.getAsBoolean()) {
+                throw new CancellationException(
+                        "puller closing: bulk request for " + orderIds.size() + " orders abandoned");
+            }
+        }
+    }
+
+    /** The most orders one request may ask for: the rate limit's permits in a second. */
+    int mostInOneRequest() {
+        return permits.most();
     }
 
     /**

@@ -17,6 +17,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -24,17 +26,19 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpRequest;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.NoHttpResponseException;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * One GET to upstream, bounded: the whole exchange, headers and body, must be done within {@code upstream.timeout},
+ * One GET to upstream (or one POST of a bulk request), bounded: the whole exchange, headers and body, must be done within {@code upstream.timeout},
  * else its connection is closed under it; the body is read up to {@code upstream.max-body-bytes}, and a longer one is
  * not read further (its connection is dropped). Every request carries the configured headers. No answer at all is
  * thrown as {@link UpstreamUnavailable}.
@@ -48,7 +52,7 @@ import org.apache.hc.core5.util.Timeout;
  */
 final class UpstreamHttp implements AutoCloseable {
 
-    /** The answer to a GET: its status, and its whole body, or null when that was over the cap. */
+    /** The answer to a request: its status, and its whole body, or null when that was over the cap. */
     record Answer(int statusCode, byte[] body) {
         boolean tooLarge() {
             return body == null;
@@ -111,10 +115,26 @@ final class UpstreamHttp implements AutoCloseable {
 
     /** @throws CancellationException when {@link #close} cut the request */
     Answer get(URI uri) throws UpstreamUnavailable, InterruptedException {
+        return exchange(new HttpGet(uri), uri, maxBodyBytes);
+    }
+
+    /**
+     * POSTs a JSON body; the answer's body is read up to {@code maxAnswerBytes}.
+     *
+     * @throws CancellationException when {@link #close} cut the request
+     */
+    Answer post(URI uri, byte[] json, int maxAnswerBytes) throws UpstreamUnavailable, InterruptedException {
+        HttpPost request = new HttpPost(uri);
+        // repeatable: a request sent on a connection upstream had closed is sent again (StaleConnectionRetry)
+        request.setEntity(new ByteArrayEntity(json, ContentType.APPLICATION_JSON));
+        return exchange(request, uri, maxAnswerBytes);
+    }
+
+    private Answer exchange(HttpUriRequestBase request, URI uri, int maxAnswerBytes)
+            throws UpstreamUnavailable, InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before asking upstream");
         }
-        HttpGet request = new HttpGet(uri);
         request.setHeader("Accept", "application/json");
         headers.forEach(request::setHeader);
         Exchange exchange = new Exchange(request);
@@ -124,7 +144,7 @@ final class UpstreamHttp implements AutoCloseable {
             exchange.answered(response);
             byte[] body = null;
             try {
-                body = read(response.getEntity());
+                body = read(response.getEntity(), maxAnswerBytes);
             } finally {
                 if (body == null) {
                     // not read to its end (too large, cut, broken): dropped rather than drained for the next request
@@ -152,11 +172,11 @@ final class UpstreamHttp implements AutoCloseable {
      * the body is read (the request no longer reaches it then).
      */
     private static final class Exchange implements Runnable {
-        private final HttpGet request;
+        private final HttpUriRequestBase request;
         private volatile CloseableHttpResponse response;
         private volatile boolean cut;
 
-        Exchange(HttpGet request) {
+        Exchange(HttpUriRequestBase request) {
             this.request = request;
         }
 
@@ -183,16 +203,16 @@ final class UpstreamHttp implements AutoCloseable {
     }
 
     /** The whole body, or null when it is longer than the cap. */
-    private byte[] read(HttpEntity entity) throws IOException {
+    private static byte[] read(HttpEntity entity, int cap) throws IOException {
         if (entity == null) {
             return new byte[0];
         }
-        if (entity.getContentLength() > maxBodyBytes) {
+        if (entity.getContentLength() > cap) {
             return null;
         }
         // not closed here: closing the stream would read the rest of a body too large; closing the response decides
-        byte[] body = entity.getContent().readNBytes(maxBodyBytes + 1);
-        return body.length > maxBodyBytes ? null : body;
+        byte[] body = entity.getContent().readNBytes(cap + 1);
+        return body.length > cap ? null : body;
     }
 
     private UpstreamUnavailable timedOut() {

@@ -138,4 +138,141 @@ class PullQueueTest {
         assertThat(broken).failsWithin(Duration.ofSeconds(10));
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.waiting() == 0);
     }
+
+    /** Asks for pulls together as {@code most} allows, noting each request in the turns as [orderIds]. */
+    private final class Together implements PullQueue.Together {
+        private final int most;
+        private final CountDownLatch release;
+        private final java.util.Set<String> unanswered;
+
+        Together(int most, CountDownLatch release, java.util.Set<String> unanswered) {
+            this.most = most;
+            this.release = release;
+            this.unanswered = unanswered;
+        }
+
+        @Override
+        public int most() {
+            return most;
+        }
+
+        @Override
+        public List<PullOutcome> pull(List<TimerExpired> expiries) {
+            synchronized (pulledInTurn) {
+                pulledInTurn.add(
+                        expiries.stream().map(TimerExpired::orderId).toList().toString());
+            }
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                throw new java.util.concurrent.CancellationException("closing");
+            }
+            List<PullOutcome> outcomes = new ArrayList<>();
+            for (TimerExpired expiry : expiries) {
+                outcomes.add(unanswered.contains(expiry.orderId()) ? null : PullOutcome.notFound());
+            }
+            return outcomes;
+        }
+    }
+
+    private void submitTogether(PullQueue queue, TimerExpired expiry) {
+        pulls.add(queue.submit(
+                expiry,
+                () -> {
+                    synchronized (pulledInTurn) {
+                        pulledInTurn.add(expiry.orderId() + " alone");
+                    }
+                    return PullOutcome.failed("asked alone");
+                },
+                true));
+    }
+
+    @Test
+    void pullsThatMayGoTogetherGoInOneRequestEarliestSilenceFirstUpToTheMostAndTheOthersAlone() throws Exception {
+        PullQueue queue =
+                new PullQueue(oneThread, PATIENCE, clock, running::get, new Together(3, letGo, java.util.Set.of()), 2);
+        keepTheThreadBusy(queue);
+
+        submitTogether(queue, expiry("s50", 50, 140));
+        submitTogether(queue, expiry("s10", 10, 100));
+        submitTogether(queue, expiry("s40", 40, 130));
+        submit(queue, expiry("s25-held", 25, 400));
+        submitTogether(queue, expiry("s20", 20, 110));
+        submitTogether(queue, expiry("s30", 30, 120));
+
+        assertThat(pulledOnceLetGo()).containsExactly("[s10, s20, s30]", "s25-held", "[s40, s50]");
+        assertThat(pulls.subList(1, pulls.size()))
+                .allSatisfy(pull -> assertThat(pull.join()).isEqualTo(PullOutcome.notFound()));
+    }
+
+    @Test
+    void aPullTheRequestTogetherLeftUnansweredGoesAloneAndOneWaitingByItselfGoesAloneAtOnce() throws Exception {
+        PullQueue queue = new PullQueue(
+                oneThread, PATIENCE, clock, running::get, new Together(3, letGo, java.util.Set.of("s20")), 2);
+        keepTheThreadBusy(queue);
+
+        submitTogether(queue, expiry("s10", 10, 100));
+        submitTogether(queue, expiry("s20", 20, 110));
+
+        assertThat(pulledOnceLetGo()).containsExactly("[s10, s20]", "s20 alone");
+        assertThat(pulls.get(2).join()).isEqualTo(PullOutcome.failed("asked alone"));
+
+        submitTogether(queue, expiry("s30", 30, 120));
+        assertThat(pulls.get(3).get(10, TimeUnit.SECONDS)).isEqualTo(PullOutcome.failed("asked alone"));
+    }
+
+    /** Keeps one more thread busy until {@code release}. */
+    private void occupy(PullQueue queue, String orderId, CountDownLatch release) throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        pulls.add(queue.submit(expiry(orderId, 0, 1), () -> {
+            started.countDown();
+            release.await();
+            return PullOutcome.notFound();
+        }));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void whileAsManyRequestsTogetherAreInFlightAsMayBeOnlyPullsAloneGoAndTheOthersWaitForTheNext() throws Exception {
+        ThreadPoolBulkhead threeThreads = ThreadPoolBulkhead.of(
+                "pull-queue-test-3",
+                ThreadPoolBulkheadConfig.custom()
+                        .coreThreadPoolSize(3)
+                        .maxThreadPoolSize(3)
+                        .queueCapacity(20)
+                        .build());
+        CountDownLatch firstAnswered = new CountDownLatch(1);
+        CountDownLatch releaseA = new CountDownLatch(1);
+        CountDownLatch releaseB = new CountDownLatch(1);
+        try {
+            PullQueue queue = new PullQueue(
+                    threeThreads, PATIENCE, clock, running::get, new Together(2, firstAnswered, java.util.Set.of()), 1);
+            occupy(queue, "busy-a", releaseA);
+            occupy(queue, "busy-b", releaseB);
+            occupy(queue, "busy-c", letGo);
+            submitTogether(queue, expiry("s10", 10, 100));
+            submitTogether(queue, expiry("s20", 20, 110));
+            releaseA.countDown();
+            await().atMost(Duration.ofSeconds(10)).until(() -> queue.waiting() == 0);
+            // one request together is in flight, as many as may be
+            submitTogether(queue, expiry("s30", 30, 120));
+            submitTogether(queue, expiry("s40", 40, 130));
+            submit(queue, expiry("s50-alone", 50, 140));
+            releaseB.countDown();
+
+            assertThat(pulls.get(7).get(10, TimeUnit.SECONDS)).isEqualTo(PullOutcome.notFound());
+            assertThat(queue.waiting())
+                    .as("the pulls that may go together wait")
+                    .isEqualTo(2);
+            firstAnswered.countDown();
+
+            assertThat(pulledOnceLetGo()).containsExactly("[s10, s20]", "s50-alone", "[s30, s40]");
+            assertThat(queue.waiting()).isZero();
+        } finally {
+            firstAnswered.countDown();
+            releaseA.countDown();
+            releaseB.countDown();
+            threeThreads.close();
+        }
+    }
 }

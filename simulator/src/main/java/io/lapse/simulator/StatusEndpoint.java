@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers {@code GET /orders/{orderId}/status} from the fleet, with the faults and the outage in force when a request
- * arrives, and {@code GET /} with a short description (so that a client can tell this API is being served).
+ * arrives, and {@code GET /} with a short description (so that a client can tell this API is being served). A request
+ * to the bulk path, when one is served, goes to the {@link BulkEndpoint}.
  */
 final class StatusEndpoint implements HttpHandler {
 
@@ -27,7 +28,7 @@ final class StatusEndpoint implements HttpHandler {
     private static final Pattern STATUS_PATH = Pattern.compile("/orders/([^/]+)/status");
     private static final String MALFORMED = "{\"orderId\":\"";
 
-    private record Reply(int status, String body) {}
+    record Reply(int status, String body) {}
 
     private final Fleet fleet;
     private final Supplier<FaultSettings> faults;
@@ -36,11 +37,13 @@ final class StatusEndpoint implements HttpHandler {
     private final Map<String, Integer> refusals;
     private final RequestLog requests;
     private final ScheduledExecutorService delayer;
+    private final BulkEndpoint bulk;
 
     /**
      * @param requiredHeaders headers every status request must carry, else it is answered 401
      * @param refusals       orders whose every status request is answered this status, outage or not
      * @param delayer        holds delayed answers, so that latency does not tie up the server's few handler threads
+     * @param bulk           answers the bulk path, when one is served
      */
     StatusEndpoint(
             Fleet fleet,
@@ -49,7 +52,8 @@ final class StatusEndpoint implements HttpHandler {
             Map<String, String> requiredHeaders,
             Map<String, Integer> refusals,
             RequestLog requests,
-            ScheduledExecutorService delayer) {
+            ScheduledExecutorService delayer,
+            BulkEndpoint bulk) {
         this.fleet = fleet;
         this.faults = faults;
         this.outage = outage;
@@ -57,12 +61,17 @@ final class StatusEndpoint implements HttpHandler {
         this.refusals = refusals;
         this.requests = requests;
         this.delayer = delayer;
+        this.bulk = bulk;
     }
 
     @Override
     public void handle(HttpExchange exchange) {
         long now = System.nanoTime();
         FaultSettings settings = faults.get();
+        if (bulk.serves(exchange.getRequestURI().getPath())) {
+            bulk.handle(exchange, now);
+            return;
+        }
         Matcher path = STATUS_PATH.matcher(exchange.getRequestURI().getPath());
         if (!path.matches()) {
             send(
@@ -78,11 +87,8 @@ final class StatusEndpoint implements HttpHandler {
             send(exchange, new Reply(405, "{\"error\":\"only GET is allowed\"}"));
             return;
         }
-        for (Map.Entry<String, String> required : requiredHeaders.entrySet()) {
-            if (!required.getValue().equals(exchange.getRequestHeaders().getFirst(required.getKey()))) {
-                send(exchange, new Reply(401, "{\"error\":\"missing or wrong " + required.getKey() + " header\"}"));
-                return;
-            }
+        if (!authorized(exchange, requiredHeaders)) {
+            return;
         }
         String orderId = path.group(1);
         requests.record(orderId, now);
@@ -102,6 +108,17 @@ final class StatusEndpoint implements HttpHandler {
         later(exchange, () -> answer(orderId, fault), delay);
     }
 
+    /** Answers 401 and says false when the request lacks a required header or its value. */
+    static boolean authorized(HttpExchange exchange, Map<String, String> requiredHeaders) {
+        for (Map.Entry<String, String> required : requiredHeaders.entrySet()) {
+            if (!required.getValue().equals(exchange.getRequestHeaders().getFirst(required.getKey()))) {
+                send(exchange, new Reply(401, "{\"error\":\"missing or wrong " + required.getKey() + " header\"}"));
+                return false;
+            }
+        }
+        return true;
+    }
+
     private Reply answer(String orderId, Fault fault) {
         return switch (fault) {
             case ERROR -> new Reply(503, "{\"error\":\"injected failure\"}");
@@ -114,21 +131,31 @@ final class StatusEndpoint implements HttpHandler {
         };
     }
 
-    private static Reply notFound() {
+    static Reply notFound() {
         return new Reply(404, "{\"error\":\"unknown order\"}");
     }
 
     /** A valid status whose payload carries padding up to the oversized length. */
     private static Reply oversized(StatusPush status) {
-        String open = json(status).replaceFirst("}$", ",\"padding\":\"");
-        return new Reply(200, open + "x".repeat(FaultSettings.OVERSIZED_BYTES - open.length() - 2) + "\"}");
+        return new Reply(200, oversizedJson(status));
     }
 
-    private static String json(StatusPush status) {
+    /** A valid status whose payload carries padding up to the oversized length. */
+    static String oversizedJson(StatusPush status) {
+        String open = json(status).replaceFirst("}$", ",\"padding\":\"");
+        return open + "x".repeat(FaultSettings.OVERSIZED_BYTES - open.length() - 2) + "\"}";
+    }
+
+    static String json(StatusPush status) {
         return new String(JsonCodec.STATUS_PUSH.encode(status), StandardCharsets.UTF_8);
     }
 
     private void later(HttpExchange exchange, Supplier<Reply> reply, long delayNanos) {
+        later(delayer, exchange, reply, delayNanos);
+    }
+
+    /** Sends the reply after the delay, on the delayer, so that no handler thread waits. */
+    static void later(ScheduledExecutorService delayer, HttpExchange exchange, Supplier<Reply> reply, long delayNanos) {
         if (delayNanos <= 0) {
             send(exchange, reply.get());
         } else {
@@ -136,7 +163,7 @@ final class StatusEndpoint implements HttpHandler {
         }
     }
 
-    private static void send(HttpExchange exchange, Reply reply) {
+    static void send(HttpExchange exchange, Reply reply) {
         try (exchange) {
             byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The platform's HTTP API on 127.0.0.1, {@code GET /orders/{orderId}/status} answered from the {@link Fleet}, with
- * the {@link FaultSettings} and an {@link Outage} that tests and demos may change while it runs.
+ * the {@link FaultSettings} and an {@link Outage} that tests and demos may change while it runs; and, once asked to
+ * ({@link #serveBulk}), the bulk status requests of several orders at once ({@link BulkEndpoint}).
  */
 public final class UpstreamApi implements AutoCloseable {
 
@@ -33,6 +34,8 @@ public final class UpstreamApi implements AutoCloseable {
     private volatile FaultSettings faults;
     private final Map<String, String> requiredHeaders = new ConcurrentHashMap<>();
     private final Map<String, Integer> refusals = new ConcurrentHashMap<>();
+    private final Set<String> leftOutOfBulk = ConcurrentHashMap.newKeySet();
+    private volatile String bulkPath;
     private HttpServer server;
     private ExecutorService handlers;
     private ScheduledExecutorService delayer;
@@ -73,8 +76,19 @@ public final class UpstreamApi implements AutoCloseable {
         handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("lapse-upstream-http"));
         delayer = Executors.newSingleThreadScheduledExecutor(Threads.named("lapse-upstream-delay"));
         outage.schedule(initialOutage, System.nanoTime());
+        BulkEndpoint bulk = new BulkEndpoint(
+                fleet,
+                () -> faults,
+                outage,
+                requiredHeaders,
+                refusals,
+                leftOutOfBulk,
+                requests,
+                delayer,
+                () -> bulkPath);
         server.createContext(
-                "/", new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, refusals, requests, delayer));
+                "/",
+                new StatusEndpoint(fleet, () -> faults, outage, requiredHeaders, refusals, requests, delayer, bulk));
         server.setExecutor(handlers);
         server.start();
         log.info("simulated upstream API on {}", baseUrl());
@@ -121,7 +135,32 @@ public final class UpstreamApi implements AutoCloseable {
         orderIds.forEach(orderId -> refusals.put(orderId, status));
     }
 
-    /** Status requests for this order, whatever they were answered. */
+    /**
+     * From now on {@code POST {path}} with {@code {"orderIds":[…]}} answers those orders' statuses at once (see
+     * docs/contract.md, upstream.bulk-path); null stops it, as it is at first.
+     */
+    public void serveBulk(String path) {
+        if (path != null && !path.startsWith("/")) {
+            throw new IllegalArgumentException("a bulk path starts with /, got " + path);
+        }
+        bulkPath = path;
+    }
+
+    /**
+     * From now on bulk answers leave these orders out of both lists, as an upstream that lost them would; their own
+     * GETs are answered as before. Replaces any orders left out before; an empty set ends it.
+     */
+    public void leaveOutOfBulk(Set<String> orderIds) {
+        leftOutOfBulk.clear();
+        leftOutOfBulk.addAll(orderIds);
+    }
+
+    /** Bulk requests to the bulk path served, whatever they were answered; their orders count in the requests too. */
+    public long bulkRequests() {
+        return requests.bulkRequests();
+    }
+
+    /** Status requests for this order, whatever they were answered, alone or in a bulk request. */
     public long requests(String orderId) {
         return requests.requests(orderId);
     }

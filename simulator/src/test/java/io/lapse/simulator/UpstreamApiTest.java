@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.time.SettableClock;
@@ -11,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -215,6 +218,62 @@ class UpstreamApiTest {
         assertThat(api.totalRequests()).isEqualTo(5);
         // RequestLogTest pins the window; five requests may span more than a second on a busy machine
         assertThat(api.peakRequestsPerSecond()).isBetween(1, 5);
+    }
+
+    @Test
+    void theBulkPathIsServedOnlyOnceAskedAndAnswersEveryOrderItKnowsCountingEachAsARequest() throws Exception {
+        fleet.start("b-1");
+        fleet.start("b \"2\"");
+        fleet.start("left-out");
+        String ask = "{\"orderIds\":[\"b-1\",\"b \\\"2\\\"\",\"unknown\",\"left-out\"]}";
+        assertThat(post("/orders/statuses", ask).statusCode())
+                .as("off at first")
+                .isEqualTo(404);
+        assertThat(api.bulkRequests()).isZero();
+
+        api.serveBulk("/orders/statuses");
+        api.leaveOutOfBulk(Set.of("left-out"));
+        HttpResponse<byte[]> answer = post("/orders/statuses", ask);
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        JsonNode body = new ObjectMapper().readTree(answer.body());
+        assertThat(body.get("statuses")).hasSize(2);
+        List<StatusPush> statuses = List.of(
+                JsonCodec.STATUS_PUSH.decode(
+                        body.get("statuses").get(0).toString().getBytes(StandardCharsets.UTF_8)),
+                JsonCodec.STATUS_PUSH.decode(
+                        body.get("statuses").get(1).toString().getBytes(StandardCharsets.UTF_8)));
+        assertThat(statuses).extracting(StatusPush::orderId).containsExactly("b-1", "b \"2\"");
+        assertThat(body.get("notFound").toString()).isEqualTo("[\"unknown\"]");
+        assertThat(api.bulkRequests()).isEqualTo(1);
+        assertThat(api.requests("b-1")).isEqualTo(1);
+        assertThat(api.requests("left-out"))
+                .as("asked for, whatever the answer")
+                .isEqualTo(1);
+        assertThat(api.totalRequests()).isEqualTo(4);
+        assertThat(fleet.pullsServed("b-1")).isEqualTo(1);
+        assertThat(fleet.pullsServed("left-out")).isZero();
+        assertThat(get("/orders/statuses").statusCode())
+                .as("GET on the bulk path")
+                .isEqualTo(405);
+        assertThat(post("/orders/statuses", "[]").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void aBulkRequestMeetsTheOutageAsAWhole() throws Exception {
+        fleet.start("o-1");
+        api.serveBulk("/bulk");
+        api.outage(Outage.of(Duration.ofSeconds(30), Outage.Kind.ERRORS));
+
+        assertThat(post("/bulk", "{\"orderIds\":[\"o-1\"]}").statusCode()).isEqualTo(503);
+        assertThat(api.requests("o-1")).isEqualTo(1);
+    }
+
+    private HttpResponse<byte[]> post(String path, String body) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build());
     }
 
     private HttpResponse<byte[]> get(String path) throws Exception {

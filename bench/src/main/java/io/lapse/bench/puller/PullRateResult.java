@@ -5,7 +5,9 @@ package io.lapse.bench.puller;
  *
  * @param perSecond  pulls per second over the middle of the run
  * @param answered   results published, of {@code pulls}
- * @param peakUpstream the most requests upstream saw within one second
+ * @param bulkSize     upstream.bulk-size, 0 for single pulls only
+ * @param peakUpstream the most orders upstream was asked for within one second, alone or together
+ * @param bulkRequests bulk requests upstream served
  * @param requestMs    mean time of one request as the puller saw it (the simulated latency plus this machine's delays)
  * @param permitWaitMs mean wait of a request for its rate permit: near 0 when the pull threads, not the limit, bound
  * @param cpu          CPU the puller used from when it was ready until the last result arrived
@@ -13,11 +15,13 @@ package io.lapse.bench.puller;
 record PullRateResult(
         int rateLimit,
         int concurrency,
+        int bulkSize,
         int pulls,
         int answered,
         int ok,
         double perSecond,
         int peakUpstream,
+        long bulkRequests,
         double requestMs,
         double permitWaitMs,
         PullerCpu.Used cpu) {
@@ -25,11 +29,13 @@ record PullRateResult(
     static PullRateResult of(
             int rateLimit,
             int concurrency,
+            int bulkSize,
             int pulls,
             long[] sortedPulledAt,
             double trim,
             int ok,
             int peakUpstream,
+            long bulkRequests,
             double requestMs,
             double permitWaitMs,
             PullerCpu.Used cpu) {
@@ -39,11 +45,13 @@ record PullRateResult(
         return new PullRateResult(
                 rateLimit,
                 concurrency,
+                bulkSize,
                 pulls,
                 sortedPulledAt.length,
                 ok,
                 seconds == 0 ? 0 : (to - from) / seconds,
                 peakUpstream,
+                bulkRequests,
                 requestMs,
                 permitWaitMs,
                 cpu);

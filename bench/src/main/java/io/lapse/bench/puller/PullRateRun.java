@@ -41,13 +41,10 @@ public final class PullRateRun {
             throws Exception {
         int concurrency = options.concurrencyFor(rateLimit);
         int pulls = (int) (rateLimit * options.runLength().toSeconds());
-        Map<String, String> settings = Map.of(
-                "upstream.rate-limit",
-                Integer.toString(rateLimit),
-                "upstream.concurrency",
-                Integer.toString(concurrency));
+        Map<String, String> settings = options.pullerSettings(rateLimit);
         try (RunSandbox sandbox = RunSandbox.open(stack, probe, "pull-rate-" + rateLimit, settings);
-                UpstreamSimulator upstream = simulatedUpstream(sandbox, options.latency(), Duration.ofHours(1))) {
+                UpstreamSimulator upstream =
+                        simulatedUpstream(sandbox, options.latency(), Duration.ofHours(1), options.bulkSize())) {
             List<String> orders = upstream.fleet().startMany(pulls, "rate-");
             // created as the puller would, before anything is written to them
             new TopicProvisioner(sandbox.clients)
@@ -57,7 +54,12 @@ public final class PullRateRun {
                             sandbox.config.topics().dlq()));
             writeExpiries(sandbox, orders);
             LapseConfig config = sandbox.config.with(Map.of("upstream.base-url", upstream.baseUrl()));
-            log.info("pull rate {}/s: {} expiries waiting, {} pull threads", rateLimit, pulls, concurrency);
+            log.info(
+                    "pull rate {}/s: {} expiries waiting, {} pull threads, bulk size {}",
+                    rateLimit,
+                    pulls,
+                    concurrency,
+                    options.bulkSize());
             try (PulledLog pulled =
                     new PulledLog(stack.bootstrapServers(), config.topics().pulled(), 0)) {
                 // after the log's reader started, so that its thread is not taken for the puller's
@@ -78,11 +80,13 @@ public final class PullRateRun {
                     return PullRateResult.of(
                             rateLimit,
                             concurrency,
+                            options.bulkSize(),
                             pulls,
                             times,
                             TRIM,
                             pulled.count(PullResult.Outcome.OK),
                             upstream.api().peakRequestsPerSecond(),
+                            upstream.api().bulkRequests(),
                             puller.requestMillis(),
                             puller.permitWaitMillis(),
                             used);
@@ -92,11 +96,20 @@ public final class PullRateRun {
     }
 
     public static UpstreamSimulator simulatedUpstream(RunSandbox sandbox, Duration latency, Duration pushInterval) {
+        return simulatedUpstream(sandbox, latency, pushInterval, 0);
+    }
+
+    /** @param bulkSize above 0: the simulator serves bulk requests too */
+    static UpstreamSimulator simulatedUpstream(
+            RunSandbox sandbox, Duration latency, Duration pushInterval, int bulkSize) {
         SimulatorSettings settings = SimulatorSettings.manual(pushInterval)
                 .withFaults(FaultSettings.none().withLatency(latency), Outage.none());
         UpstreamSimulator upstream = new UpstreamSimulator(
                 settings, sandbox.clients, sandbox.config.topics().push(), Clock.systemUTC());
         upstream.start();
+        if (bulkSize > 0) {
+            upstream.api().serveBulk(PullerBenchOptions.BULK_PATH);
+        }
         return upstream;
     }
 

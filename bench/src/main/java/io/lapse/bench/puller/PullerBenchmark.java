@@ -57,7 +57,12 @@ public final class PullerBenchmark {
         out.append("- simulated upstream latency ")
                 .append(Durations.format(options.latency()))
                 .append(
-                        " per request; pull threads (upstream.concurrency) 3 × rate × (latency + 50 ms of Lapse's own), at least 16\n\n");
+                        " per request; pull threads (upstream.concurrency) 3 × rate × (latency + 50 ms of Lapse's own), at least 16\n");
+        out.append(
+                options.bulkSize() > 0
+                        ? "- bulk requests on: upstream.bulk-size " + options.bulkSize() + ", the simulator serving "
+                                + PullerBenchOptions.BULK_PATH + "\n\n"
+                        : "- single pulls only (no bulk requests)\n\n");
         out.append("## Sustained pulls (goal: achieved rate within 2 % of upstream.rate-limit)\n\n");
         MarkdownTable table = new MarkdownTable(
                 "upstream.rate-limit",
@@ -67,7 +72,8 @@ public final class PullerBenchmark {
                 "ok",
                 "pulls/s",
                 "vs limit",
-                "upstream peak req/s",
+                "upstream peak orders/s",
+                "bulk requests",
                 "request mean",
                 "permit wait mean",
                 "puller CPU per pull",
@@ -83,6 +89,7 @@ public final class PullerBenchmark {
                     String.format(Locale.ROOT, "%,.1f", r.perSecond()),
                     String.format(Locale.ROOT, "%+.2f %%", r.deviation() * 100),
                     count(r.peakUpstream()),
+                    count(r.bulkRequests()),
                     String.format(Locale.ROOT, "%.1f ms", r.requestMs()),
                     String.format(Locale.ROOT, "%.1f ms", r.permitWaitMs()),
                     String.format(Locale.ROOT, "%.3f ms", r.pullerCpuMsPerPull()),
@@ -91,8 +98,8 @@ public final class PullerBenchmark {
         }
         out.append(table)
                 .append("\npulls/s: PullResults per second by their pulledAt, over the middle 90 % of the run;"
-                        + " all expiries were waiting in the topic when the puller started. Upstream peak: the most requests the"
-                        + " simulator's handler threads took in within one second; requests the puller starts evenly can reach"
+                        + " all expiries were waiting in the topic when the puller started. Upstream peak: the most orders the"
+                        + " simulator's handler threads were asked for within one second, alone or in bulk requests; requests the puller starts evenly can reach"
                         + " them bunched when the machine is busy. Request mean: as the puller timed it, latency included."
                         + " Puller CPU: thread CPU time of the threads the puller started and the shared pools it uses, from"
                         + " when it was ready until the last result arrived, per result; cores: that CPU over the same span."

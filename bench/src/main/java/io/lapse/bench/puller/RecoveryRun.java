@@ -17,6 +17,7 @@ import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,15 +43,11 @@ final class RecoveryRun {
     static RecoveryResult run(DevStack stack, RedisProbe probe, PullerBenchOptions options) throws Exception {
         int rate = options.recoveryRateLimit();
         int concurrency = options.concurrencyFor(rate);
-        Map<String, String> settings = Map.of(
-                "timer.ttl",
-                TTL.toMillis() + "ms",
-                "upstream.rate-limit",
-                Integer.toString(rate),
-                "upstream.concurrency",
-                Integer.toString(concurrency));
+        Map<String, String> settings = new LinkedHashMap<>(options.pullerSettings(rate));
+        settings.put("timer.ttl", TTL.toMillis() + "ms");
         try (RunSandbox sandbox = RunSandbox.open(stack, probe, "recovery", settings);
-                UpstreamSimulator upstream = PullRateRun.simulatedUpstream(sandbox, options.latency(), PUSH_INTERVAL)) {
+                UpstreamSimulator upstream =
+                        PullRateRun.simulatedUpstream(sandbox, options.latency(), PUSH_INTERVAL, options.bulkSize())) {
             LapseConfig config = sandbox.config.with(Map.of("upstream.base-url", upstream.baseUrl()));
             try (LapseRuntime services =
                             BenchServices.start(config, EnumSet.of(ServiceName.INGEST, ServiceName.TIMER));

@@ -43,7 +43,8 @@ class SoakRunSmokeTest {
             Duration.ofSeconds(12),
             200,
             512,
-            false);
+            false,
+            0);
 
     @Test
     void silentOrdersFireInTimeNoneFalselyTheStormIsSaidOnceAndDrainedAndEveryFigureIsWritten() throws Exception {

@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -82,15 +83,22 @@ public final class SoakLoad implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "24")
     long seed;
 
+    /** Where the simulated upstream serves bulk status requests; none when not given. */
+    @Option(names = "--bulk-path")
+    String bulkPath;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new SoakLoad())
                 .registerConverter(Duration.class, Durations::parse)
                 .execute(args));
     }
 
-    /** The arguments that make this main push to the topic on that broker as the plan says. */
-    static List<String> arguments(String bootstrap, String topic, LoadPlan plan) {
-        return List.of(
+    /**
+     * The arguments that make this main push to the topic on that broker as the plan says, its upstream serving bulk
+     * requests on {@code bulkPath} unless that is null.
+     */
+    static List<String> arguments(String bootstrap, String topic, LoadPlan plan, String bulkPath) {
+        List<String> arguments = new ArrayList<>(List.of(
                 "--bootstrap", bootstrap,
                 "--topic", topic,
                 "--orders", Integer.toString(plan.orders()),
@@ -101,7 +109,11 @@ public final class SoakLoad implements Callable<Integer> {
                 "--silence-from", Durations.format(plan.silenceFrom()),
                 "--silence-until", Durations.format(plan.silenceUntil()),
                 "--storm-at", Durations.format(plan.stormAt()),
-                "--storm-for", Durations.format(plan.stormFor()));
+                "--storm-for", Durations.format(plan.stormFor())));
+        if (bulkPath != null) {
+            arguments.addAll(List.of("--bulk-path", bulkPath));
+        }
+        return arguments;
     }
 
     @Override
@@ -140,6 +152,7 @@ public final class SoakLoad implements Callable<Integer> {
         try (UpstreamApi upstream = new UpstreamApi(fleet, 0, 0, Duration.ZERO);
                 PushGenerator pushes = new PushGenerator(fleet, clients, topic, plan.pushInterval(), churn)) {
             upstream.start();
+            upstream.serveBulk(bulkPath);
             out.println(UPSTREAM + upstream.baseUrl());
             out.flush();
             BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

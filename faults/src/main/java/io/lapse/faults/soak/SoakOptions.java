@@ -21,6 +21,8 @@ import java.time.Duration;
  * @param rateLimit    the puller's upstream.rate-limit, pulls per second
  * @param serviceHeapMegabytes the -Xmx of every service process
  * @param profile      whether every service records a CPU profile (JFR), summed up after the run
+ * @param bulkSize     the puller's upstream.bulk-size, the load's simulated upstream serving bulk requests; 0 for
+ *                     single pulls only
  */
 public record SoakOptions(
         int orders,
@@ -36,7 +38,11 @@ public record SoakOptions(
         Duration storm,
         int rateLimit,
         int serviceHeapMegabytes,
-        boolean profile) {
+        boolean profile,
+        int bulkSize) {
+
+    /** The load's simulated upstream serves bulk requests here when {@code bulkSize} asks for them. */
+    static final String BULK_PATH = "/orders/statuses";
 
     /** A silent order must fire within this long after its deadline, or it is missed. */
     static final Duration GRACE = Duration.ofSeconds(10);
@@ -61,6 +67,10 @@ public record SoakOptions(
         }
         if (rateLimit < 1) {
             throw new IllegalArgumentException("the rate limit must be at least 1 pull per second, got " + rateLimit);
+        }
+        if (bulkSize < 0 || bulkSize == 1) {
+            throw new IllegalArgumentException(
+                    "a bulk asks for at least 2 orders (0: single pulls only), not " + bulkSize);
         }
         if (fault == SoakFault.FLEET_SILENCE) {
             // the storm benchmark's own checks too: a silence of at least two ttl
@@ -89,7 +99,8 @@ public record SoakOptions(
                 Duration.ofMinutes(3),
                 Integer.parseInt(ConfigKeys.UPSTREAM_RATE_LIMIT.defaultValue()),
                 1024,
-                false);
+                false,
+                0);
     }
 
     public SoakOptions withOrders(int n) {
@@ -107,7 +118,8 @@ public record SoakOptions(
                 storm,
                 rateLimit,
                 serviceHeapMegabytes,
-                profile);
+                profile,
+                bulkSize);
     }
 
     /**

@@ -112,6 +112,10 @@ public final class SoakRun {
                 settings.put(ConfigKeys.TIMER_REPEAT, Durations.format(options.ttl()));
                 settings.put(ConfigKeys.UPSTREAM_BASE_URL, load.upstreamUrl());
                 settings.put(ConfigKeys.UPSTREAM_RATE_LIMIT, Integer.toString(options.rateLimit()));
+                if (options.bulkSize() > 0) {
+                    settings.put(ConfigKeys.UPSTREAM_BULK_PATH, SoakOptions.BULK_PATH);
+                    settings.put(ConfigKeys.UPSTREAM_BULK_SIZE, Integer.toString(options.bulkSize()));
+                }
                 // the load's upstream answers at once
                 settings.put(
                         ConfigKeys.UPSTREAM_CONCURRENCY,
@@ -289,7 +293,11 @@ public final class SoakRun {
                 options.silenceUntil(),
                 options.stormAt(),
                 options.fault() == SoakFault.FLEET_SILENCE ? options.storm() : Duration.ZERO);
-        return SoakLoad.arguments(broker.bootstrapServers(), settings.get(ConfigKeys.TOPIC_PUSH), plan);
+        return SoakLoad.arguments(
+                broker.bootstrapServers(),
+                settings.get(ConfigKeys.TOPIC_PUSH),
+                plan,
+                options.bulkSize() > 0 ? SoakOptions.BULK_PATH : null);
     }
 
     /** The expired topic stamps LogAppendTime, so that the judge knows when each expiry reached Kafka. */

@@ -123,7 +123,7 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_RATE_LIMIT = key(
             "upstream.rate-limit",
             "200",
-            "Most requests per second from one puller, spaced evenly (one every 1/rate s).");
+            "Most orders asked of upstream per second from one puller, spaced evenly (one every 1/rate s); a bulk request (upstream.bulk-path) takes a permit per order.");
     public static final ConfigKey UPSTREAM_CONCURRENCY =
             key("upstream.concurrency", "16", "Pulls in flight in one puller.");
     public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key(

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * Pulls through Retry( CircuitBreaker( permit, request )): retries wait a jittered, growing backoff, and every request
@@ -92,27 +93,8 @@ final class ResilientUpstream {
 
     /** @throws CancellationException when the puller closes before the pull is done */
     PullOutcome pull(String orderId) throws InterruptedException {
-        Attempts attempts = new Attempts();
-        while (true) {
-            long mark = breakerWait.mark();
-            try {
-                return Retry.decorateCallable(
-                                retry, CircuitBreaker.decorateCallable(breaker, () -> request(orderId, attempts)))
-                        .call();
-            } catch (CallNotPermittedException e) {
-                waitFor(() -> breakerWait.awaitChangeSince(mark, running));
-            } catch (UpstreamUnavailable e) {
-                return PullOutcome.unanswered(e.getMessage() + " after " + attempts.describe());
-            } catch (InterruptedException | RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                // the request throws nothing else; Callable only makes the compiler think so
-                throw new IllegalStateException("unexpected failure pulling " + orderId, e);
-            }
-            if (!running.getAsBoolean()) {
-                throw new CancellationException("puller closing: pull of order " + orderId + " abandoned");
-            }
-        }
+        return untilAnswered(
+                attempts -> request(orderId, attempts), PullOutcome::unanswered, "pull of order " + orderId);
     }
 
     /**
@@ -127,28 +109,49 @@ final class ResilientUpstream {
         if (bulk == null) {
             throw new IllegalStateException("upstream has no bulk requests (upstream.bulk-path is empty)");
         }
+        return untilAnswered(
+                attempts -> {
+                    permits.acquire(orderIds.size());
+                    attempts.count++;
+                    return bulk.fetch(orderIds);
+                },
+                UpstreamBulk.Reply::unanswered,
+                "bulk request for " + orderIds.size() + " orders");
+    }
+
+    /** One request to upstream, counted in {@code attempts}. */
+    @FunctionalInterface
+    private interface Attempt<T> {
+        T call(Attempts attempts) throws UpstreamUnavailable, InterruptedException;
+    }
+
+    /**
+     * The way every request goes: retried while upstream does not answer, waiting while the circuit is open.
+     *
+     * @param unanswered the answer when upstream did not answer {@code max-attempts} times, given why
+     * @param what       the request, for messages
+     */
+    private <T> T untilAnswered(Attempt<T> attempt, Function<String, T> unanswered, String what)
+            throws InterruptedException {
         Attempts attempts = new Attempts();
         while (true) {
             long mark = breakerWait.mark();
             try {
-                return Retry.decorateCallable(retry, CircuitBreaker.decorateCallable(breaker, () -> {
-                            permits.acquire(orderIds.size());
-                            attempts.count++;
-                            return bulk.fetch(orderIds);
-                        }))
+                return Retry.decorateCallable(
+                                retry, CircuitBreaker.decorateCallable(breaker, () -> attempt.call(attempts)))
                         .call();
             } catch (CallNotPermittedException e) {
                 waitFor(() -> breakerWait.awaitChangeSince(mark, running));
             } catch (UpstreamUnavailable e) {
-                return UpstreamBulk.Reply.unanswered(e.getMessage() + " after " + attempts.describe());
+                return unanswered.apply(e.getMessage() + " after " + attempts.describe());
             } catch (InterruptedException | RuntimeException e) {
                 throw e;
             } catch (Exception e) {
-                throw new IllegalStateException("unexpected failure of a bulk request", e);
+                // the request throws nothing else; Callable only makes the compiler think so
+                throw new IllegalStateException("unexpected failure of the " + what, e);
             }
             if (!running.getAsBoolean()) {
-                throw new CancellationException(
-                        "puller closing: bulk request for " + orderIds.size() + " orders abandoned");
+                throw new CancellationException("puller closing: " + what + " abandoned");
             }
         }
     }

@@ -102,10 +102,12 @@ public final class CompensatorService implements Service {
                 () -> {});
         DriftScan drift = new DriftScan(
                 streams,
+                CaughtUp.of(admin, config, clock),
                 context.watermarks(),
                 writers,
                 metrics,
                 config.compensator().scanInterval(),
+                config.timer().ttl(),
                 clock);
         ServiceLoop scan = new ServiceLoop("lapse-compensator-scan", drift::runWhenDue, () -> {}, () -> {});
         return new CompensatorService(streams, admin, rebuild, loss, watch, scan, closed);

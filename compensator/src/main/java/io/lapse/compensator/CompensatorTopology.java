@@ -31,12 +31,6 @@ public final class CompensatorTopology {
     /** Part of the internal topic's name, {@code <application.id>-lapse-order-updates-repartition}. */
     static final String REPARTITION = "lapse-order-updates";
 
-    /** The route's child towards this task's store. */
-    private static final String HERE = "to-own-partition";
-
-    /** The route's child towards the repartition topic: the name Kafka Streams gives the first node of a repartition. */
-    private static final String ELSEWHERE = REPARTITION + "-repartition-filter";
-
     /**
      * The store's changelog keeps about one record per order when its segments roll often enough to be compacted:
      * a rebuild reads all of it.
@@ -82,21 +76,20 @@ public final class CompensatorTopology {
                 .withCachingDisabled()
                 .withLoggingEnabled(CHANGELOG));
         KStream<String, MirrorInput> pushes =
-                source(builder, topics.push(), "push", RecordDecoder.statuses(reader::push));
+                fold(builder, topics.push(), "push", RecordDecoder.statuses(reader::push), partition);
         KStream<String, MirrorInput> pulls =
-                source(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull));
-        KStream<String, MirrorInput> expiries = source(builder, topics.expired(), "expired", RecordDecoder.expiries());
-        KStream<String, MirrorInput> routed = pushes.merge(pulls, Named.as("merge-statuses"))
+                fold(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull), partition);
+        KStream<String, MirrorInput> expiries =
+                fold(builder, topics.expired(), "expired", RecordDecoder.expiries(), partition);
+        // what each input's fold forwards lives in another partition: the repartition topic's source joins this
+        // subtopology through the store, so the tasks that write the topic also read it, partition p by task p, and
+        // every order's inputs meet in one task and one store
+        pushes.merge(pulls, Named.as("merge-statuses"))
                 .merge(expiries, Named.as("merge-expiries"))
-                .process(() -> new RouteToMirror(partition, HERE, ELSEWHERE), Named.as("route"));
-        // the repartition topic's source joins this subtopology through the store's processor: the tasks that write
-        // it also read it, partition p by task p, so every order's inputs meet in one task and one store
-        KStream<String, MirrorInput> moved =
-                routed.repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde())
+                .repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde())
                         .withName(REPARTITION)
                         .withNumberOfPartitions(partitions)
-                        .withStreamPartitioner(partition));
-        routed.merge(moved, Named.as(HERE))
+                        .withStreamPartitioner(partition))
                 .process(
                         () -> new OrderTracker(pruneInterval, timer.tombstoneRetention()),
                         Named.as("track-orders"),
@@ -104,11 +97,12 @@ public final class CompensatorTopology {
         return builder.build();
     }
 
-    private static KStream<String, MirrorInput> source(
-            StreamsBuilder builder, String topic, String name, RecordDecoder decoder) {
+    /** An input topic read as bytes, each record folded in at once, or forwarded when its order lives elsewhere. */
+    private static KStream<String, MirrorInput> fold(
+            StreamsBuilder builder, String topic, String name, RecordDecoder decoder, MirrorPartition partition) {
         return builder.stream(
                         topic,
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
-                .process(() -> new DecodeStatus(topic, decoder), Named.as("decode-" + name));
+                .process(() -> new FoldInput(topic, decoder, partition), Named.as("fold-" + name), STORE);
     }
 }

@@ -7,7 +7,10 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Keeps the mirror of each order of its partition up to date, and forgets orders once nothing happened to them. */
+/**
+ * Folds the inputs that came through the repartition topic into the mirror of this task's partition, and forgets
+ * orders once nothing happened to them.
+ */
 final class OrderTracker implements Processor<String, MirrorInput, Void, Void> {
 
     private final Duration pruneInterval;
@@ -29,15 +32,6 @@ final class OrderTracker implements Processor<String, MirrorInput, Void, Void> {
 
     @Override
     public void process(Record<String, MirrorInput> record) {
-        OrderState current = orders.get(record.key());
-        OrderState next = record.value().applyTo(current);
-        if (next == current) {
-            return; // nothing changed: spare the changelog a write
-        }
-        if (next == null) {
-            orders.delete(record.key());
-        } else {
-            orders.put(record.key(), next);
-        }
+        OrderFold.fold(orders, record.key(), record.value());
     }
 }

@@ -19,6 +19,8 @@ public final class StreamsSettings {
 
     public static final int THREADS = 1;
     public static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
+    public static final int FETCH_MIN_BYTES = 256 * 1024;
+    public static final int FETCH_MAX_WAIT_MS = 200;
 
     private StreamsSettings() {}
 
@@ -43,6 +45,11 @@ public final class StreamsSettings {
         // second rather than five spares the broker and the client, and a rebuild waits at most a second longer for
         // what was read before the loss to be committed (CaughtUp), well inside its 10 s round
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
+        // a fetch waits for 256 KB or 200 ms rather than answering with whatever arrived since the last: a live fleet
+        // otherwise hands the stream thread a few records per fetch, and each fetch's round of the thread and the
+        // broker costs as much again; what the mirror holds only counts once committed, every second
+        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), FETCH_MIN_BYTES);
+        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
         // a task reads a partition of each of the three input topics and of the repartition topic; waiting for them
         // all to merge by timestamp (the default, 0) buys nothing, since the repartition interleaves the tasks' output
         // anyway and the mirror's rules take inputs in any order (OrderState), and it costs: Kafka Streams 4.3 formats

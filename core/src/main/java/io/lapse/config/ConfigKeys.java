@@ -174,7 +174,7 @@ public final class ConfigKeys {
     public static final ConfigKey COMPENSATOR_SCAN_INTERVAL = key(
             "compensator.scan-interval",
             "60s",
-            "How often the compensator compares its part of the mirror with Redis (a loss of Redis's data is noticed within a second regardless).");
+            "How often the compensator compares its part of the mirror with Redis, for the orders whose newest status is older than timer.ttl less this interval less 10 s (a loss of Redis's data is noticed within a second regardless).");
     public static final ConfigKey COMPENSATOR_STATE_DIR = key(
             "compensator.state-dir",
             "",

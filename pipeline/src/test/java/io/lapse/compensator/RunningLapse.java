@@ -111,6 +111,11 @@ final class RunningLapse implements AutoCloseable {
         return epochs.current().join().values().stream().allMatch(epoch -> epoch != null);
     }
 
+    /** How far ingest has applied every partition, in event time; 0 before it reported. */
+    long watermark() {
+        return watermarks.low().join().orElse(0);
+    }
+
     List<TimerExpired> expiries() {
         if (expired == null) {
             expired = started(TopicRecorder.start(

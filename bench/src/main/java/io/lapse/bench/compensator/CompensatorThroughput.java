@@ -73,7 +73,9 @@ public final class CompensatorThroughput {
                     fill.seconds());
             out.println("- both: exactly_once_v2, commit every "
                     + StreamsSettings.COMMIT_INTERVAL.toMillis() + " ms, " + StreamsSettings.THREADS
-                    + " stream thread, a persistent store of one entry per order (the baseline's cached, the"
+                    + " stream thread, fetches of " + StreamsSettings.FETCH_MIN_BYTES / 1024 + " KB or "
+                    + StreamsSettings.FETCH_MAX_WAIT_MS
+                    + " ms, a persistent store of one entry per order (the baseline's cached, the"
                     + " compensator's not), the baseline first");
             out.println("- CPU µs/record: the JVM's CPU time over the pass, the broker's included, per record");
             out.println();

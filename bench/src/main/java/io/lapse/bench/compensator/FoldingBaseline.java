@@ -5,6 +5,7 @@ import io.lapse.compensator.StreamsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -64,6 +65,12 @@ final class FoldingBaseline implements AutoCloseable {
                 StreamsConfig.REPLICATION_FACTOR_CONFIG, sandbox.config.kafka().replicationFactor());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, StreamsSettings.COMMIT_INTERVAL.toMillis());
+        props.put(
+                StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
+                StreamsSettings.FETCH_MIN_BYTES);
+        props.put(
+                StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+                StreamsSettings.FETCH_MAX_WAIT_MS);
         // as the compensator, which sets it to keep its behaviour across the upgrade to Kafka 5.0; it spares the log
         // a warning here, and this application throws nothing
         props.put("processing.exception.handler.global.enabled", true);

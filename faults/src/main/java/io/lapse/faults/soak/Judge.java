@@ -92,7 +92,17 @@ final class Judge implements AutoCloseable {
         this.pushIntervalMillis = pushInterval.toMillis();
         this.pushPartitions = partitions(pushTopic, partitions);
         this.expiredPartitions = partitions(expiredTopic, partitions);
-        this.consumer = ByteConsumers.create(bootstrapServers, Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20_000));
+        // fetches of 256 KB or 200 ms, as a reader built for throughput would: the judge shares the box with what it
+        // judges, and a fetch per few records costs it and the broker CPU the services need
+        this.consumer = ByteConsumers.create(
+                bootstrapServers,
+                Map.of(
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        20_000,
+                        ConsumerConfig.FETCH_MIN_BYTES_CONFIG,
+                        256 * 1024,
+                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                        200));
         List<TopicPartition> all = Stream.concat(pushPartitions.stream(), expiredPartitions.stream())
                 .toList();
         consumer.assign(all);

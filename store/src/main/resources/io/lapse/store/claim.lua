@@ -43,27 +43,48 @@ local function next_due()
 end
 local lease, ttl, max_attempts = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
 
-local items = redis.call('ZRANGEBYSCORE', due, '-inf', limit, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
-local ids = {}
-for i = 2, #items, 2 do
-  ids[i / 2] = items[i - 1]
+-- During a rebuild, an order the rebuild has not written stays where it is: the claim looks past such orders, a few
+-- batches deep at most, so that more than a batch of them cannot hold back the written ones behind until the epoch.
+-- Without a state entry, an order is one the rebuild has not written (it writes one for every watched order): ingest
+-- armed it, maybe from a replayed old status whose expiry the mirror knows was published.
+local REBUILD_PAGES = 20 -- batches looked at during a rebuild: a few milliseconds of Redis at the largest batch
+local batch = tonumber(ARGV[3])
+local ids, scores, states = {}, {}, {}
+local offset = 0
+for _ = 1, horizon and REBUILD_PAGES or 1 do
+  local page = redis.call('ZRANGEBYSCORE', due, '-inf', limit, 'WITHSCORES', 'LIMIT', offset, batch)
+  local page_ids = {}
+  for i = 2, #page, 2 do
+    page_ids[i / 2] = page[i - 1]
+  end
+  if #page_ids == 0 then
+    break
+  end
+  local page_states = read_states(state, page_ids)
+  for i, id in ipairs(page_ids) do
+    if #ids < batch and (page_states[i] or not horizon) then
+      ids[#ids + 1] = id
+      scores[#ids] = tonumber(page[i * 2])
+      states[#ids] = page_states[i]
+    end
+  end
+  if #page_ids < batch or #ids >= batch then
+    break
+  end
+  offset = offset + batch
 end
 if #ids == 0 then
   return {fmt(now), next_due(), ''}
 end
 
--- one read and at most three writes for the whole batch: a storm claims thousands of orders a second
-local states = read_states(state, ids)
+-- at most three writes for the whole batch: a storm claims thousands of orders a second
 local leased_until = fmt(now + lease)
 local out, leases, entries, dropped = {}, {}, {}, {}
 for i, id in ipairs(ids) do
-  local score = tonumber(items[i * 2])
+  local score = scores[i]
   local st = states[i]
   local s = parse_state(st)
   local seen, attempt, deadline, source
-  -- during a rebuild, an order without a state entry is one the rebuild has not written (it writes one for every
-  -- watched order): ingest armed it, maybe from a replayed old status whose expiry the mirror knows was published
-  local unwritten = horizon and not st
   if not st then
     seen, attempt, deadline, source = score - ttl, 1, score, 't'
   elseif s and s.phase == 'L' then
@@ -74,9 +95,7 @@ for i, id in ipairs(ids) do
   elseif s and s.phase == 'R' then
     seen, attempt, deadline, source = s.seen, 1, score, 'c'
   end
-  if unwritten then
-    -- left as it is, neither claimed nor dropped: it waits for the epoch
-  elseif not attempt or attempt > max_attempts then
+  if not attempt or attempt > max_attempts then
     -- a finished or given-up order, or max attempts lowered since: nothing more to fire
     dropped[#dropped + 1] = id
   else

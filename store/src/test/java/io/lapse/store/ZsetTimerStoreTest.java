@@ -222,6 +222,40 @@ class ZsetTimerStoreTest {
                 .containsExactlyInAnyOrder("due-after-the-horizon", "armed-by-ingest");
     }
 
+    /**
+     * During a rebuild, more than a batch of orders ingest armed are due before one the rebuild wrote: they wait for the
+     * epoch without holding it back.
+     */
+    @Test
+    void whileARebuildIsUnderWayMoreThanABatchOfOrdersIngestArmedDoNotHoldBackOneItWrote() {
+        store = storeWith(Map.of("timer.batch-size", "2"));
+        redis.connection().async().flushall().toCompletableFuture().join();
+        long now = now();
+        String written = "written-by-the-rebuild";
+        int shard = store.keys().shardOf(written);
+        List<String> armed = IntStream.range(0, 10_000)
+                .mapToObj(i -> "armed-by-ingest-" + i)
+                .filter(orderId -> store.keys().shardOf(orderId) == shard)
+                .limit(5)
+                .toList();
+        new TimerRebuild(redis.connection(), store.keys(), settingsWith(Map.of()))
+                .merge(
+                        List.of(new TimerImage(
+                                written, TimerImage.Phase.WATCHED, now - 20_000 - TTL, 0, 0, now - 20_000)),
+                        false)
+                .join();
+        store.apply(armed.stream()
+                        .map(orderId -> OrderUpdate.active(orderId, now - 30_000 - TTL))
+                        .toList())
+                .join();
+        RedisEpochs epochs = new RedisEpochs(redis.connection(), store.keys());
+        epochs.rebuiltUpTo(epochs.begin("rebuilding").join(), now - 10_000).join();
+
+        assertThat(store.claim(shard, FAR_FUTURE).join().claims())
+                .extracting(Claim::orderId)
+                .containsExactly(written);
+    }
+
     @Test
     void aClaimNeverAcknowledgedFiresAgainWithTheSameTripleOnceTheLeasePasses() {
         store = storeWith(Map.of("timer.lease", "300ms"));

@@ -103,6 +103,7 @@ public final class CompensatorService implements Service {
         DriftScan drift = new DriftScan(
                 streams,
                 CaughtUp.of(admin, config, clock),
+                loss::redisWhole,
                 context.watermarks(),
                 writers,
                 metrics,

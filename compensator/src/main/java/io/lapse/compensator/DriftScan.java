@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * along: a failover that lost the last writes, a ttl-mode notification nobody heard. Only orders ingest has read past
  * (up to the watermark) are compared, so that it never does ingest's work ahead of it.
  *
- * <p>A scan first waits, for at most an interval, until the mirror has processed everything published when it began;
+ * <p>While a shard lacks its epoch a scan writes nothing: the rebuild writes Redis then, from a mirror caught up with
+ * the loss. A scan first waits, for at most an interval, until the mirror has processed everything published when it began;
  * a mirror still behind then skips the round. Its images would be older than what ingest wrote, so comparing them
  * is work for nothing while the compensator is short of time, and an order Redis lost would get back an older
  * deadline than its last push gave it.
@@ -38,6 +40,7 @@ final class DriftScan {
 
     private final CompensatorStreams streams;
     private final CaughtUp caughtUp;
+    private final BooleanSupplier redisWhole;
     private final Watermarks watermarks;
     private final Supplier<MirrorWriter> writer;
     private final CompensatorMetrics metrics;
@@ -49,6 +52,7 @@ final class DriftScan {
     DriftScan(
             CompensatorStreams streams,
             CaughtUp caughtUp,
+            BooleanSupplier redisWhole,
             Watermarks watermarks,
             Supplier<MirrorWriter> writer,
             CompensatorMetrics metrics,
@@ -57,6 +61,7 @@ final class DriftScan {
             Clock clock) {
         this.streams = streams;
         this.caughtUp = caughtUp;
+        this.redisWhole = redisWhole;
         this.watermarks = watermarks;
         this.writer = writer;
         this.metrics = metrics;
@@ -79,6 +84,9 @@ final class DriftScan {
     }
 
     private void run(long started) throws InterruptedException {
+        if (!redisWhole.getAsBoolean()) {
+            return; // a rebuild writes Redis now, from a mirror caught up with the loss
+        }
         long behind = caughtUp.await(interval);
         if (behind > 0) {
             log.info(
@@ -95,7 +103,7 @@ final class DriftScan {
                 .read(
                         batch -> {
                             orders.addAndGet(batch.size());
-                            if (mark.isPresent()) {
+                            if (mark.isPresent() && redisWhole.getAsBoolean()) { // and not lost since
                                 long settledBy = Math.min(mark.getAsLong(), started) - settling.toMillis();
                                 scan.write(batch, image -> settled(image) <= settledBy);
                             }

@@ -46,8 +46,8 @@ public final class StreamsSettings {
         // what was read before the loss to be committed (CaughtUp), well inside its 10 s round
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
         // a fetch waits for 256 KB or 200 ms rather than answering with whatever arrived since the last: a live fleet
-        // otherwise hands the stream thread a few records per fetch, and each fetch's round of the thread and the
-        // broker costs as much again; what the mirror holds only counts once committed, every second
+        // otherwise hands the stream thread a few records per fetch, each fetch a round of the thread, the client and
+        // the broker; what the mirror holds only counts once committed, every second
         props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), FETCH_MIN_BYTES);
         props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
         // a task reads a partition of each of the three input topics and of the repartition topic; waiting for them

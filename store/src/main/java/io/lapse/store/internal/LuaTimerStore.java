@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -37,8 +38,7 @@ public abstract class LuaTimerStore implements TimerStore {
     private static final LuaScript ACK = LuaScript.named("ack");
     private static final LuaScript PRUNE = LuaScript.named("prune");
     private static final LuaScript INSPECT = LuaScript.named("inspect");
-    private static final Comparator<EncodedUpdate> BY_EVENT_TIME =
-            Comparator.comparingLong(u -> u.update().eventTime());
+    private static final Comparator<EncodedUpdate> BY_EVENT_TIME = Comparator.comparingLong(EncodedUpdate::eventTime);
     /**
      * After an announcement that the watermark held back, ttl mode sets the trigger again to expire this much later; a
      * shard being rebuilt whose due orders the rebuild has not written yet is looked at again this much later.
@@ -99,13 +99,19 @@ public abstract class LuaTimerStore implements TimerStore {
     }
 
     /**
-     * An update with its orderId's UTF-8 bytes, encoded once for both its shard and the script's arguments (a String
-     * argument is encoded again by Lettuce's event loop).
+     * An update with its orderId as UTF-8 bytes, encoded once for both its shard and the script's arguments (a String
+     * argument is encoded again by Lettuce's event loop). It holds what the sort and the arguments read, rather than
+     * the update, so that they do not reach through it to each order's objects again.
      */
-    private record EncodedUpdate(OrderUpdate update, byte[] orderId) {
+    private record EncodedUpdate(byte[] orderId, long eventTime, OrderUpdate.Kind kind) {
+
+        EncodedUpdate {
+            Objects.requireNonNull(orderId, "orderId");
+            Objects.requireNonNull(kind, "kind");
+        }
 
         EncodedUpdate(OrderUpdate update) {
-            this(update, update.orderId().getBytes(StandardCharsets.UTF_8));
+            this(update.orderId().getBytes(StandardCharsets.UTF_8), update.eventTime(), update.kind());
         }
     }
 
@@ -113,7 +119,7 @@ public abstract class LuaTimerStore implements TimerStore {
     private void armArguments(CommandArgs<String, String> args, int shard, List<EncodedUpdate> chunk, long ttlMillis) {
         StringBuilder kinds = new StringBuilder(chunk.size());
         for (EncodedUpdate u : chunk) {
-            kinds.append(u.update().kind().code());
+            kinds.append(u.kind().code());
         }
         args.add(ttlMillis)
                 .add(keys.wakeChannel())
@@ -121,7 +127,7 @@ public abstract class LuaTimerStore implements TimerStore {
                 .add(triggerPrefix(shard))
                 .add(kinds.toString());
         for (EncodedUpdate u : chunk) {
-            long deadline = u.update().eventTime() + ttlMillis;
+            long deadline = u.eventTime() + ttlMillis;
             // Lettuce writes only non-negative integers as digits; an event time before 1970 is a string
             if (deadline >= 0) {
                 args.add(deadline);

@@ -23,7 +23,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class PartitionProgress {
 
-    private final Map<TopicPartition, Long> marks = new HashMap<>();
+    private final Map<TopicPartition, Mark> marks = new HashMap<>();
     private final long slackMillis;
     private final LatenessAllowance allowance;
 
@@ -56,11 +56,16 @@ final class PartitionProgress {
             // a record without a timestamp (message format v0) tells nothing of time; only the broker's proof does
             return Reading.NOTHING;
         }
-        Long mark = marks.get(partition);
         long claimed = Math.min(recordTimestamp, readTime);
-        // the first record of a partition has nothing before it to be held against
-        marks.put(partition, mark == null ? claimed : Math.max(mark, Math.min(claimed, mark + slackMillis)));
-        long behind = mark == null ? 0 : Math.max(0, mark - recordTimestamp);
+        Mark mark = marks.get(partition);
+        long behind = 0;
+        if (mark == null) {
+            // the first record of a partition has nothing before it to be held against
+            marks.put(partition, new Mark(claimed));
+        } else {
+            behind = Math.max(0, mark.millis - recordTimestamp);
+            mark.millis = Math.max(mark.millis, Math.min(claimed, mark.millis + slackMillis));
+        }
         long beyondSlack = behind - slackMillis;
         if (beyondSlack > 0) {
             allowance.observe(beyondSlack, readTime);
@@ -83,11 +88,12 @@ final class PartitionProgress {
         Map<String, Long> report = new HashMap<>();
         for (TopicPartition partition : assigned) {
             if (proof != null && proof.reached(partition, position.apply(partition))) {
-                marks.merge(partition, proof.askedAt(), Math::max);
+                Mark reached = marks.computeIfAbsent(partition, p -> new Mark(proof.askedAt()));
+                reached.millis = Math.max(reached.millis, proof.askedAt());
             }
-            Long mark = marks.get(partition);
+            Mark mark = marks.get(partition);
             if (mark != null) {
-                report.put(Watermarks.field(partition.topic(), partition.partition()), mark - heldBack);
+                report.put(Watermarks.field(partition.topic(), partition.partition()), mark.millis - heldBack);
             }
         }
         return proof == null
@@ -102,5 +108,15 @@ final class PartitionProgress {
 
     void forget(Collection<TopicPartition> revoked) {
         revoked.forEach(marks::remove);
+    }
+
+    /** A partition's mark, moved in place: ingest reads it for every record, so it is looked up once and not boxed. */
+    private static final class Mark {
+
+        private long millis;
+
+        Mark(long millis) {
+            this.millis = millis;
+        }
     }
 }

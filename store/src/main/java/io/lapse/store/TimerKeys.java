@@ -118,8 +118,13 @@ public final class TimerKeys {
     }
 
     public int shardOf(String orderId) {
+        return shardOf(orderId.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The shard of the order whose id these UTF-8 bytes are: for a caller that needs the bytes anyway. */
+    public int shardOf(byte[] orderIdUtf8) {
         CRC32 crc = new CRC32();
-        crc.update(orderId.getBytes(StandardCharsets.UTF_8));
+        crc.update(orderIdUtf8);
         return (int) (crc.getValue() % shards);
     }
 

@@ -38,7 +38,7 @@ public final class TimerRebuild {
         String mode = settings.mode() == TimerMode.TTL ? "ttl" : "zset";
         String ttl = Long.toString(settings.ttl().toMillis());
         String dry = dryRun ? "1" : "0";
-        return PerShard.call(keys, images, TimerImage::orderId, (shard, chunk) -> {
+        return PerShard.call(keys.shards(), images, image -> keys.shardOf(image.orderId()), (shard, chunk) -> {
                     List<String> args = new ArrayList<>(4 + chunk.size() * 6);
                     args.add(mode);
                     args.add(keys.triggerPrefix(shard));

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.event.StatusHeader;
 import io.lettuce.core.cluster.SlotHash;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
+import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +26,30 @@ class TimerKeysTest {
         // CRC-32 (IEEE) of "123456" is 0x0972D361 = 158520161; 158520161 % 16 = 1
         assertThat(keys.shardOf("123456")).isEqualTo(1);
         assertThat(keys.shardOf("123456")).isEqualTo(new TimerKeys("other", 16).shardOf("123456"));
+    }
+
+    /** Shards are part of Redis key names: an order given another shard would lose its timer. */
+    @Test
+    void anOrdersShardFromItsUtf8BytesIsTheShardItsIdAlwaysHad() {
+        Random random = new Random(42);
+        String alphabet = "abcXYZ019-_:|{} éß€日本\uD83D\uDE00";
+        for (int shards : new int[] {1, 7, 16, 64, 1024}) {
+            TimerKeys layout = new TimerKeys("lapse", shards);
+            for (int i = 0; i < 20_000; i++) {
+                StringBuilder id = new StringBuilder();
+                for (int length = random.nextInt(40); id.length() < length; ) {
+                    id.append(alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+                String orderId = random.nextBoolean() ? "order-" + i : id.toString();
+                byte[] utf8 = orderId.getBytes(StandardCharsets.UTF_8);
+                CRC32 crc = new CRC32();
+                crc.update(utf8);
+                int formerShard = (int) (crc.getValue() % shards);
+
+                assertThat(layout.shardOf(orderId)).as(orderId).isEqualTo(formerShard);
+                assertThat(layout.shardOf(utf8)).as(orderId).isEqualTo(formerShard);
+            }
+        }
     }
 
     @Test

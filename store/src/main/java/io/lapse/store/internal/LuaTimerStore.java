@@ -15,15 +15,16 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.protocol.CommandArgs;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -37,7 +38,7 @@ public abstract class LuaTimerStore implements TimerStore {
     private static final LuaScript ACK = LuaScript.named("ack");
     private static final LuaScript PRUNE = LuaScript.named("prune");
     private static final LuaScript INSPECT = LuaScript.named("inspect");
-    private static final Comparator<OrderUpdate> BY_EVENT_TIME = Comparator.comparingLong(OrderUpdate::eventTime);
+    private static final Comparator<EncodedUpdate> BY_EVENT_TIME = Comparator.comparingLong(EncodedUpdate::eventTime);
     /**
      * After an announcement that the watermark held back, ttl mode sets the trigger again to expire this much later; a
      * shard being rebuilt whose due orders the rebuild has not written yet is looked at again this much later.
@@ -77,29 +78,47 @@ public abstract class LuaTimerStore implements TimerStore {
     @Override
     public CompletableFuture<ApplyResult> apply(Collection<OrderUpdate> updates) {
         long ttlMillis = settings.ttl().toMillis();
+        // in the order of their deadlines, ZADD moves each entry next to the one it moved before, in the part of the
+        // sorted set it has just walked, not to a place anywhere in it; grouping by shard keeps that order
+        List<EncodedUpdate> byDeadline = new ArrayList<>(updates.size());
+        for (OrderUpdate update : PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith)) {
+            byDeadline.add(new EncodedUpdate(update));
+        }
+        byDeadline.sort(BY_EVENT_TIME);
         return PerShard.call(
-                        keys,
-                        PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith),
-                        OrderUpdate::orderId,
-                        (shard, chunk) -> {
-                            // in the order of their deadlines, ZADD moves each entry next to the one it moved before,
-                            // in the part of the sorted set it has just walked, not to a place anywhere in it
-                            List<OrderUpdate> byDeadline = new ArrayList<>(chunk);
-                            byDeadline.sort(BY_EVENT_TIME);
-                            return ARM.<List<Object>>run(
-                                            redis,
-                                            () -> new NestedMultiOutput<>(StringCodec.UTF8),
-                                            shardKeys(shard),
-                                            args -> armArguments(args, shard, byDeadline, ttlMillis))
-                                    .thenApply(r -> new ApplyResult((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
-                        })
+                        keys.shards(),
+                        byDeadline,
+                        u -> keys.shardOf(u.orderId()),
+                        (shard, chunk) -> ARM.<List<Object>>run(
+                                        redis,
+                                        () -> new NestedMultiOutput<>(StringCodec.UTF8),
+                                        shardKeys(shard),
+                                        args -> armArguments(args, shard, chunk, ttlMillis))
+                                .thenApply(r -> new ApplyResult((Long) r.get(0), (Long) r.get(1), (Long) r.get(2))))
                 .thenApply(results -> results.stream().reduce(ApplyResult.NONE, ApplyResult::plus));
     }
 
+    /**
+     * An update with its orderId as UTF-8 bytes, encoded once for both its shard and the script's arguments (a String
+     * argument is encoded again by Lettuce's event loop). It holds what the sort and the arguments read, rather than
+     * the update, so that they do not reach through it to each order's objects again.
+     */
+    private record EncodedUpdate(byte[] orderId, long eventTime, OrderUpdate.Kind kind) {
+
+        EncodedUpdate {
+            Objects.requireNonNull(orderId, "orderId");
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        EncodedUpdate(OrderUpdate update) {
+            this(update.orderId().getBytes(StandardCharsets.UTF_8), update.eventTime(), update.kind());
+        }
+    }
+
     /** The layout arm.lua passes on to ZADD as it came in the common case: deadline, orderId, per order. */
-    private void armArguments(CommandArgs<String, String> args, int shard, List<OrderUpdate> chunk, long ttlMillis) {
+    private void armArguments(CommandArgs<String, String> args, int shard, List<EncodedUpdate> chunk, long ttlMillis) {
         StringBuilder kinds = new StringBuilder(chunk.size());
-        for (OrderUpdate u : chunk) {
+        for (EncodedUpdate u : chunk) {
             kinds.append(u.kind().code());
         }
         args.add(ttlMillis)
@@ -107,7 +126,7 @@ public abstract class LuaTimerStore implements TimerStore {
                 .add(shard)
                 .add(triggerPrefix(shard))
                 .add(kinds.toString());
-        for (OrderUpdate u : chunk) {
+        for (EncodedUpdate u : chunk) {
             long deadline = u.eventTime() + ttlMillis;
             // Lettuce writes only non-negative integers as digits; an event time before 1970 is a string
             if (deadline >= 0) {
@@ -172,9 +191,9 @@ public abstract class LuaTimerStore implements TimerStore {
     public CompletableFuture<Map<String, OrderView>> inspect(Collection<String> orderIds) {
         long ttl = settings.ttl().toMillis();
         return PerShard.call(
-                        keys,
+                        keys.shards(),
                         new ArrayList<>(orderIds),
-                        Function.identity(),
+                        keys::shardOf,
                         (shard, chunk) -> INSPECT.<List<List<Object>>>run(
                                         redis,
                                         ScriptOutputType.MULTI,

@@ -1,16 +1,16 @@
 package io.lapse.store.internal;
 
 import io.lapse.internal.Futures;
-import io.lapse.store.TimerKeys;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /** Groups items by shard and cuts each group into chunks: one script call per chunk, all in flight at once. */
 public final class PerShard {
@@ -20,18 +20,19 @@ public final class PerShard {
 
     private PerShard() {}
 
+    /** Each shard's items keep the order they came in. */
     public static <T, R> CompletableFuture<List<R>> call(
-            TimerKeys keys,
+            int shards,
             Collection<T> items,
-            Function<T, String> orderId,
+            ToIntFunction<T> shardOf,
             BiFunction<Integer, List<T>, CompletableFuture<R>> call) {
         // loops rather than streams and collectors: ingest groups every record it reads
-        List<List<T>> byShard = new ArrayList<>(keys.shards());
-        for (int shard = 0; shard < keys.shards(); shard++) {
+        List<List<T>> byShard = new ArrayList<>(shards);
+        for (int shard = 0; shard < shards; shard++) {
             byShard.add(new ArrayList<>());
         }
         for (T item : items) {
-            byShard.get(keys.shardOf(orderId.apply(item))).add(item);
+            byShard.get(shardOf.applyAsInt(item)).add(item);
         }
         List<CompletableFuture<R>> calls = new ArrayList<>();
         for (int shard = 0; shard < byShard.size(); shard++) {
@@ -43,10 +44,14 @@ public final class PerShard {
         return Futures.allOf(calls);
     }
 
-    /** Keeps one update per order: the one that decides (see OrderUpdate.mergeWith). */
+    /**
+     * Keeps one update per order: the one that decides (see OrderUpdate.mergeWith), where its order first came. A
+     * batch read from Kafka comes about in event time order, and keeps it, so that sorting it by deadline costs about
+     * one pass; a hash map's order would scatter it.
+     */
     public static <T> Collection<T> newestPerOrder(
             Collection<T> updates, Function<T, String> orderId, BinaryOperator<T> merge) {
-        Map<String, T> newest = new HashMap<>(updates.size() * 4 / 3 + 1);
+        Map<String, T> newest = new LinkedHashMap<>(updates.size() * 4 / 3 + 1);
         for (T update : updates) {
             newest.merge(orderId.apply(update), update, merge);
         }

@@ -1,5 +1,6 @@
 package io.lapse.compensator;
 
+import io.lapse.config.Durations;
 import io.lapse.store.RebuildCount;
 import io.lapse.store.TimerImage;
 import io.lapse.store.Watermarks;
@@ -93,7 +94,7 @@ final class DriftScan {
                     "the drift scan skips a round: the mirror is still {} records behind what was published when the"
                             + " round began, {} ago",
                     behind,
-                    interval);
+                    Durations.format(interval));
             return;
         }
         OptionalLong mark = Blocking.await(watermarks.low(), "read the watermark");

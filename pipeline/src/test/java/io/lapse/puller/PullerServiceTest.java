@@ -54,7 +54,7 @@ class PullerServiceTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    static final DevStackExtension stack = DevStackExtension.shared();
 
     private UpstreamStub upstream;
     private LapseConfig config;

@@ -74,7 +74,7 @@ class ConsoleBrowserTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.shared();
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
     private static LapseConfig config;
     private static UpstreamSimulator upstream;

@@ -49,7 +49,7 @@ class LiveOperationsTest {
     private static final Set<String> SCRAPE_SERIES = Set.of("up");
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.shared();
+    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
     private static UpstreamSimulator simulator;
     private static LapseRuntime lapse;

@@ -8,8 +8,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Hands a test class a devstack: {@code @RegisterExtension static final DevStackExtension devstack =
  * DevStackExtension.shared();}. The shared one is started once per test JVM and stopped when its run ends, since a
  * broker costs seconds of both cores to start and stop; every test isolates itself by names of its own
- * ({@code TestRun.namespace}). A class that stops, kills or restarts the broker or Redis takes one of its own
- * ({@link #kafkaAndRedis()}), started before its first test and stopped after its last.
+ * ({@code TestRun.namespace}). A class that stops, kills or restarts the broker or Redis, or runs Lapse with its
+ * default topic names and key prefix as a user would, takes one of its own ({@link #kafkaAndRedis()}), started
+ * before its first test and stopped after its last.
  */
 public final class DevStackExtension implements BeforeAllCallback, AfterAllCallback {
 
@@ -30,7 +31,10 @@ public final class DevStackExtension implements BeforeAllCallback, AfterAllCallb
         return new DevStackExtension(true, true);
     }
 
-    /** A Kafka broker and a redis-server of the class's own, for a class that stops or restarts them. */
+    /**
+     * A Kafka broker and a redis-server of the class's own, for a class that stops or restarts them or uses the default
+     * topic names and key prefix.
+     */
     public static DevStackExtension kafkaAndRedis() {
         return new DevStackExtension(true, false);
     }

@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
@@ -54,19 +56,33 @@ class ProductionJarIT {
 
     @Test
     void offersEveryServiceButNeitherDemoNorBench() throws Exception {
-        Process lapse = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-jar",
-                        JAR.toString(),
-                        "--help")
-                .redirectErrorStream(true)
-                .start();
-        String help = new String(lapse.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String help = lapse("--help");
 
-        assertThat(lapse.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(lapse.exitValue()).as(help).isZero();
         assertThat(help)
                 .contains("all", "ingest", "timer", "puller", "compensator")
                 .doesNotContain("demo", "bench");
+    }
+
+    @Test
+    void saysWhichVersionTheBuildMadeIt() throws Exception {
+        Properties built = new Properties();
+        try (var in = Files.newInputStream(Path.of("target", "maven-archiver", "pom.properties"))) {
+            built.load(in);
+        }
+
+        assertThat(lapse("--version").lines()).contains("lapse " + built.getProperty("version"));
+    }
+
+    /** What {@code java -jar lapse.jar ARGS} prints; it must exit 0. */
+    private static String lapse(String... args) throws Exception {
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+        command.addAll(List.of(args));
+        Process lapse = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(lapse.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(lapse.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(lapse.exitValue()).as(output).isZero();
+        return output;
     }
 }

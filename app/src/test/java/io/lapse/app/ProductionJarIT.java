@@ -24,6 +24,10 @@ class ProductionJarIT {
     private static final Path JAR = Path.of("target", "lapse.jar");
     private static final Pattern DEVELOPMENT =
             Pattern.compile("io/lapse/(devstack|simulator|bench|devtools)/.*|kafka/server/.*|.*redis-server.*");
+    private static final Pattern NATIVE = Pattern.compile(".*\\.(so|dll|dylib|jnilib)");
+    /** RocksDB names its libraries linux64 and linux-aarch64 (glibc); zstd, lz4 and snappy a folder per platform. */
+    private static final Pattern LINUX_X86_64_OR_AARCH64 = Pattern.compile(
+            "librocksdbjni-linux(64|-aarch64)\\.so|(.*/)?(linux|Linux)/(amd64|x86_64|aarch64)/[^/]+\\.so");
 
     @Test
     void holdsTheServicesAndNoDevelopmentTool() throws IOException {
@@ -43,6 +47,23 @@ class ProductionJarIT {
                     .as("the Kotlin standard library (resilience4j-core before 2.4 pulled it in)")
                     .filteredOn(name -> name.startsWith("kotlin/"))
                     .isEmpty();
+        }
+    }
+
+    @Test
+    void shipsNativeLibrariesForLinuxOnX8664AndAarch64Only() throws IOException {
+        try (ZipFile jar = new ZipFile(JAR.toFile())) {
+            List<String> natives = jar.stream()
+                    .map(ZipEntry::getName)
+                    .filter(name -> NATIVE.matcher(name).matches())
+                    .toList();
+
+            assertThat(natives)
+                    .contains(
+                            "librocksdbjni-linux64.so",
+                            "librocksdbjni-linux-aarch64.so",
+                            "net/jpountz/util/linux/amd64/liblz4-java.so")
+                    .allSatisfy(name -> assertThat(name).matches(LINUX_X86_64_OR_AARCH64));
         }
     }
 

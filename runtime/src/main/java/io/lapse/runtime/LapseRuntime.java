@@ -68,13 +68,17 @@ public final class LapseRuntime implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         health.registerReadiness("startup", startup::problem);
-        Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
-                .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
-                .register(registry);
     }
 
     /** Connects to Redis and Kafka, waiting for them as long as they do not answer, and starts the named services. */
     public LapseRuntime start(Set<ServiceName> names) {
+        // every meter names its deployment and service itself, so that alerts and dashboards need no scrape
+        // configuration's relabelling to tell them apart; a meter's own service tag (dead letters) comes first
+        registry.config()
+                .commonTags("deployment", config.management().deployment(), "service", ServiceName.label(names));
+        Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
+                .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
+                .register(registry);
         management = ManagementServer.start(config.management(), registry, health);
         managementOpen.countDown();
         logEffectiveConfig(names);

@@ -197,7 +197,7 @@ class StatusCommandTest {
     /** Where a puller that has stopped served its metrics: nothing answers there now. */
     private static String aStoppedPullersMetrics() {
         try (ManagementServer puller = ManagementServer.start(
-                new ManagementSettings("127.0.0.1", 0),
+                new ManagementSettings("127.0.0.1", 0, "lapse"),
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
                 new Health())) {
             return "http://127.0.0.1:" + puller.port() + "/metrics";

@@ -130,7 +130,9 @@ class ImageTarballIT {
 
     @Test
     void aBaseLayerOfRuntimeAndLibrariesThenTheApplicationsLayers() throws Exception {
-        assertThat(layers).as("the base, then a layer per folder of the application").hasSize(3);
+        assertThat(layers)
+                .as("the base, then a layer per folder of the application")
+                .hasSize(3);
         assertThat(layers.get(0))
                 .containsKeys(
                         "/opt/java/bin/java",

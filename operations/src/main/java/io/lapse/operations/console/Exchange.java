@@ -67,10 +67,6 @@ final class Exchange {
         return null;
     }
 
-    boolean secure() {
-        return request.isSecure();
-    }
-
     /** Who sent it, once the {@link RequestGuard} let it through. */
     Caller caller() {
         if (caller == null) {

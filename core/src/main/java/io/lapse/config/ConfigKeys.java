@@ -201,13 +201,23 @@ public final class ConfigKeys {
     public static final ConfigKey CONSOLE_ADDRESS = key(
             "console.address",
             "127.0.0.1",
-            "Address `lapse console` binds to; any address but a loopback one requires `console.auth-token-file`.");
+            "Address `lapse console` binds to; any address but a loopback one requires `console.users-file` (or `console.auth-token-file`).");
     public static final ConfigKey CONSOLE_PORT =
             key("console.port", "8088", "Port of `lapse console`; 0 picks a free port.");
+    public static final ConfigKey CONSOLE_USERS_FILE = key(
+            "console.users-file",
+            "",
+            "File of the users of `lapse console`, one a line: `name role token`, the role `viewer` (reads every page) or `operator` (also fires, cancels, rebuilds, replays and redrives); each request presents its user's token (`Authorization: Bearer`) and the audit names that user. Read again when it changes.");
     public static final ConfigKey CONSOLE_AUTH_TOKEN_FILE = key(
             "console.auth-token-file",
             "",
-            "File holding the bearer token `lapse console` requires of every API request (`Authorization: Bearer`); empty: no token, allowed on a loopback address only.");
+            "File holding one bearer token for everyone, who all act as the console's `--user`; empty: no token, allowed on a loopback address only. `console.users-file` replaces it for a team.");
+    public static final ConfigKey CONSOLE_TLS_KEYSTORE_PATH = key(
+            "console.tls.keystore.path",
+            "",
+            "PKCS12 keystore with the certificate and private key of `lapse console`; set, the console serves https only. Empty: http.");
+    public static final ConfigKey CONSOLE_TLS_KEYSTORE_PASSWORD =
+            key("console.tls.keystore.password", "", "Password of console.tls.keystore.path and of its private key.");
 
     private ConfigKeys() {}
 

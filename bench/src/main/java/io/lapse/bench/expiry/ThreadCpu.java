@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Predicate;
 
 /**
@@ -45,26 +46,21 @@ final class ThreadCpu {
 
     /** CPU ns the counted threads spent since the snapshot (a thread that ended meanwhile is not counted). */
     long nanos() {
-        long total = 0;
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (counted.test(t)) {
-                long now = THREADS.getThreadCpuTime(t.getId());
-                if (now > 0) {
-                    total += now - start.getOrDefault(t.getId(), 0L);
-                }
-            }
-        }
-        return total;
+        return sinceSnapshot(start, THREADS::getThreadCpuTime);
     }
 
     /** Bytes the counted threads allocated since the snapshot (a thread that ended meanwhile is not counted). */
     long allocatedBytes() {
+        return sinceSnapshot(startAllocated, THREADS::getThreadAllocatedBytes);
+    }
+
+    private long sinceSnapshot(Map<Long, Long> snapshot, LongUnaryOperator reading) {
         long total = 0;
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (counted.test(t)) {
-                long now = THREADS.getThreadAllocatedBytes(t.getId());
+                long now = reading.applyAsLong(t.getId());
                 if (now > 0) {
-                    total += now - startAllocated.getOrDefault(t.getId(), 0L);
+                    total += now - snapshot.getOrDefault(t.getId(), 0L);
                 }
             }
         }

@@ -187,8 +187,9 @@ public final class ExpiryCpuBenchmark {
                                 + " after an unreported one; %.0f s in all.%n%n",
                         orders, turns.size(), took.toSeconds() * 1.0))
                 .append(
-                        "| turn | bare producer µs/record | timer µs/expiry | timer ÷ producer | timer drain s | expiries/s |\n")
-                .append("| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                        "| turn | bare producer µs/record | timer µs/expiry | timer ÷ producer | bare producer bytes/record"
+                                + " | timer bytes/expiry | timer drain s | expiries/s |\n")
+                .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < turns.size(); i++) {
             Turn t = turns.get(i);
             out.append(String.format(

@@ -193,6 +193,10 @@ public final class ConfigKeys {
             "management.address",
             "0.0.0.0",
             "Address the management port binds to; 0.0.0.0 (every interface) lets Prometheus and probes reach it, 127.0.0.1 keeps it local.");
+    public static final ConfigKey MANAGEMENT_DEPLOYMENT = key(
+            "management.deployment",
+            "lapse",
+            "Value of the `deployment` label on every metric of this process; the alert rules and the dashboard aggregate by it, so several deployments can share one Prometheus. Give each deployment its own.");
 
     public static final ConfigKey CONSOLE_ADDRESS = key(
             "console.address",

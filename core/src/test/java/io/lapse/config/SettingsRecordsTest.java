@@ -164,13 +164,17 @@ class SettingsRecordsTest {
                 ConfigKeys.INGEST_MAX_POLL_RECORDS,
                 "must be between 1 and 50000");
         assertRefused(
-                () -> new ManagementSettings("127.0.0.1", 65_536),
+                () -> new ManagementSettings("127.0.0.1", 65_536, "lapse"),
                 ConfigKeys.MANAGEMENT_PORT,
                 "must be a TCP port, or 0 for any free one");
         assertRefused(
-                () -> new ManagementSettings("http://0.0.0.0", 8080),
+                () -> new ManagementSettings("http://0.0.0.0", 8080, "lapse"),
                 ConfigKeys.MANAGEMENT_ADDRESS,
                 "'http://0.0.0.0' is not an address (0.0.0.0, 127.0.0.1, ::, a host name)");
+        assertRefused(
+                () -> new ManagementSettings("0.0.0.0", 8080, " "),
+                ConfigKeys.MANAGEMENT_DEPLOYMENT,
+                "must name the deployment (production, staging, eu-1, ...)");
         assertRefused(
                 () -> new CompensatorSettings("lapse-compensator", Duration.ofSeconds(-1), dir),
                 ConfigKeys.COMPENSATOR_SCAN_INTERVAL,

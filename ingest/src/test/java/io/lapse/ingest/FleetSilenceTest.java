@@ -46,7 +46,7 @@ class FleetSilenceTest {
     private static final Duration DETECTED_WITHIN = Duration.ofSeconds(20);
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    static final DevStackExtension stack = DevStackExtension.shared();
 
     private final Set<Integer> quiet = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean pushing = new AtomicBoolean(true);

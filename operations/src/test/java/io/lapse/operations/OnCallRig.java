@@ -156,7 +156,7 @@ public final class OnCallRig implements AutoCloseable {
     public String metricsUrl() {
         if (management == null) {
             management = ManagementServer.start(
-                    new ManagementSettings("127.0.0.1", config.management().port()), registry, new Health());
+                    new ManagementSettings("127.0.0.1", config.management().port(), "lapse"), registry, new Health());
             started.addLast(management);
         }
         return "http://localhost:" + management.port() + "/metrics";

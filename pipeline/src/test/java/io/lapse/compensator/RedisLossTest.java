@@ -206,7 +206,7 @@ class RedisLossTest {
 
         // the given-up and finished orders would fire within a ttl of the replays if anything revived them
         await().during(TTL.plusSeconds(1))
-                .atMost(TTL.plusSeconds(5))
+                .atMost(TTL.plusSeconds(15))
                 .untilAsserted(() -> assertThat(expiriesAfter(lapse, before))
                         .extracting(TimerExpired::orderId)
                         .doesNotContainAnyElementsOf(replayed));

@@ -8,11 +8,11 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Tests of a {@link Pipeline} each: one devstack for the class, a fresh pipeline and simulator for each test. */
+/** Tests of a {@link Pipeline} each: the JVM's shared devstack, a fresh pipeline and simulator for each test. */
 abstract class PipelineTest {
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    static final DevStackExtension stack = DevStackExtension.shared();
 
     Pipeline lapse;
     UpstreamSimulator simulator;

@@ -159,7 +159,7 @@ class UpstreamOutageTest extends PipelineTest {
                         .startsWith("GET " + simulator.baseUrl() + "/v2/ answered 404: upstream.base-url looks wrong"));
         // the final expiry keeps trying: no answer gives the order up, and nothing ends its watch
         await().during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(12))
                 .until(() -> lapse.pullerMetrics()
                                         .get("lapse.puller.request")
                                         .timer()

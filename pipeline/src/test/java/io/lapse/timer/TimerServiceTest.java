@@ -31,7 +31,7 @@ class TimerServiceTest {
     private static final long TTL = 2_000;
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    static final DevStackExtension stack = DevStackExtension.shared();
 
     private TimerPipeline pipeline;
     private TimerStore store;
@@ -96,7 +96,7 @@ class TimerServiceTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> !expiries().isEmpty());
         await().during(Duration.ofSeconds(1))
-                .atMost(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(11))
                 .until(() -> expiries().size() == 1);
         TimerExpired expiry = expiries().get(0);
         assertThat(expiry.orderId()).isEqualTo("o1");
@@ -118,7 +118,7 @@ class TimerServiceTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() == 3);
         await().during(Duration.ofSeconds(1))
-                .atMost(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(11))
                 .until(() -> expiries().size() == 3);
         List<TimerExpired> all = expiries();
         assertThat(all).extracting(TimerExpired::attempt).containsExactly(1, 2, 3);
@@ -137,7 +137,7 @@ class TimerServiceTest {
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
 
         await().during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(12))
                 .until(() -> expiries().isEmpty());
         ingestHasReadUpTo(ts + TTL);
         await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
@@ -151,7 +151,7 @@ class TimerServiceTest {
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
 
         await().during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(12))
                 .until(() -> expiries().isEmpty());
         ingestHasReadUpTo(now());
         await().atMost(Duration.ofSeconds(10)).until(() -> expiries().size() == 1);
@@ -177,7 +177,7 @@ class TimerServiceTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() >= 500);
         await().during(Duration.ofSeconds(1))
-                .atMost(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(11))
                 .until(() -> expiries().size() == 500);
         Map<String, Long> perOrder =
                 expiries().stream().collect(Collectors.groupingBy(TimerExpired::orderId, Collectors.counting()));
@@ -276,7 +276,7 @@ class TimerServiceTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> expiries().size() >= 3_000);
         await().during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(12))
                 .until(() -> expiries().size() == 3_000);
         assertThat(expiries().stream().map(TimerExpired::orderId).distinct()).hasSize(3_000);
     }

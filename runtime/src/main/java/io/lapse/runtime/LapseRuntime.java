@@ -79,15 +79,19 @@ public final class LapseRuntime implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         health.registerReadiness("startup", startup::problem);
-        Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
-                .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
-                .register(registry);
     }
 
     /** Connects to Redis and Kafka, waiting for them as long as they do not answer, and starts the named services. */
     public LapseRuntime start(Set<ServiceName> names) {
         StartupTimeline timeline = new StartupTimeline(clock);
         timeline.mark("JVM");
+        // every meter names its deployment and service itself, so that alerts and dashboards need no scrape
+        // configuration's relabelling to tell them apart; a meter's own service tag (dead letters) comes first
+        registry.config()
+                .commonTags("deployment", config.management().deployment(), "service", ServiceName.label(names));
+        Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
+                .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
+                .register(registry);
         // opening the management endpoints takes a few hundred ms of class loading and set-up on a fresh JVM: it runs
         // beside connecting to Redis and building the services, which is what a restart waits for
         managementOpening = CompletableFuture.supplyAsync(

@@ -29,8 +29,9 @@ import picocli.CommandLine.Option;
                     + "the Redis epoch and a fleet silence.",
             "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
                     + "without one, overdue timers, dead letters within --dlq-window, shards without an epoch "
-                    + "marker or without a timer serving them, final pulls held, a pull backlog that does not drain, or a fleet silence (producers stopped writing "
-                    + "to push partitions at once). The problems are listed last."
+                    + "marker or without a timer serving them, final pulls held, a pull backlog that does not drain, a fleet silence (producers stopped writing "
+                    + "to push partitions at once), or a service whose /metrics does not answer (this status cannot "
+                    + "see it). The problems are listed last."
         },
         footer = {
             "%nExamples:",
@@ -44,8 +45,9 @@ public final class StatusCommand extends OnCallCommand {
     @Option(
             names = "--metrics",
             paramLabel = "URL",
-            description = "A service's /metrics to read fire lateness "
-                    + "from; repeat for each. Default: http://localhost:<management.port>/metrics.")
+            description = "A service's /metrics to read fire lateness, the pull backlog, held pulls and the drift scan "
+                    + "from; repeat for each; one that does not answer is a problem. "
+                    + "Default: http://localhost:<management.port>/metrics.")
     List<String> metricsUrls;
 
     @Option(

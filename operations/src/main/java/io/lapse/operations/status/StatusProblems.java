@@ -55,6 +55,10 @@ final class StatusProblems {
             problems.add(Show.count(deadLetters.recent(), "dead letter") + " in the last " + Show.duration(window)
                     + ": lapse dlq list --since -" + Durations.format(Duration.ofMillis(window)));
         }
+        metrics.unreachable()
+                .forEach(service -> problems.add("a service does not answer (" + service + "): lapse status "
+                        + "cannot see its fire lateness, pull backlog, held pulls or drift scan; is it running, and is "
+                        + "--metrics its address?"));
         if (metrics.heldPulls() > 0) {
             problems.add(Show.count(metrics.heldPulls(), "final pull is", "final pulls are")
                     + " held: upstream does not answer for "

@@ -56,7 +56,7 @@ class ConsoleTest {
     };
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    static final DevStackExtension stack = DevStackExtension.shared();
 
     private static Map<String, String> settings;
     private static LapseConfig config;

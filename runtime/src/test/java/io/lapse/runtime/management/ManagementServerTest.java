@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class ManagementServerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ManagementSettings LOCAL_ANY_PORT = new ManagementSettings("127.0.0.1", 0);
+    private static final ManagementSettings LOCAL_ANY_PORT = new ManagementSettings("127.0.0.1", 0, "lapse");
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Health health = new Health();

@@ -19,6 +19,8 @@ final class GroupMember extends KafkaConsumer<byte[], byte[]> {
     private final InstanceSlot slot;
     private final String groupId;
     private final Supplier<Admin> admins;
+    // the consumer's owner closes it, on the thread that polls; a second close asks the broker nothing
+    private boolean closed;
 
     GroupMember(Map<String, Object> properties, InstanceSlot slot, String groupId, Supplier<Admin> admins) {
         super(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -29,13 +31,17 @@ final class GroupMember extends KafkaConsumer<byte[], byte[]> {
 
     @Override
     public void close() {
-        close(CloseOptions.groupMembershipOperation(departure()));
+        if (!closed) {
+            close(CloseOptions.groupMembershipOperation(departure()));
+        }
     }
 
     @Override
     @SuppressWarnings("deprecation")
     public void close(Duration timeout) {
-        close(CloseOptions.timeout(timeout).withGroupMembershipOperation(departure()));
+        if (!closed) {
+            close(CloseOptions.timeout(timeout).withGroupMembershipOperation(departure()));
+        }
     }
 
     private CloseOptions.GroupMembershipOperation departure() {
@@ -46,6 +52,7 @@ final class GroupMember extends KafkaConsumer<byte[], byte[]> {
 
     @Override
     public void close(CloseOptions options) {
+        closed = true;
         try {
             super.close(options);
         } finally {

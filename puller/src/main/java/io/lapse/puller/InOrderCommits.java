@@ -1,5 +1,6 @@
 package io.lapse.puller;
 
+import io.lapse.lifecycle.StartupTimeline;
 import java.util.Collection;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -121,7 +122,7 @@ final class InOrderCommits {
 
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                log.info("puller reads {}", partitions);
+                log.info("puller reads {} (process up {})", partitions, StartupTimeline.sinceProcessStart());
             }
         };
     }

@@ -274,6 +274,27 @@ class ZsetTimerStoreTest {
     }
 
     @Test
+    void aPushReArmsAnOrderPastTheClaimOfAnOwnerThatDiedWhateverTheLease() {
+        // a ttl shorter than the lease (issue 41): the claim's lease score lies beyond where the push arms the order
+        store = storeWith(Map.of("timer.lease", "1h"));
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+        Claim claimed = claimAll().get(0);
+        long spoke = now();
+
+        // the push comes in one batch with orders that have no state entry, as ingest's batches do
+        store.apply(List.of(OrderUpdate.active("o1", spoke), OrderUpdate.active("o2", spoke)))
+                .join();
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);
+        assertThat(view("o1").dueAt()).hasValue(spoke + TTL);
+        assertThat(store.acknowledge(store.keys().shardOf("o1"), List.of(claimed))
+                        .join())
+                .as("the dead owner's late acknowledgement changes nothing")
+                .isZero();
+        assertThat(view("o1").dueAt()).hasValue(spoke + TTL);
+    }
+
+    @Test
     void aNewOwnerOfTheShardFiresTheClaimsItInheritedAtOnceWithTheSameTriple() {
         store = storeWith(Map.of("timer.lease", "1h"));
         store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000), OrderUpdate.active("o2", now())))

@@ -31,6 +31,9 @@ import org.apache.kafka.common.IsolationLevel;
  */
 public final class IngestService implements Service {
 
+    /** The fleet judge's transactional id is ingest's group id with this suffix: one per deployment. */
+    static final String FLEET_JUDGE_SUFFIX = ".fleet-judge";
+
     private final ServiceLoop loop;
     private final ServiceLoop proof;
     private final ServiceLoop fleetWatch;
@@ -107,7 +110,7 @@ public final class IngestService implements Service {
                             }
                         }),
                 proofLoop(probe, look, nudges),
-                fleetWatchLoop(context, endOffsets, producer),
+                fleetWatchLoop(context, endOffsets),
                 EarlierDeadlines.listen(context.redis(), context.keys(), look::soon));
     }
 
@@ -132,8 +135,7 @@ public final class IngestService implements Service {
     }
 
     /** The fleet silence watch on its own thread, so that a slow broker answer never holds ingest's batches back. */
-    private static ServiceLoop fleetWatchLoop(
-            ServiceContext context, BrokerEndOffsets endOffsets, KafkaProducer<byte[], byte[]> producer) {
+    private static ServiceLoop fleetWatchLoop(ServiceContext context, BrokerEndOffsets endOffsets) {
         LapseConfig config = context.config();
         TopicNames topics = config.topics();
         FleetSilenceWatch watch = new FleetSilenceWatch(
@@ -142,8 +144,9 @@ public final class IngestService implements Service {
                 () -> endOffsets.ofTopic(topics.push()),
                 new FleetSilence(context.redis(), context.keys()),
                 context.store()::watchedCount,
-                producer,
+                context.clients(),
                 topics.fleetEvents(),
+                config.ingest().groupId() + FLEET_JUDGE_SUFFIX,
                 context.clock(),
                 new FleetGauges(context.registry()));
         CountDownLatch closing = new CountDownLatch(1);
@@ -155,7 +158,7 @@ public final class IngestService implements Service {
                     closing.await(interval, TimeUnit.MILLISECONDS);
                 },
                 closing::countDown,
-                () -> {});
+                watch::close);
     }
 
     /** The consumer's isolation level, which decides which end offset its position can reach. */

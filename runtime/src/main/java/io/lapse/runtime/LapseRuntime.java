@@ -63,6 +63,7 @@ public final class LapseRuntime implements AutoCloseable {
     private JvmGcMetrics gcMetrics;
     private TimerWatch timerWatch;
     private ConsumerLag consumerLag;
+    private SettingsAgreement settings;
 
     public LapseRuntime(LapseConfig config, Clock clock) {
         this.config = config;
@@ -86,6 +87,7 @@ public final class LapseRuntime implements AutoCloseable {
         redis = RedisConnection.open(config.redis(), startup);
         clients = new KafkaClients(config.kafka(), startup);
         context = ServiceContext.of(config, clients, redis, registry, clock);
+        settings = agreeOnSettings();
         health.register("redis", redis::isOpen);
         for (ServiceName name : names) {
             Service service = build(name);
@@ -111,6 +113,25 @@ public final class LapseRuntime implements AutoCloseable {
         management.showStatus(new ProcessStatus(timerWatch, registry, clock));
         startup.finished();
         return this;
+    }
+
+    /**
+     * Waits, not ready, while this process's shared settings differ from those its deployment declared (declaring
+     * them when it is the first): services that disagree on the ttl or the key prefix break deadlines silently.
+     */
+    private SettingsAgreement agreeOnSettings() {
+        SettingsAgreement agreement = startup.until(
+                "Kafka at " + config.kafka().bootstrapServers() + " to name its cluster",
+                () -> SettingsAgreement.of(config, clients, redis),
+                e -> true);
+        startup.until(
+                "the shared settings of the deployment",
+                () -> {
+                    agreement.verify();
+                    return null;
+                },
+                e -> true);
+        return agreement.keep();
     }
 
     private Service build(ServiceName name) {
@@ -186,6 +207,9 @@ public final class LapseRuntime implements AutoCloseable {
         }
         if (timerWatch != null) {
             timerWatch.close();
+        }
+        if (settings != null) {
+            settings.close();
         }
         if (consumerLag != null) {
             consumerLag.close();

@@ -139,15 +139,17 @@ class FleetSilenceTest {
         awaitEvent(seen, FleetEvent.Kind.SILENCE_STARTED);
 
         // what a FLUSHALL does to the silence's keys (other test classes share this Redis)
-        redis.async().del(keys().fleetSilence(), keys().fleetWatcher()).toCompletableFuture().join();
+        redis.async()
+                .del(keys().fleetSilence(), keys().fleetWatcher())
+                .toCompletableFuture()
+                .join();
         long flushedAt = System.currentTimeMillis();
-        await().atMost(DETECTED_WITHIN)
-                .pollDelay(Duration.ofMillis(200))
-                .until(() -> {
-                    readEvents(seen);
-                    return System.currentTimeMillis() - flushedAt > 3 * config.fleet().window().toMillis()
-                            && new FleetSilence(redis, keys()).current().join().isPresent();
-                });
+        await().atMost(DETECTED_WITHIN).pollDelay(Duration.ofMillis(200)).until(() -> {
+            readEvents(seen);
+            return System.currentTimeMillis() - flushedAt
+                            > 3 * config.fleet().window().toMillis()
+                    && new FleetSilence(redis, keys()).current().join().isPresent();
+        });
         assertThat(seen).as("the silence goes on, and Redis shows it again").hasSize(1);
 
         // two thirds of the sessions ended during the silence: the fleet comes back at a third of its rate

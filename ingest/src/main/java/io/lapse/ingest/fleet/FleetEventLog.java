@@ -30,6 +30,7 @@ final class FleetEventLog {
     static final int PARTITION = 0;
 
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(10);
     /** Read back from the end this many records at a time until the silence's last event is found. */
     private static final int READ_BACK = 500;
 
@@ -51,8 +52,14 @@ final class FleetEventLog {
      * before (their transactions fail from then on, and one left open is aborted).
      */
     KafkaProducer<byte[], byte[]> openWriter() {
-        KafkaProducer<byte[], byte[]> producer =
-                clients.producer("lapse-fleet-judge", Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId));
+        KafkaProducer<byte[], byte[]> producer = clients.producer(
+                "lapse-fleet-judge",
+                Map.of(
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        transactionalId,
+                        // a broker that does not answer fails a check within its timeouts, not after a minute
+                        ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                        (int) WRITE_TIMEOUT.toMillis()));
         try {
             producer.initTransactions();
         } catch (RuntimeException e) {

@@ -107,6 +107,10 @@ public final class FleetSilenceWatch {
             log.info("{}; this instance stops judging", e.getMessage());
             stepDown();
             return;
+        } catch (Exception e) {
+            // the next check takes over again with a new writer, which reads again what the topic holds
+            stepDown();
+            throw e;
         }
         if (!on.equals(recorded)) {
             // Redis lost its copy (a flush, a restart), or it is the change just published

@@ -10,13 +10,20 @@ import io.lapse.config.FleetSettings;
  * <p>A stream falls silent when its rate fell by {@code fleet.silent-percent} of a baseline busy enough to judge. It
  * speaks again when its rate is back above that threshold, or when it rose from the quietest it was during the
  * silence by as much as a fall must be to count as one (twice its quietest, at 50 %), at least
- * {@code fleet.min-pushes-per-second}: a fleet that comes back smaller than before (sessions ended during the
- * silence, the night) speaks again all the same, and a silence ends when its producers write again.
+ * {@code fleet.min-pushes-per-second} and a hundredth of its baseline: a fleet that comes back smaller than before
+ * (sessions ended during the silence, the night) speaks again all the same, and a silence ends when its producers
+ * write again.
  *
  * @param keptShare          the share of its baseline a silent stream's rate is at most, 1 − silent-percent / 100
  * @param minPushesPerSecond the least baseline judged, and the least rate a silent stream speaks again with
  */
 public record SilenceRule(double keptShare, double minPushesPerSecond) {
+
+    /**
+     * A fleet that comes back smaller than it was speaks again with at least this share of its baseline: a trickle
+     * after a total silence (a few chargers retrying) does not end it.
+     */
+    static final double LEAST_SHARE_BACK = 0.01;
 
     public SilenceRule {
         if (keptShare < 0 || keptShare >= 1 || minPushesPerSecond <= 0) {
@@ -46,6 +53,7 @@ public record SilenceRule(double keptShare, double minPushesPerSecond) {
      * @param quietest the lowest rate it had during the silence, this one included
      */
     public boolean speaksAgain(double now, double baseline, double quietest) {
-        return now > baseline * keptShare || (now >= minPushesPerSecond && now * keptShare >= quietest);
+        return now > baseline * keptShare
+                || (now >= Math.max(minPushesPerSecond, baseline * LEAST_SHARE_BACK) && now * keptShare >= quietest);
     }
 }

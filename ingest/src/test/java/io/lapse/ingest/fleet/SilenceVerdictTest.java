@@ -126,6 +126,23 @@ class SilenceVerdictTest {
     }
 
     @Test
+    void aTrickleAfterATotalSilenceDoesNotEndIt() {
+        write(Duration.ofMinutes(10), Map.of(0, 1_000));
+        write(Duration.ofMinutes(2), Map.of(0, 0));
+        FleetEvent on = new FleetEvent(
+                FleetEvent.Kind.SILENCE_STARTED, now, now, "push", List.of(new PartitionRate(0, 0, 1_000)), 1_500, 1);
+        assertThat(verdict(Optional.of(on)).endsSilence()).isFalse();
+
+        write(Duration.ofSeconds(40), Map.of(0, 5));
+        assertThat(verdict(Optional.of(on)).endsSilence())
+                .as("5 of 1,000 a second: a few chargers, not the fleet")
+                .isFalse();
+
+        write(Duration.ofSeconds(40), Map.of(0, 40));
+        assertThat(verdict(Optional.of(on)).endsSilence()).isTrue();
+    }
+
+    @Test
     void aPartOfTheFleetThatKeptPushingThroughTheSilenceDoesNotEndIt() {
         write(Duration.ofMinutes(10), Map.of(0, 100));
         write(Duration.ofMinutes(2), Map.of(0, 30));

@@ -83,14 +83,9 @@ class SharedSettingsTest {
             CompletableFuture.runAsync(() -> differing.start(EnumSet.of(ServiceName.INGEST)));
             ManagementClient management = new ManagementClient(differing.managementPort());
 
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> management
-                            .json("/health/ready")
-                            .path("failing")
-                            .path("startup")
-                            .asText()
-                            .contains("redis.key-prefix is elsewhere here, "
-                                    + first.redis().keyPrefix() + " declared"));
+            awaitWaitingFor(
+                    management,
+                    "redis.key-prefix is elsewhere here, " + first.redis().keyPrefix() + " declared");
         }
     }
 

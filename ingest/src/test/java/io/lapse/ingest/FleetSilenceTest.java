@@ -73,7 +73,7 @@ class FleetSilenceTest {
                 Map.of(
                         "topics.partitions", Integer.toString(PARTITIONS),
                         "fleet.window", "2s",
-                        "fleet.baseline", "4s")));
+                        "fleet.baseline", "15s")));
         redis = RedisConnection.open(config.redis());
         clients = new KafkaClients(config.kafka());
         ingest = IngestService.build(ServiceContext.of(config, clients, redis, registry, Clock.systemUTC()));

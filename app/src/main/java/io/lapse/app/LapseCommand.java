@@ -5,6 +5,7 @@ import io.lapse.operations.inspect.InspectCommand;
 import io.lapse.operations.manual.CancelCommand;
 import io.lapse.operations.manual.FireCommand;
 import io.lapse.operations.replay.ReplayCommand;
+import io.lapse.operations.settings.SettingsCommand;
 import io.lapse.operations.status.StatusCommand;
 import io.lapse.operations.watermarks.WatermarksCommand;
 import picocli.CommandLine.Command;
@@ -33,6 +34,7 @@ import picocli.CommandLine.ScopeType;
             ReplayCommand.class,
             DlqCommand.class,
             WatermarksCommand.class,
-            RebuildCommand.class
+            RebuildCommand.class,
+            SettingsCommand.class
         })
 final class LapseCommand {}

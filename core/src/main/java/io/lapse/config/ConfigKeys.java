@@ -101,7 +101,8 @@ public final class ConfigKeys {
     public static final ConfigKey FLEET_BASELINE = key(
             "fleet.baseline",
             "10m",
-            "The push rate of the recent past a window's rate is compared with (the span before the window).");
+            "The push rate of the recent past a window's rate is compared with (the span before the window); at"
+                    + " least 2.5 × fleet.window + 10s.");
     public static final ConfigKey FLEET_SILENT_PERCENT = key(
             "fleet.silent-percent",
             "50",

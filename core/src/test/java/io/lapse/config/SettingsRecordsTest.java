@@ -181,6 +181,19 @@ class SettingsRecordsTest {
                 "must be positive");
     }
 
+    @Test
+    void fleetSettingsRefuseABaselineThatAJudgeTakingOverMidSilenceWouldFindEmpty() {
+        assertRefused(
+                () -> new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(14), 50, 1),
+                ConfigKeys.FLEET_BASELINE,
+                "must be at least 2.5 × fleet.window + 10s (15s), so that an ingest instance that takes over judging"
+                        + " while a silence begins still measures pushes from before it");
+
+        assertThat(new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(15), 50, 1).judgeLease())
+                .as("three checks of a third of a second, and the longest a check waits")
+                .isEqualTo(Duration.ofSeconds(11));
+    }
+
     private static void assertRefused(ThrowingCallable construction, ConfigKey key, String problem) {
         assertThatThrownBy(construction).isInstanceOfSatisfying(InvalidSetting.class, refused -> {
             assertThat(refused.key()).isEqualTo(key);

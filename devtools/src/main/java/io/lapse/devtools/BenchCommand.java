@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
             StormBenchCommand.class,
             PeersBenchCommand.class,
             SoakBenchCommand.class,
+            AtRestBenchCommand.class,
             CompensatorBenchCommand.class,
             ExpiryCpuBenchCommand.class
         },
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
                 + "Redis, and print the figures as Markdown tables (the defaults take about 8 minutes). "
                 + "`lapse bench puller` measures the puller, `lapse bench inspect` the on-call inspect on big topics, "
                 + "`lapse bench storm` an expiry storm (the whole fleet silent at once), `lapse bench peers` the "
-                + "designs Lapse replaces on the same workload, `lapse bench soak` the whole pipeline as processes, `lapse bench compensator` the compensator's "
+                + "designs Lapse replaces on the same workload, `lapse bench soak` the whole pipeline as processes, `lapse bench at-rest` what a small deployment costs at rest, `lapse bench compensator` the compensator's "
                 + "throughput against plain Kafka Streams.")
 final class BenchCommand implements Callable<Integer> {
 

@@ -4,6 +4,7 @@ import io.lapse.internal.Futures;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.lifecycle.StartupTimeline;
 import io.lapse.store.TimerStore;
+import io.lapse.store.WatermarkReport;
 import io.lapse.store.Watermarks;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,6 +63,8 @@ final class IngestBatches {
     private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
     private long nextCommit;
     private InFlight inFlight;
+    /** The last report sent to Redis; one that says the same is not sent again. Null after a batch failed. */
+    private WatermarkReport reported;
 
     IngestBatches(
             Consumer<byte[], byte[]> consumer,
@@ -125,8 +128,14 @@ final class IngestBatches {
             }));
         }
         batch.rejections().forEach(r -> writes.add(deadLetters.send(r.record(), r.reason())));
-        CompletableFuture<Void> written = Futures.allDone(writes).thenCompose(v -> watermarks.report(batch.report()));
-        return new InFlight(batch, written);
+        CompletableFuture<Void> updated = Futures.allDone(writes);
+        // an idle turn's report mostly says what the last one said: Redis holds it already (a flush takes it away
+        // until a mark moves, which the next answer of the broker does)
+        if (batch.report().saysWhat(reported)) {
+            return new InFlight(batch, updated);
+        }
+        reported = batch.report();
+        return new InFlight(batch, updated.thenCompose(v -> watermarks.report(batch.report())));
     }
 
     /** The consumer's next offset in the partition, without waiting for it when the consumer has none yet. */
@@ -177,6 +186,7 @@ final class IngestBatches {
         Map<TopicPartition, Long> from = new HashMap<>();
         batches.forEach(b -> b.first().forEach((partition, offset) -> from.merge(partition, offset, Math::min)));
         progress.forget(from.keySet());
+        reported = null;
         Set<TopicPartition> assigned = consumer.assignment();
         from.forEach((partition, offset) -> {
             if (assigned.contains(partition)) {

@@ -9,13 +9,16 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.EarlierDeadlines;
 import io.lapse.store.FleetSilence;
+import io.lapse.store.Listening;
 import io.lapse.store.ServiceContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -28,14 +31,19 @@ import org.apache.kafka.common.IsolationLevel;
  */
 public final class IngestService implements Service {
 
+    /** The fleet judge's transactional id is ingest's group id with this suffix: one per deployment. */
+    static final String FLEET_JUDGE_SUFFIX = ".fleet-judge";
+
     private final ServiceLoop loop;
     private final ServiceLoop proof;
     private final ServiceLoop fleetWatch;
+    private final Listening earlierDeadlines;
 
-    private IngestService(ServiceLoop loop, ServiceLoop proof, ServiceLoop fleetWatch) {
+    private IngestService(ServiceLoop loop, ServiceLoop proof, ServiceLoop fleetWatch, Listening earlierDeadlines) {
         this.loop = loop;
         this.proof = proof;
         this.fleetWatch = fleetWatch;
+        this.earlierDeadlines = earlierDeadlines;
     }
 
     /** Creates the topics ingest reads and writes when missing, and everything it needs; {@link #start} runs it. */
@@ -57,8 +65,14 @@ public final class IngestService implements Service {
         BrokerEndOffsets endOffsets =
                 new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation(clients));
         IngestMetrics metrics = new IngestMetrics(context.registry());
+        ProofSchedule schedule = new ProofSchedule();
         EndOffsetProbe probe = new EndOffsetProbe(
-                endOffsets, context.clock(), millis -> metrics.proofRoundTrip.record(millis, TimeUnit.MILLISECONDS));
+                endOffsets,
+                schedule,
+                context.clock(),
+                millis -> metrics.proofRoundTrip.record(millis, TimeUnit.MILLISECONDS));
+        Semaphore nudges = new Semaphore(0);
+        DueLook look = new DueLook(context.store()::earliestDue, schedule, nudges::release, context.clock());
         IngestBatches batches = new IngestBatches(
                 consumer,
                 new RecordReader(topics, config.timer(), metrics),
@@ -95,26 +109,33 @@ public final class IngestService implements Service {
                                 endOffsets.close();
                             }
                         }),
-                proofLoop(probe),
-                fleetWatchLoop(context, endOffsets, producer));
+                proofLoop(probe, look, nudges),
+                fleetWatchLoop(context, endOffsets),
+                EarlierDeadlines.listen(context.redis(), context.keys(), look::soon));
     }
 
-    /** The broker asked on a thread of its own, so that a batch the loop waits for never delays the question. */
-    private static ServiceLoop proofLoop(EndOffsetProbe probe) {
-        CountDownLatch closing = new CountDownLatch(1);
+    /**
+     * The broker asked on a thread of its own, so that a batch the loop waits for never delays the question; the due
+     * sets read on it too, to know when to ask. It sleeps until either is due, or a read or an earlier deadline nudges
+     * it.
+     */
+    private static ServiceLoop proofLoop(EndOffsetProbe probe, DueLook look, Semaphore nudges) {
         return new ServiceLoop(
                 "lapse-ingest-proof",
                 () -> {
+                    look.lookIfDue();
                     probe.askIfDue();
-                    closing.await(probe.millisUntilDue(), TimeUnit.MILLISECONDS);
+                    if (nudges.tryAcquire(
+                            Math.min(probe.millisUntilDue(), look.millisUntilLook()), TimeUnit.MILLISECONDS)) {
+                        nudges.drainPermits();
+                    }
                 },
-                closing::countDown,
+                nudges::release,
                 () -> {});
     }
 
     /** The fleet silence watch on its own thread, so that a slow broker answer never holds ingest's batches back. */
-    private static ServiceLoop fleetWatchLoop(
-            ServiceContext context, BrokerEndOffsets endOffsets, KafkaProducer<byte[], byte[]> producer) {
+    private static ServiceLoop fleetWatchLoop(ServiceContext context, BrokerEndOffsets endOffsets) {
         LapseConfig config = context.config();
         TopicNames topics = config.topics();
         FleetSilenceWatch watch = new FleetSilenceWatch(
@@ -123,8 +144,9 @@ public final class IngestService implements Service {
                 () -> endOffsets.ofTopic(topics.push()),
                 new FleetSilence(context.redis(), context.keys()),
                 context.store()::watchedCount,
-                producer,
+                context.clients(),
                 topics.fleetEvents(),
+                config.ingest().groupId() + FLEET_JUDGE_SUFFIX,
                 context.clock(),
                 new FleetGauges(context.registry()));
         CountDownLatch closing = new CountDownLatch(1);
@@ -136,7 +158,7 @@ public final class IngestService implements Service {
                     closing.await(interval, TimeUnit.MILLISECONDS);
                 },
                 closing::countDown,
-                () -> {});
+                watch::close);
     }
 
     /** The consumer's isolation level, which decides which end offset its position can reach. */
@@ -172,6 +194,7 @@ public final class IngestService implements Service {
     @Override
     public void close() {
         // the watch and the proof share ingest's producer and admin client, which ingest's loop closes last
+        earlierDeadlines.close();
         fleetWatch.close();
         proof.close();
         loop.close();

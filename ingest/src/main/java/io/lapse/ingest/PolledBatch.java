@@ -1,6 +1,7 @@
 package io.lapse.ingest;
 
 import io.lapse.event.Decoded;
+import io.lapse.kafka.CopyHeader;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.WatermarkReport;
 import java.util.ArrayList;
@@ -50,7 +51,11 @@ record PolledBatch(
             next.put(
                     partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
             for (ConsumerRecord<byte[], byte[]> record : batch) {
-                PartitionProgress.Reading time = progress.consumed(partition, record.timestamp(), readTime);
+                // a copy on-call published (lapse replay, lapse dlq redrive) carries its original's timestamp: it
+                // says nothing of how late its partition's producers are, and its age must not hold the fleet back
+                PartitionProgress.Reading time = CopyHeader.origin(record.headers()) == null
+                        ? progress.consumed(partition, record.timestamp(), readTime)
+                        : PartitionProgress.Reading.NOTHING;
                 if (time.late()) {
                     metrics.lateRecord(partition.topic());
                 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -21,24 +22,27 @@ class EndOffsetProbeTest {
     private final SettableClock clock = SettableClock.at(NOW);
     private final List<Set<TopicPartition>> asked = new ArrayList<>();
     private CompletableFuture<CaughtUpProof> answer = new CompletableFuture<>();
+    private final ProofSchedule schedule = new ProofSchedule();
     private final EndOffsetProbe probe = new EndOffsetProbe(
             (askedAt, partitions) -> {
                 asked.add(partitions);
                 return answer;
             },
+            schedule,
             clock,
             millis -> {});
 
     @BeforeEach
-    void ingestReadsOnePartition() {
+    void ingestReadsOnePartitionAndADeadlineIsDue() {
         probe.watch(Set.of(PUSH));
+        schedule.earliestDue(OptionalLong.of(NOW));
     }
 
     @Test
     void asksAboutWhatIngestReadsOneQuestionAtATimeAtMostEveryInterval() {
         probe.askIfDue();
         probe.askIfDue();
-        clock.advance(EndOffsetProbe.INTERVAL);
+        clock.advance(ProofSchedule.QUICK);
         probe.askIfDue();
         assertThat(asked).as("the first is still open").containsExactly(Set.of(PUSH));
 
@@ -57,7 +61,7 @@ class EndOffsetProbeTest {
         answer.complete(proof(NOW));
         clock.advance(Duration.ofMillis(2));
 
-        assertThat(probe.millisUntilDue()).isEqualTo(EndOffsetProbe.INTERVAL.toMillis() - 2);
+        assertThat(probe.millisUntilDue()).isEqualTo(ProofSchedule.QUICK.toMillis() - 2);
     }
 
     @Test
@@ -70,7 +74,7 @@ class EndOffsetProbeTest {
         clock.advance(Duration.ofMillis(2));
         assertThat(probe.untilNextTurn())
                 .as("taken: until the next question")
-                .isEqualTo(EndOffsetProbe.INTERVAL.minusMillis(2));
+                .isEqualTo(ProofSchedule.QUICK.minusMillis(2));
     }
 
     @Test
@@ -86,7 +90,56 @@ class EndOffsetProbeTest {
         probe.askIfDue();
         clock.advance(Duration.ofSeconds(1));
 
-        assertThat(probe.untilNextTurn()).isEqualTo(EndOffsetProbe.INTERVAL);
+        assertThat(probe.untilNextTurn()).isEqualTo(ProofSchedule.QUICK);
+    }
+
+    @Test
+    void atRestTheBrokerIsAskedOnceASecondAndTheLoopWaitsForRecordsATenthOfASecondAtATime() {
+        schedule.earliestDue(OptionalLong.empty());
+        probe.askIfDue();
+        answer.complete(proof(NOW));
+        probe.latest();
+        answer = new CompletableFuture<>();
+        clock.advance(Duration.ofMillis(500));
+        probe.askIfDue();
+
+        assertThat(asked).hasSize(1);
+        assertThat(probe.millisUntilDue()).isEqualTo(500);
+        assertThat(probe.untilNextTurn()).isEqualTo(EndOffsetProbe.LONGEST_TURN);
+        clock.advance(Duration.ofMillis(500));
+        probe.askIfDue();
+        assertThat(asked).hasSize(2);
+    }
+
+    @Test
+    void aDeadlineComingNearBringsTheNextQuestionForward() {
+        schedule.earliestDue(OptionalLong.empty());
+        probe.askIfDue();
+        answer.complete(proof(NOW));
+        answer = new CompletableFuture<>();
+        clock.advance(Duration.ofMillis(100));
+
+        schedule.earliestDue(OptionalLong.of(NOW + 300));
+
+        assertThat(probe.millisUntilDue())
+                .as("asked from " + ProofSchedule.LEAD + " before the deadline")
+                .isZero();
+        probe.askIfDue();
+        assertThat(asked).hasSize(2);
+    }
+
+    @Test
+    void aNewAssignmentIsAskedAboutAtOnce() {
+        schedule.earliestDue(OptionalLong.empty());
+        probe.askIfDue();
+        answer.complete(proof(NOW));
+        answer = new CompletableFuture<>();
+
+        TopicPartition added = new TopicPartition(PUSH.topic(), 1);
+        probe.watch(Set.of(PUSH, added));
+        probe.askIfDue();
+
+        assertThat(asked).last().isEqualTo(Set.of(PUSH, added));
     }
 
     @Test
@@ -94,9 +147,9 @@ class EndOffsetProbeTest {
         probe.askIfDue();
         answer.complete(proof(NOW));
         answer = CompletableFuture.failedFuture(new IllegalStateException("the broker is gone"));
-        clock.advance(EndOffsetProbe.INTERVAL);
+        clock.advance(ProofSchedule.QUICK);
         probe.askIfDue();
-        clock.advance(EndOffsetProbe.INTERVAL);
+        clock.advance(ProofSchedule.QUICK);
         answer = new CompletableFuture<>();
         probe.askIfDue();
 

@@ -27,6 +27,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -98,6 +99,7 @@ class IngestBatchesTest {
                         ? CompletableFuture.completedFuture(
                                 new CaughtUpProof(askedAt, consumer.endOffsets(partitions), Map.of(PUSH.topic(), 1)))
                         : CompletableFuture.failedFuture(new TimeoutException("the broker does not answer")),
+                dueNow(),
                 brokerClock,
                 millis -> {});
         batches = new IngestBatches(
@@ -250,6 +252,13 @@ class IngestBatchesTest {
     }
 
     /** The real store, except that the test may hold back its next apply and then let it through or fail it. */
+    /** A schedule that asks quickly: a deadline is due. */
+    private static ProofSchedule dueNow() {
+        ProofSchedule schedule = new ProofSchedule();
+        schedule.earliestDue(OptionalLong.of(0));
+        return schedule;
+    }
+
     private static final class HeldStore {
 
         private final TimerStore real;

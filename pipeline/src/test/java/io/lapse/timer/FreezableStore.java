@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.IntConsumer;
@@ -110,5 +111,10 @@ final class FreezableStore implements TimerStore {
     @Override
     public CompletableFuture<Optional<Overdue>> overdue(long dueBefore) {
         return real.overdue(dueBefore);
+    }
+
+    @Override
+    public CompletableFuture<OptionalLong> earliestDue() {
+        return real.earliestDue();
     }
 }

@@ -74,6 +74,7 @@ public final class LapseRuntime implements AutoCloseable {
     private JvmGcMetrics gcMetrics;
     private TimerWatch timerWatch;
     private ConsumerLag consumerLag;
+    private SettingsAgreement settings;
 
     public LapseRuntime(LapseConfig config, Clock clock) {
         this.config = config;
@@ -109,6 +110,7 @@ public final class LapseRuntime implements AutoCloseable {
         redis = RedisConnection.open(config.redis(), startup);
         clients = new KafkaClients(config.kafka(), startup);
         context = ServiceContext.of(config, clients, redis, registry, clock);
+        settings = agreeOnSettings();
         health.register("redis", redis::isOpen);
         timeline.mark("Redis");
         for (ServiceName name : names) {
@@ -144,6 +146,25 @@ public final class LapseRuntime implements AutoCloseable {
         startup.finished();
         log.info("started {} {}", names, timeline.summary());
         return this;
+    }
+
+    /**
+     * Waits, not ready, while this process's shared settings differ from those its deployment declared (declaring
+     * them when it is the first): services that disagree on the ttl or the key prefix break deadlines silently.
+     */
+    private SettingsAgreement agreeOnSettings() {
+        SettingsAgreement agreement = startup.until(
+                "Kafka at " + config.kafka().bootstrapServers() + " to name its cluster",
+                () -> SettingsAgreement.of(config, clients, redis),
+                e -> true);
+        startup.until(
+                "the shared settings of the deployment",
+                () -> {
+                    agreement.verify();
+                    return null;
+                },
+                e -> true);
+        return agreement.keep();
     }
 
     private Service build(ServiceName name) {
@@ -223,6 +244,9 @@ public final class LapseRuntime implements AutoCloseable {
         }
         if (timerWatch != null) {
             timerWatch.close();
+        }
+        if (settings != null) {
+            settings.close();
         }
         if (consumerLag != null) {
             consumerLag.close();

@@ -11,10 +11,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The fleet silence now on, kept in Redis so that every ingest instance, lapse status and the next judge after a
- * restart or a handover see the same one: an instance that takes over a silence goes on with it (and with the
- * partitions' rates from before it) instead of announcing it a second time. One instance at a time judges, under a
- * lease.
+ * A copy of the fleet silence now on, kept in Redis so that every ingest instance and lapse status see it, with the
+ * partitions that joined it since it began; the fleet events topic is the record of which silence is on, and the
+ * judge writes this copy again when Redis lost it. One instance at a time judges, under a lease.
  */
 public final class FleetSilence {
 

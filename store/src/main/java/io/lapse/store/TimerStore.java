@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 
@@ -57,6 +58,13 @@ public interface TimerStore {
      * lease, not its deadline); empty where the mode cannot tell: in ttl mode only Redis knows which keys are past due.
      */
     CompletableFuture<Optional<Overdue>> overdue(long dueBefore);
+
+    /**
+     * The earliest score over every shard's due set: the next moment some order needs the timer (a deadline, a lease
+     * running out; in ttl mode an expiry Redis announced), which the timer can act on only once the watermark has
+     * reached it; empty when every shard is empty. Ingest asks the broker for its caught-up proof while it is near.
+     */
+    CompletableFuture<OptionalLong> earliestDue();
 
     /** Forgets up to {@code limit} orders of the shard that ended or were given up longer than the retention ago. */
     CompletableFuture<Long> prune(int shard, int limit);

@@ -17,6 +17,14 @@ public record WatermarkReport(Map<String, Long> marks, Map<String, Integer> part
         partitions = Map.copyOf(partitions);
     }
 
+    /** Whether it says what {@code other} said (null: nothing), but for when it was made. */
+    public boolean saysWhat(WatermarkReport other) {
+        return other != null
+                && marks.equals(other.marks)
+                && partitions.equals(other.partitions)
+                && countedAt == other.countedAt;
+    }
+
     public boolean isEmpty() {
         return marks.isEmpty() && partitions.isEmpty();
     }

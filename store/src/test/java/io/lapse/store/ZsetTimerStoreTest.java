@@ -98,6 +98,22 @@ class ZsetTimerStoreTest {
     }
 
     @Test
+    void theEarliestDueIsTheSoonestDeadlineOfAnyShardAndNoneWhenAllAreEmpty() {
+        assertThat(store.earliestDue().join()).isEmpty();
+        long ts = now();
+        List<String> orders = IntStream.range(0, 16).mapToObj(i -> "o" + i).toList();
+        assertThat(orders.stream().map(store.keys()::shardOf).distinct())
+                .as("orders in every shard")
+                .hasSize(4);
+        store.apply(IntStream.range(0, orders.size())
+                        .mapToObj(i -> OrderUpdate.active(orders.get(i), ts + 1_000L * (orders.size() - i)))
+                        .toList())
+                .join();
+
+        assertThat(store.earliestDue().join()).hasValue(ts + 1_000 + TTL);
+    }
+
+    @Test
     void duplicateAndOutOfOrderStatusesNeverMoveADeadlineEarlier() {
         long ts = now();
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();

@@ -56,7 +56,12 @@ public record FleetWideSilence(Duration silence, Duration noticedWithin, Storm s
          * once both halves' first expiries wait in Kafka: read together, partition by partition, the earlier half
          * must still be pulled first (earliest silence first across partitions, where reading order would mix them).
          */
-        STAGGERED
+        STAGGERED,
+        /**
+         * Redis is emptied (FLUSHALL) once the silence was told, half a silence before the pushes resume: the
+         * silence, kept in Redis for lapse status, goes with it, and must go on all the same (no second start).
+         */
+        REDIS_FLUSHED
     }
 
     /** At most this many upstream calls per silent order and ttl of silence (the goal). */
@@ -137,6 +142,10 @@ public record FleetWideSilence(Duration silence, Duration noticedWithin, Storm s
                 puller.kill();
                 Waiting.sleep(PULLER_DOWN);
                 puller.launch();
+            }
+            if (storm == Storm.REDIS_FLUSHED) {
+                Waiting.untilTime(silencedAt + silence.toMillis() / 2);
+                RedisLoss.flushAll(lab);
             }
             Waiting.untilTime(silencedAt + silence.toMillis());
             silenced.stream()

@@ -14,13 +14,18 @@ public record RedisLoss(boolean restart) implements Fault {
         if (restart) {
             lab.redis().restart();
         } else {
-            RedisClient client = RedisClient.create(lab.redis().uri());
-            try (StatefulRedisConnection<String, String> connection = client.connect()) {
-                connection.sync().flushall();
-            } finally {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            }
+            flushAll(lab);
         }
         return FaultReport.recoveredAt(System.currentTimeMillis());
+    }
+
+    /** FLUSHALL, as an operator's mistake or a script does it. */
+    static void flushAll(Lab lab) {
+        RedisClient client = RedisClient.create(lab.redis().uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            connection.sync().flushall();
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.lapse.faults.lab;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
+import io.lapse.config.FleetSettings;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.config.TopicNames;
@@ -151,13 +152,10 @@ public final class Generation implements AutoCloseable {
         lapse.put(ConfigKeys.TIMER_REPEAT, Durations.format(settings.ttl()));
         lapse.put(ConfigKeys.UPSTREAM_BASE_URL, lab.upstream().baseUrl());
         lapse.put(ConfigKeys.COMPENSATOR_SCAN_INTERVAL, Durations.format(settings.scanInterval()));
-        // the warm-up spans many baselines: a fleet silence is told within a few push intervals
-        lapse.put(
-                ConfigKeys.FLEET_WINDOW,
-                Durations.format(settings.pushInterval().multipliedBy(2)));
-        lapse.put(
-                ConfigKeys.FLEET_BASELINE,
-                Durations.format(settings.pushInterval().multipliedBy(10)));
+        // a fleet silence is told within a few push intervals, against the shortest baseline the window allows
+        Duration fleetWindow = settings.pushInterval().multipliedBy(2);
+        lapse.put(ConfigKeys.FLEET_WINDOW, Durations.format(fleetWindow));
+        lapse.put(ConfigKeys.FLEET_BASELINE, Durations.format(FleetSettings.leastBaseline(fleetWindow)));
         return lapse;
     }
 

@@ -54,7 +54,10 @@ public final class TopicTap<T> implements AutoCloseable {
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         bootstrapServers,
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false),
+                        false,
+                        // as Lapse's readers should: a fleet event of a judge that was fenced mid-publish is aborted
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
                 new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
         this.decoder = decoder;

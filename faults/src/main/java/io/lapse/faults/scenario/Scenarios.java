@@ -91,6 +91,10 @@ final class Scenarios {
                 "fleet-silence-ingest-lagging",
                 false,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.INGEST_LAGGING)));
+        all.add(new Scenario(
+                "fleet-silence-redis-flushed",
+                false,
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.REDIS_FLUSHED)));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
         all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
         return all;

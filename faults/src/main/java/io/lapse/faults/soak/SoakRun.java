@@ -350,7 +350,7 @@ public final class SoakRun {
     /**
      * The broker's process: this JVM's child whose command line names the broker's folder.
      */
-    private static long brokerPid(KafkaBrokerProcess broker) {
+    static long brokerPid(KafkaBrokerProcess broker) {
         String folder = broker.dir().toString();
         return ProcessHandle.current()
                 .children()

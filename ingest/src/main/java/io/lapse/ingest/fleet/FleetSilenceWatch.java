@@ -3,12 +3,9 @@ package io.lapse.ingest.fleet;
 import io.lapse.config.FleetSettings;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.FleetEvent.PartitionRate;
-import io.lapse.event.JsonCodec;
-import io.lapse.kafka.KafkaSend;
+import io.lapse.kafka.KafkaClients;
 import io.lapse.store.FleetSilence;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,8 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,33 +23,36 @@ import org.slf4j.LoggerFactory;
  * {@link FleetSettings#checkInterval()}, and when push partitions fall silent at once, says so once: one log line,
  * one SILENCE_STARTED event on {@code topics.fleet-events}, the silence kept in Redis (where the gauges and lapse
  * status read it); and once more when they speak again. Every ingest instance measures; the one holding the lease in
- * Redis decides. The event is published before Redis records the change, so a crash between the two repeats an
- * event rather than losing one.
+ * Redis judges ({@link FleetJudge}). What the events topic says is the truth: a judge that takes over reads the
+ * silence on from it and fences the judges before, and Redis only shows a copy, which the judge writes again when
+ * Redis lost it. A check that took half a window or longer (a frozen or starved process) decides nothing: its rates
+ * are old.
  */
 public final class FleetSilenceWatch {
 
     private static final Logger log = LoggerFactory.getLogger(FleetSilenceWatch.class);
-    private static final long TIMEOUT_SECONDS = 10;
-    // one partition, whatever the topic has, so that a silence's end is never read before its start
-    private static final int EVENTS_PARTITION = 0;
 
     private final FleetSettings settings;
+    private final SilenceRule rule;
     private final String pushTopic;
     private final Supplier<CompletableFuture<Map<Integer, Long>>> pushEnds;
     private final FleetSilence silence;
     private final Supplier<CompletableFuture<Long>> watchedOrders;
-    private final Producer<byte[], byte[]> producer;
+    private final FleetEventLog events;
     private final String eventsTopic;
     private final Clock clock;
     private final FleetGauges gauges;
     private final PushRates rates;
     private final String watcher = UUID.randomUUID().toString();
+    /** While this instance judges; null otherwise. */
+    private FleetJudge judge;
     /** When the first partitions were judged silent while no silence is on; 0 when none is. */
     private long silentSince;
 
     /**
-     * @param pushEnds      the push topic's end offsets, by partition
-     * @param watchedOrders how many orders the timer store watches, for the events' counts
+     * @param pushEnds        the push topic's end offsets, by partition
+     * @param watchedOrders   how many orders the timer store watches, for the events' counts
+     * @param transactionalId the fleet judge's, the same for every ingest instance of the deployment
      */
     public FleetSilenceWatch(
             FleetSettings settings,
@@ -62,16 +60,18 @@ public final class FleetSilenceWatch {
             Supplier<CompletableFuture<Map<Integer, Long>>> pushEnds,
             FleetSilence silence,
             Supplier<CompletableFuture<Long>> watchedOrders,
-            Producer<byte[], byte[]> producer,
+            KafkaClients clients,
             String eventsTopic,
+            String transactionalId,
             Clock clock,
             FleetGauges gauges) {
         this.settings = settings;
+        this.rule = SilenceRule.of(settings);
         this.pushTopic = pushTopic;
         this.pushEnds = pushEnds;
         this.silence = silence;
         this.watchedOrders = watchedOrders;
-        this.producer = producer;
+        this.events = new FleetEventLog(clients, eventsTopic, pushTopic, transactionalId);
         this.eventsTopic = eventsTopic;
         this.clock = clock;
         this.gauges = gauges;
@@ -83,12 +83,70 @@ public final class FleetSilenceWatch {
         long at = clock.millis();
         Map<Integer, Long> ends = await(pushEnds.get());
         rates.read(at, ends);
-        Optional<FleetEvent> on = await(silence.current());
-        SilenceVerdict verdict = SilenceVerdict.of(rates, ends.keySet(), on, settings);
-        if (await(silence.lead(watcher, lease()))) {
+        Optional<FleetEvent> recorded = await(silence.current());
+        if (!await(silence.lead(watcher, settings.judgeLease()))) {
+            stepDown();
+            gauges.show(
+                    recorded.isPresent(),
+                    SilenceVerdict.of(rates, ends.keySet(), recorded, rule, SilenceVerdict.Quietest.NOW));
+            return;
+        }
+        if (judge == null) {
+            judge = FleetJudge.takeOver(events, recorded);
+            log.info(
+                    "this ingest instance judges fleet silence now; silence on: {}",
+                    judge.on().isPresent());
+        }
+        Optional<FleetEvent> on = judge.on();
+        SilenceVerdict verdict = SilenceVerdict.of(rates, ends.keySet(), on, rule, judge::quietest);
+        try {
             on = decide(at, on, verdict);
+        } catch (FleetJudge.FencedOut e) {
+            log.info("{}; this instance stops judging", e.getMessage());
+            stepDown();
+            return;
+        } catch (Exception e) {
+            // the next check takes over again with a new writer, which reads again what the topic holds
+            stepDown();
+            throw e;
+        }
+        if (!on.equals(recorded)) {
+            // Redis lost its copy (a flush, a restart), or it is the change just published
+            if (on.isPresent()) {
+                await(silence.declare(on.get()));
+            } else {
+                await(silence.end());
+            }
         }
         gauges.show(on.isPresent(), verdict);
+    }
+
+    /**
+     * Whether the check that began at {@code at} took longer than half a window (the time a start waits for partitions
+     * that stopped together): the process froze or starved, its rates are old and it decides nothing (the next check
+     * decides with fresh ones).
+     */
+    private boolean stale(long at) {
+        long took = clock.millis() - at;
+        if (took <= settings.window().toMillis() / 2) {
+            return false;
+        }
+        log.info(
+                "a fleet silence check took {} ms, half a window or more: its rates are old; it decides nothing", took);
+        return true;
+    }
+
+    /** Ends this instance's term as judge, if it had one. */
+    private void stepDown() {
+        if (judge != null) {
+            judge.close();
+            judge = null;
+        }
+    }
+
+    /** Ends the term of judge, if this instance has one; the lease runs out by itself. */
+    public void close() {
+        stepDown();
     }
 
     private Optional<FleetEvent> decide(long at, Optional<FleetEvent> on, SilenceVerdict verdict) throws Exception {
@@ -105,6 +163,9 @@ public final class FleetSilenceWatch {
             if (at - silentSince < settings.window().toMillis() / 2) {
                 return on;
             }
+            if (stale(at)) {
+                return on;
+            }
             long noticed = silentSince;
             silentSince = 0;
             FleetEvent started = new FleetEvent(
@@ -115,8 +176,7 @@ public final class FleetSilenceWatch {
                     verdict.silent(),
                     await(watchedOrders.get()),
                     verdict.silentShare());
-            publish(started);
-            await(silence.declare(started));
+            judge.publish(started);
             log.warn(
                     "fleet silence: push partitions {} of {} went silent at once ({} pushes/s, {} before; {} % of the "
                             + "topic's pushes missing; {} orders watched). Producers stopped writing, ingest did not "
@@ -132,6 +192,9 @@ public final class FleetSilenceWatch {
         }
         FleetEvent current = on.get();
         if (verdict.endsSilence()) {
+            if (stale(at)) {
+                return on;
+            }
             List<Integer> involved = current.partitionNumbers();
             FleetEvent ended = current.ended(
                     at,
@@ -140,8 +203,7 @@ public final class FleetSilenceWatch {
                             .toList(),
                     await(watchedOrders.get()),
                     verdict.silentShare());
-            publish(ended);
-            await(silence.end());
+            judge.publish(ended);
             log.info(
                     "fleet silence over: push partitions {} of {} speak again after {} s",
                     involved,
@@ -159,7 +221,7 @@ public final class FleetSilenceWatch {
                     joined,
                     current.watchedOrders(),
                     Math.max(current.silentShare(), verdict.silentShare()));
-            await(silence.declare(grown));
+            judge.grew(grown);
             log.warn(
                     "fleet silence: push partitions {} went silent too; silent now: {}",
                     verdict.silent().stream()
@@ -172,23 +234,8 @@ public final class FleetSilenceWatch {
         return on;
     }
 
-    private void publish(FleetEvent event) throws Exception {
-        await(KafkaSend.send(
-                producer,
-                new ProducerRecord<>(
-                        eventsTopic,
-                        EVENTS_PARTITION,
-                        pushTopic.getBytes(StandardCharsets.UTF_8),
-                        JsonCodec.FLEET_EVENT.encode(event))));
-    }
-
-    /** Long enough to outlast a check that is slow, short enough that a crashed judge is replaced within seconds. */
-    private Duration lease() {
-        return settings.checkInterval().multipliedBy(3).plusSeconds(TIMEOUT_SECONDS);
-    }
-
     private static <T> T await(CompletableFuture<T> future) throws Exception {
-        return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return future.get(FleetSettings.CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static double sum(List<PartitionRate> rates, ToDoubleFunction<PartitionRate> rate) {

@@ -1,6 +1,5 @@
 package io.lapse.ingest.fleet;
 
-import io.lapse.config.FleetSettings;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.FleetEvent.PartitionRate;
 import java.util.ArrayList;
@@ -13,9 +12,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Which push partitions are silent now: those whose rate over the last window fell by {@code fleet.silent-percent}
- * of their baseline, among those busy enough to judge. A partition of a silence already on is judged against the
- * baseline it had when the silence began, since its own baseline sinks while it stays silent.
+ * Which push partitions are silent now, by the {@link SilenceRule}: those whose rate over the last window fell by
+ * {@code fleet.silent-percent} of their baseline, among those busy enough to judge. A partition of a silence already
+ * on is judged against the baseline it had when the silence began, since its own baseline sinks while it stays
+ * silent, and against the quietest it was since: it stays silent until it speaks again.
  *
  * @param silent      the silent partitions, with their rates
  * @param judged      every partition with a rate over a whole window, silent or not
@@ -25,12 +25,24 @@ import java.util.stream.Collectors;
 record SilenceVerdict(
         List<PartitionRate> silent, List<PartitionRate> judged, List<Integer> unjudged, double silentShare) {
 
+    /** How quiet a partition of the silence on was at its quietest, told its rate now. */
+    @FunctionalInterface
+    interface Quietest {
+        double of(int partition, double now);
+
+        /** What an instance that does not judge knows: nothing before now. */
+        Quietest NOW = (partition, now) -> now;
+    }
+
     static SilenceVerdict of(
-            PushRates rates, Collection<Integer> partitions, Optional<FleetEvent> on, FleetSettings settings) {
+            PushRates rates,
+            Collection<Integer> partitions,
+            Optional<FleetEvent> on,
+            SilenceRule rule,
+            Quietest quietest) {
         Map<Integer, PartitionRate> before = on.map(event -> event.partitions().stream()
                         .collect(Collectors.toMap(PartitionRate::partition, Function.identity())))
                 .orElse(Map.of());
-        double keptShare = 1 - settings.silentPercent() / 100.0;
         List<PartitionRate> silent = new ArrayList<>();
         List<PartitionRate> judged = new ArrayList<>();
         List<Integer> unjudged = new ArrayList<>();
@@ -47,14 +59,20 @@ record SilenceVerdict(
                 }
                 continue;
             }
-            if (baseline.isEmpty() || baseline.getAsDouble() < settings.minPushesPerSecond()) {
+            if (baseline.isEmpty() || !rule.judges(baseline.getAsDouble())) {
                 continue;
             }
             PartitionRate rate = new PartitionRate(partition, now.getAsDouble(), baseline.getAsDouble());
             judged.add(rate);
             baselines += rate.baselinePushesPerSecond();
             missing += Math.max(0, rate.baselinePushesPerSecond() - rate.pushesPerSecond());
-            if (rate.pushesPerSecond() <= rate.baselinePushesPerSecond() * keptShare) {
+            boolean stillSilent = before.containsKey(partition)
+                    ? !rule.speaksAgain(
+                            rate.pushesPerSecond(),
+                            rate.baselinePushesPerSecond(),
+                            quietest.of(partition, rate.pushesPerSecond()))
+                    : rule.fellSilent(rate.pushesPerSecond(), rate.baselinePushesPerSecond());
+            if (stillSilent) {
                 silent.add(rate);
             }
         }

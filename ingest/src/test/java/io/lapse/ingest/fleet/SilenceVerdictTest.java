@@ -21,6 +21,9 @@ class SilenceVerdictTest {
 
     private final PushRates rates = new PushRates(SETTINGS.window(), SETTINGS.baseline());
     private final Map<Integer, Long> ends = new HashMap<>();
+    /** As the judge keeps it: the quietest each partition of the silence on was, from the rate it started with. */
+    private final Map<Integer, Double> quietest = new HashMap<>();
+
     private long now = 1_700_000_000_000L;
 
     /** Each partition's producers write this many pushes a second for the given time, read every 5 s. */
@@ -33,7 +36,14 @@ class SilenceVerdictTest {
     }
 
     private SilenceVerdict verdict(Optional<FleetEvent> on) {
-        return SilenceVerdict.of(rates, ends.keySet(), on, SETTINGS);
+        on.ifPresent(event -> event.partitions()
+                .forEach(rate -> quietest.merge(rate.partition(), rate.pushesPerSecond(), Math::min)));
+        return SilenceVerdict.of(
+                rates,
+                ends.keySet(),
+                on,
+                SilenceRule.of(SETTINGS),
+                (partition, rate) -> quietest.merge(partition, rate, Math::min));
     }
 
     @Test
@@ -91,13 +101,64 @@ class SilenceVerdictTest {
                 .extracting(PartitionRate::partition)
                 .containsExactly(0);
 
-        write(Duration.ofSeconds(40), Map.of(0, 30));
-        assertThat(verdict(Optional.of(on)).endsSilence())
-                .as("30 of 100 is still silent")
-                .isFalse();
-
         write(Duration.ofSeconds(40), Map.of(0, 95));
         assertThat(verdict(Optional.of(on)).endsSilence()).isTrue();
+    }
+
+    @Test
+    void aFleetThatComesBackSmallerThanBeforeEndsTheSilence() {
+        write(Duration.ofMinutes(10), Map.of(0, 100, 1, 100));
+        write(Duration.ofMinutes(15), Map.of(0, 0, 1, 0));
+        FleetEvent on = new FleetEvent(
+                FleetEvent.Kind.SILENCE_STARTED,
+                now,
+                now,
+                "push",
+                List.of(new PartitionRate(0, 10, 100), new PartitionRate(1, 10, 100)),
+                1_500,
+                1);
+        assertThat(verdict(Optional.of(on)).endsSilence()).isFalse();
+
+        // sessions ended while it was silent: the fleet is back at 30 % of what it was
+        write(Duration.ofSeconds(40), Map.of(0, 30, 1, 30));
+
+        assertThat(verdict(Optional.of(on)).endsSilence()).isTrue();
+    }
+
+    @Test
+    void aTrickleAfterATotalSilenceDoesNotEndIt() {
+        write(Duration.ofMinutes(10), Map.of(0, 1_000));
+        write(Duration.ofMinutes(2), Map.of(0, 0));
+        FleetEvent on = new FleetEvent(
+                FleetEvent.Kind.SILENCE_STARTED, now, now, "push", List.of(new PartitionRate(0, 0, 1_000)), 1_500, 1);
+        assertThat(verdict(Optional.of(on)).endsSilence()).isFalse();
+
+        write(Duration.ofSeconds(40), Map.of(0, 5));
+        assertThat(verdict(Optional.of(on)).endsSilence())
+                .as("5 of 1,000 a second: a few chargers, not the fleet")
+                .isFalse();
+
+        write(Duration.ofSeconds(40), Map.of(0, 40));
+        assertThat(verdict(Optional.of(on)).endsSilence()).isTrue();
+    }
+
+    @Test
+    void aPartOfTheFleetThatKeptPushingThroughTheSilenceDoesNotEndIt() {
+        write(Duration.ofMinutes(10), Map.of(0, 100));
+        write(Duration.ofMinutes(2), Map.of(0, 30));
+        FleetEvent on = new FleetEvent(
+                FleetEvent.Kind.SILENCE_STARTED, now, now, "push", List.of(new PartitionRate(0, 30, 100)), 1_500, 0.7);
+        assertThat(verdict(Optional.of(on)).endsSilence()).isFalse();
+
+        write(Duration.ofSeconds(40), Map.of(0, 40));
+        assertThat(verdict(Optional.of(on)).endsSilence())
+                .as("40 is hardly more than the 30 that kept pushing")
+                .isFalse();
+
+        write(Duration.ofSeconds(40), Map.of(0, 65));
+        assertThat(verdict(Optional.of(on)).endsSilence())
+                .as("back above half its baseline")
+                .isTrue();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.lapse.store.internal;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.event.TimerExpired;
+import io.lapse.internal.Futures;
 import io.lapse.store.ApplyResult;
 import io.lapse.store.Claim;
 import io.lapse.store.ClaimBatch;
@@ -10,6 +11,7 @@ import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -65,6 +67,22 @@ public abstract class LuaTimerStore implements TimerStore {
         this.settings = settings;
         this.claim = LuaScript.named(claimScript);
         this.ownSource = ownSource;
+    }
+
+    @Override
+    public CompletableFuture<OptionalLong> earliestDue() {
+        List<CompletableFuture<List<ScoredValue<String>>>> heads = new ArrayList<>();
+        for (int shard = 0; shard < keys.shards(); shard++) {
+            heads.add(redis.zrangeWithScores(keys.due(shard), 0, 0).toCompletableFuture());
+        }
+        return Futures.allOf(heads).thenApply(firsts -> {
+            double earliest = firsts.stream()
+                    .flatMap(List::stream)
+                    .mapToDouble(ScoredValue::getScore)
+                    .min()
+                    .orElse(Double.NaN);
+            return Double.isNaN(earliest) ? OptionalLong.empty() : OptionalLong.of((long) earliest);
+        });
     }
 
     /** The prefix of the mode's per-order trigger keys, or '' for a mode without them. */

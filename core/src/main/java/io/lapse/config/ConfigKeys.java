@@ -75,8 +75,10 @@ public final class ConfigKeys {
             "timer.tombstone-retention",
             "24h",
             "How long finished orders stay marked so replayed statuses cannot revive them.");
-    public static final ConfigKey TIMER_MAX_CLOCK_SKEW =
-            key("timer.max-clock-skew", "5s", "A `ts` further in the future is clamped to the time it was read.");
+    public static final ConfigKey TIMER_MAX_CLOCK_SKEW = key(
+            "timer.max-clock-skew",
+            "5s",
+            "A `ts` further ahead of its record's Kafka timestamp is clamped to that timestamp.");
     public static final ConfigKey TIMER_MAX_EVENT_AGE = key(
             "timer.max-event-age",
             "24h",

@@ -176,7 +176,7 @@ public final class ConfigKeys {
     public static final ConfigKey COMPENSATOR_SCAN_INTERVAL = key(
             "compensator.scan-interval",
             "60s",
-            "How often the compensator compares its part of the mirror with Redis, for the orders whose newest status is older than timer.ttl less this interval less 10 s (a loss of Redis's data is noticed within a second regardless).");
+            "How often the compensator hands the pushes it read to its mirror (one update per order per round, whatever its pushes) and compares its part of the mirror with Redis, for the orders whose next deadline or end has passed (a loss of Redis's data is noticed within a second regardless, and the pushes handed over at once).");
     public static final ConfigKey COMPENSATOR_STATE_DIR = key(
             "compensator.state-dir",
             "",

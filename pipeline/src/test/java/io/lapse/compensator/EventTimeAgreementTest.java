@@ -64,7 +64,8 @@ class EventTimeAgreementTest {
             String order = "ahead-1";
             long appended = System.currentTimeMillis();
             StatusPush push = new StatusPush(order, "CHARGING", appended + AHEAD.toMillis());
-            upstream.pushed(push);
+            // a pull of the silent order answers no newer status than Lapse armed it from, so it re-arms nothing
+            upstream.pushed(new StatusPush(order, "CHARGING", appended));
             lapse.producer()
                     .send(new ProducerRecord<>(
                             lapse.config.topics().push(),

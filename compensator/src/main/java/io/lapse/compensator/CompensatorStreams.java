@@ -65,7 +65,7 @@ final class CompensatorStreams implements AutoCloseable {
                         config.topics(), config.timer(), config.compensator().scanInterval(), partitions),
                 StreamsSettings.of(config, stateDir, slot));
         String applicationId = config.compensator().applicationId();
-        List<String> inputs = CompensatorTopology.inputs(config.topics());
+        List<String> inputs = CompensatorTopology.sources(config.topics());
         CompensatorStreams started = new CompensatorStreams(
                 streams,
                 slot,

@@ -75,8 +75,10 @@ public final class ConfigKeys {
             "timer.tombstone-retention",
             "24h",
             "How long finished orders stay marked so replayed statuses cannot revive them.");
-    public static final ConfigKey TIMER_MAX_CLOCK_SKEW =
-            key("timer.max-clock-skew", "5s", "A `ts` further in the future is clamped to the time it was read.");
+    public static final ConfigKey TIMER_MAX_CLOCK_SKEW = key(
+            "timer.max-clock-skew",
+            "5s",
+            "A `ts` further ahead of its record's Kafka timestamp is clamped to that timestamp.");
     public static final ConfigKey TIMER_MAX_EVENT_AGE = key(
             "timer.max-event-age",
             "24h",
@@ -175,7 +177,7 @@ public final class ConfigKeys {
     public static final ConfigKey COMPENSATOR_SCAN_INTERVAL = key(
             "compensator.scan-interval",
             "60s",
-            "How often the compensator compares its part of the mirror with Redis, for the orders whose newest status is older than timer.ttl less this interval less 10 s (a loss of Redis's data is noticed within a second regardless).");
+            "How often the compensator hands the pushes it read to its mirror (one update per order per round, whatever its pushes) and compares its part of the mirror with Redis, for the orders whose next deadline or end has passed (a loss of Redis's data is noticed within a second regardless, and the pushes handed over at once).");
     public static final ConfigKey COMPENSATOR_STATE_DIR = key(
             "compensator.state-dir",
             "",

@@ -1,5 +1,6 @@
 package io.lapse.operations;
 
+import io.lapse.compensator.CompensatorService;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.LapseConfig;
@@ -134,6 +135,12 @@ public final class OnCallRig implements AutoCloseable {
 
     public Service startTimer() {
         return started(TimerService.build(context(config)));
+    }
+
+    /** A compensator keeping its state under {@code stateDir}. */
+    public Service startCompensator(Path stateDir) {
+        return started(
+                CompensatorService.build(context(config.with(Map.of("compensator.state-dir", stateDir.toString())))));
     }
 
     private ServiceContext context(LapseConfig config) {

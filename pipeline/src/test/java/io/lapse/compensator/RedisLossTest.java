@@ -220,7 +220,7 @@ class RedisLossTest {
                 .extracting(e -> triple(e.orderId(), e.deadline(), e.attempt()))
                 .as("no expiry repeats a triple already published")
                 .doesNotHaveDuplicates();
-        assertThat(lapse.compensatorMetrics
+        assertThat(lapse.compensatorMetrics()
                         .get("lapse.compensator.expiries.recovered")
                         .counter()
                         .count())

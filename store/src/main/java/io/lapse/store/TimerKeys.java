@@ -195,6 +195,14 @@ public final class TimerKeys {
         return prefix + ":fleet:watcher";
     }
 
+    /**
+     * When a compensator instance or on-call last asked every compensator's push folder to hand the pushes it read to
+     * the mirror at once (epoch ms): each instance's loss watch looks twice a second.
+     */
+    public String pushHandOver() {
+        return prefix + ":compensator:hand-over";
+    }
+
     public String watermarks() {
         return prefix + ":watermark";
     }

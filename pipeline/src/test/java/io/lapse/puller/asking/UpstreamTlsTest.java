@@ -1,16 +1,18 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.UpstreamSettings;
-import io.lapse.event.PullResult.Outcome;
+import io.lapse.event.TimerExpired;
+import io.lapse.puller.UpstreamStub;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -131,9 +133,11 @@ class UpstreamTlsTest {
     }
 
     private static PullOutcome pull(UpstreamSettings settings, String orderId) throws InterruptedException {
-        return UpstreamRoute.of(settings, new PullerMetrics(new SimpleMeterRegistry()), () -> true)
-                .resilient()
-                .pull(orderId);
+        try (Asking asking = Asking.build(settings, Clock.systemUTC(), new SimpleMeterRegistry(), () -> true)) {
+            return asking.upstream()
+                    .pull(new Pull(
+                            new TimerExpired(orderId, 2_000, 1_000, 1, 2_010, TimerExpired.Source.TIMER, false), 0));
+        }
     }
 
     @Test
@@ -146,7 +150,7 @@ class UpstreamTlsTest {
                         TRUST_PASSWORD)),
                 "tls-1");
 
-        assertThat(outcome.outcome()).as(outcome.error()).isEqualTo(Outcome.OK);
+        assertThat(outcome.kind()).as(outcome.error()).isEqualTo(PullOutcome.Kind.OK);
         assertThat(stub.requests("tls-1")).isEqualTo(1);
     }
 
@@ -154,7 +158,7 @@ class UpstreamTlsTest {
     void withoutTheTruststoreTheHandshakeFailsAndNoRequestReachesUpstream() throws Exception {
         PullOutcome outcome = pull(settings(Map.of()), "tls-2");
 
-        assertThat(outcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(outcome.kind()).isEqualTo(PullOutcome.Kind.UNANSWERED);
         assertThat(outcome.error()).startsWith("upstream unreachable: javax.net.ssl.SSLHandshakeException");
         assertThat(stub.requests("tls-2")).isZero();
     }

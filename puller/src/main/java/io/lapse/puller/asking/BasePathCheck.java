@@ -1,8 +1,9 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.UpstreamSettings;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +39,7 @@ final class BasePathCheck implements AutoCloseable {
     private final Permits permits;
     private final URI probe;
     private final long intervalMillis;
+    private final Duration timeout;
     private final ScheduledExecutorService thread =
             Executors.newSingleThreadScheduledExecutor(BasePathCheck::probeThread);
     private CompletableFuture<Verdict> latest;
@@ -53,6 +55,7 @@ final class BasePathCheck implements AutoCloseable {
         this.permits = permits;
         this.probe = settings.probeUrl().orElse(null);
         this.intervalMillis = settings.probeInterval().toMillis();
+        this.timeout = settings.timeout();
     }
 
     /** A pull was answered 200: the base path is served. */
@@ -138,7 +141,7 @@ final class BasePathCheck implements AutoCloseable {
         Verdict found;
         try {
             permits.acquire();
-            found = http.get(probe).statusCode() == 404 ? Verdict.NOT_SERVED : Verdict.SERVED;
+            found = http.get(probe, timeout).statusCode() == 404 ? Verdict.NOT_SERVED : Verdict.SERVED;
         } catch (UpstreamUnavailable e) {
             found = Verdict.NO_ANSWER;
         } catch (InterruptedException e) {

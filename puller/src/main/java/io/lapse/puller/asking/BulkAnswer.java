@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;

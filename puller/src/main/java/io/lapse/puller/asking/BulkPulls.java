@@ -1,11 +1,10 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
-import io.lapse.event.TimerExpired;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -16,10 +15,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Pulls that go to upstream together, in one bulk request ({@code upstream.bulk-path}), and whether they may now: never
  * when upstream offers no bulk requests, and not for {@link #OFF_FOR} after upstream refused one as a whole (a 4xx
- * other than 408 and 429, or a 200 that is no bulk answer), said once in the log. Whatever a bulk request does not
- * answer is pulled alone, by the single pull's rules: the orders of a refused request, of one upstream did not answer
- * after {@code upstream.max-attempts}, and those its answer vouches nothing for. So a pull is never FAILED on account
- * of the bulk endpoint.
+ * other than 401, 403, 407, 408 and 429, or a 200 that is no bulk answer), said once in the log. What a bulk answer
+ * does not vouch for, and the orders of a refused request, are pulled alone, by the single pull's rules, so a pull is
+ * never FAILED on account of the bulk endpoint. The orders of a request upstream did not answer wait, parked, like a
+ * single pull upstream did not answer: asking each alone as well would ask upstream for them again while it is
+ * overloaded.
  */
 final class BulkPulls implements PullQueue.Together {
 
@@ -32,13 +32,13 @@ final class BulkPulls implements PullQueue.Together {
     @FunctionalInterface
     interface Asking {
         /** @throws CancellationException when the puller closes meanwhile */
-        UpstreamBulk.Reply ask(List<String> orderIds) throws InterruptedException;
+        UpstreamBulk.Reply ask(List<Pull> pulls) throws InterruptedException;
     }
 
     private final Asking upstream;
     private final int most;
     private final String where;
-    private final PullerMetrics metrics;
+    private final UpstreamMetrics metrics;
     private final LongSupplier nanos;
 
     /** System.nanoTime() until which bulk requests are off; meaningful while {@link #off} */
@@ -53,7 +53,7 @@ final class BulkPulls implements PullQueue.Together {
      * @param most     the most orders in one request
      * @param where    the bulk endpoint, for the log
      */
-    BulkPulls(Asking upstream, int most, String where, PullerMetrics metrics, LongSupplier nanos) {
+    BulkPulls(Asking upstream, int most, String where, UpstreamMetrics metrics, LongSupplier nanos) {
         if (upstream != null && most < 2) {
             throw new IllegalArgumentException("a bulk request asks for at least 2 orders, not " + most);
         }
@@ -66,7 +66,7 @@ final class BulkPulls implements PullQueue.Together {
     }
 
     /** Upstream answers single pulls only. */
-    static BulkPulls never(PullerMetrics metrics) {
+    static BulkPulls never(UpstreamMetrics metrics) {
         return new BulkPulls(null, 1, "", metrics, System::nanoTime);
     }
 
@@ -85,43 +85,49 @@ final class BulkPulls implements PullQueue.Together {
      * @throws CancellationException when the puller closes meanwhile
      */
     @Override
-    public List<PullOutcome> pull(List<TimerExpired> expiries) {
-        Set<String> distinct = new LinkedHashSet<>();
-        for (TimerExpired expiry : expiries) {
-            distinct.add(expiry.orderId());
+    public List<PullOutcome> pull(List<Pull> pulls) {
+        // two expiries of one order go in one request: the first asks, and the other is answered alike
+        Set<String> distinct = new HashSet<>();
+        List<Pull> asked = new ArrayList<>(pulls.size());
+        for (Pull pull : pulls) {
+            if (distinct.add(pull.orderId())) {
+                asked.add(pull);
+            }
         }
-        List<String> orderIds = List.copyOf(distinct);
+        int orders = asked.size();
         UpstreamBulk.Reply reply;
         try {
-            metrics.bulkRequest(orderIds.size());
-            reply = upstream.ask(orderIds);
+            metrics.bulkRequest(orders);
+            reply = upstream.ask(asked);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw abandoned(orderIds.size());
+            throw abandoned(orders);
         } catch (CancellationException e) {
             throw e;
         } catch (RuntimeException e) {
-            log.error("a bulk request for {} orders failed unexpectedly; they are pulled alone", orderIds.size(), e);
+            log.error("a bulk request for {} orders failed unexpectedly; they wait, parked", orders, e);
             reply = UpstreamBulk.Reply.unanswered("puller error: " + e);
         }
         // an interrupted retry wait ends the request early: the puller is closing
         if (Thread.currentThread().isInterrupted()) {
-            throw abandoned(orderIds.size());
+            throw abandoned(orders);
+        }
+        List<PullOutcome> outcomes = new ArrayList<>(pulls.size());
+        if (reply.unanswered() != null) {
+            log.debug(
+                    "upstream did not answer a bulk request for {} orders ({}); they wait", orders, reply.unanswered());
+            PullOutcome waits = PullOutcome.unanswered(reply.unanswered());
+            pulls.forEach(pull -> outcomes.add(waits));
+            return outcomes;
         }
         if (reply.refused() != null) {
             turnOff(reply.refused());
-        } else if (reply.unanswered() != null) {
-            log.debug(
-                    "upstream did not answer a bulk request for {} orders ({}); they are pulled alone",
-                    orderIds.size(),
-                    reply.unanswered());
         } else {
             answered();
         }
-        List<PullOutcome> outcomes = new ArrayList<>(expiries.size());
         int alone = 0;
-        for (TimerExpired expiry : expiries) {
-            PullOutcome outcome = reply.answered().get(expiry.orderId());
+        for (Pull pull : pulls) {
+            PullOutcome outcome = reply.answered().get(pull.orderId());
             outcomes.add(outcome);
             if (outcome == null) {
                 alone++;

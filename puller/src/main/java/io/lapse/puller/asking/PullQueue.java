@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
@@ -19,8 +19,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The pulls waiting for a pull thread, taken earliest silence first: by the expiry's {@code lastSeen}, then its
- * deadline, whatever partition or poll they came from. The bulkhead's own queue runs tasks in the order they came, so
+ * The pulls waiting for a pull thread, taken those upstream was asked least for first (a pull back from waiting for
+ * upstream goes after the pulls not asked yet, so that orders upstream keeps failing cannot take every request, nor
+ * every probe of an open circuit, from the others), then earliest silence first: by the expiry's {@code lastSeen},
+ * then its deadline, whatever partition or poll they came from. The bulkhead's own queue runs tasks in the order they came, so
  * each pull handed in puts one task of "run the earliest waiting pull" in it instead of itself: the bulkhead still
  * bounds the pull threads and the queue, and this decides which pull a thread runs. So that a pull whose silence began
  * later is not overtaken for ever while earlier ones keep coming (a partition whose expiries are all younger would
@@ -41,10 +43,6 @@ import java.util.function.BooleanSupplier;
  */
 final class PullQueue {
 
-    /** Earliest silence first: the silence's start, then the expiry's deadline (the earlier attempt first). */
-    static final Comparator<TimerExpired> EARLIEST_SILENCE_FIRST =
-            Comparator.comparingLong(TimerExpired::lastSeen).thenComparingLong(TimerExpired::deadline);
-
     private static final Executor RESUBMIT = CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS);
 
     /** Asks upstream for several waiting pulls in one request. */
@@ -57,7 +55,7 @@ final class PullQueue {
             }
 
             @Override
-            public List<PullOutcome> pull(List<TimerExpired> expiries) {
+            public List<PullOutcome> pull(List<Pull> pulls) {
                 throw new UnsupportedOperationException("pulls go alone");
             }
         };
@@ -69,33 +67,40 @@ final class PullQueue {
          * @return the pulls' outcomes, in the order given; null for a pull to be asked alone
          * @throws CancellationException when the puller closes meanwhile
          */
-        List<PullOutcome> pull(List<TimerExpired> expiries);
+        List<PullOutcome> pull(List<Pull> pulls);
     }
 
     /**
-     * A pull waiting for a thread; {@code arrival} orders arrivals and tells two waiting pulls apart, {@code arrivedAt}
-     * is when it came (ms); {@code together} when it may go with others.
+     * A pull waiting for a thread; {@code asked} is how often upstream was asked for it when it came (a pull is not
+     * asked while it waits), {@code arrival} orders arrivals and tells two waiting pulls apart, {@code arrivedAt} is
+     * when it came (ms); {@code alone} asks for it alone; {@code together} when it may go with others.
      */
     private record Waiting(
-            TimerExpired expiry,
+            Pull pull,
+            int asked,
             long arrival,
             long arrivedAt,
-            Callable<PullOutcome> pull,
+            Callable<PullOutcome> alone,
             CompletableFuture<PullOutcome> outcome,
             boolean together) {
         Waiting {
-            Objects.requireNonNull(expiry, "expiry");
             Objects.requireNonNull(pull, "pull");
+            Objects.requireNonNull(alone, "alone");
             Objects.requireNonNull(outcome, "outcome");
         }
 
-        Waiting alone() {
-            return new Waiting(expiry, arrival, arrivedAt, pull, outcome, false);
+        TimerExpired expiry() {
+            return pull.expiry();
+        }
+
+        Waiting goingAlone() {
+            return new Waiting(pull, pull.asked(), arrival, arrivedAt, alone, outcome, false);
         }
     }
 
-    private static final Comparator<Waiting> BY_SILENCE =
-            Comparator.comparing(Waiting::expiry, EARLIEST_SILENCE_FIRST).thenComparingLong(Waiting::arrival);
+    private static final Comparator<Waiting> BY_SILENCE = Comparator.comparingInt(Waiting::asked)
+            .thenComparing(Waiting::expiry, Pull.EARLIEST_SILENCE_FIRST)
+            .thenComparingLong(Waiting::arrival);
     private static final Comparator<Waiting> BY_ARRIVAL = Comparator.comparingLong(Waiting::arrival);
 
     private final ThreadPoolBulkhead pullThreads;
@@ -159,19 +164,19 @@ final class PullQueue {
      *
      * @return completes with the pull's outcome once a pull thread ran it, or exceptionally as the pull threw
      */
-    CompletableFuture<PullOutcome> submit(TimerExpired expiry, Callable<PullOutcome> pull) {
-        return submit(expiry, pull, false);
+    CompletableFuture<PullOutcome> submit(Pull pull, Callable<PullOutcome> alone) {
+        return submit(pull, alone, false);
     }
 
     /**
-     * @param pull          the pull alone
+     * @param alone         asks for the pull alone
      * @param mayGoTogether whether it may rather go with others, in one request ({@link Together})
      * @return completes with the pull's outcome once a pull thread ran it, or exceptionally as the pull threw
      */
-    CompletableFuture<PullOutcome> submit(TimerExpired expiry, Callable<PullOutcome> pull, boolean mayGoTogether) {
+    CompletableFuture<PullOutcome> submit(Pull pull, Callable<PullOutcome> alone, boolean mayGoTogether) {
         CompletableFuture<PullOutcome> outcome = new CompletableFuture<>();
         synchronized (this) {
-            add(new Waiting(expiry, arrivals++, clock.millis(), pull, outcome, mayGoTogether));
+            add(new Waiting(pull, pull.asked(), arrivals++, clock.millis(), alone, outcome, mayGoTogether));
         }
         handInTasks();
         return outcome;
@@ -250,7 +255,7 @@ final class PullQueue {
         if (next.size() == 1) {
             Waiting alone = next.get(0);
             try {
-                alone.outcome().complete(alone.pull().call());
+                alone.outcome().complete(alone.alone().call());
             } catch (Throwable e) {
                 alone.outcome().completeExceptionally(e);
             }
@@ -300,13 +305,13 @@ final class PullQueue {
     }
 
     private void runTogether(List<Waiting> gathered) {
-        List<TimerExpired> expiries = new ArrayList<>(gathered.size());
+        List<Pull> pulls = new ArrayList<>(gathered.size());
         for (Waiting waiting : gathered) {
-            expiries.add(waiting.expiry());
+            pulls.add(waiting.pull());
         }
         List<PullOutcome> outcomes;
         try {
-            outcomes = together.pull(expiries);
+            outcomes = together.pull(pulls);
             if (outcomes.size() != gathered.size()) {
                 throw new IllegalStateException(
                         outcomes.size() + " outcomes for " + gathered.size() + " pulls asked for together");
@@ -322,7 +327,7 @@ final class PullQueue {
         for (int i = 0; i < gathered.size(); i++) {
             PullOutcome outcome = outcomes.get(i);
             if (outcome == null) {
-                alone.add(gathered.get(i).alone());
+                alone.add(gathered.get(i).goingAlone());
             } else {
                 gathered.get(i).outcome().complete(outcome);
             }

@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.micrometer.core.instrument.Timer;
@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One bulk request for the status of several orders, {@code POST {base-url}{bulk-path}} with {@code {"orderIds":[…]}},
  * and what its answer means: a 200 of the bulk answer's shape answers the orders it vouches for ({@link BulkAnswer});
- * a 4xx other than 408 and 429 (404 and 405 included: the path is not served) or a 200 of another shape refuses bulk
- * requests as a whole; anything else is thrown as {@link UpstreamUnavailable}, to be retried like a single pull.
+ * a 4xx other than 401, 403, 407, 408 and 429 (404 and 405 included: the path is not served) or a 200 of another
+ * shape refuses bulk requests as a whole; 401, 403 and 407 are thrown as {@link CredentialsRefused}, anything else as
+ * {@link UpstreamUnavailable}, as for a single pull.
  */
 final class UpstreamBulk {
 
@@ -71,17 +73,20 @@ final class UpstreamBulk {
     }
 
     /** @param orderIds distinct */
-    Reply fetch(List<String> orderIds) throws UpstreamUnavailable, InterruptedException {
+    Reply fetch(List<String> orderIds, Duration timeout) throws UpstreamUnavailable, InterruptedException {
         UpstreamHttp.Answer response;
         Timer.Sample sample = Timer.start();
         try {
-            response = http.post(uri, request(orderIds), mostAnswerBytes(orderIds.size()));
+            response = http.post(uri, request(orderIds), mostAnswerBytes(orderIds.size()), timeout);
         } finally {
             sample.stop(requests);
         }
         int status = response.statusCode();
         if (status == 200) {
             return read(orderIds, response);
+        }
+        if (CredentialsRefused.refusesCredentials(status)) {
+            throw new CredentialsRefused(status);
         }
         if (status == 404 || UpstreamClient.refusesTheOrder(status)) {
             return Reply.refused("answered " + status);

@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import io.lapse.config.Durations;
 import io.lapse.config.UpstreamSettings;
@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -38,10 +37,10 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * One GET to upstream (or one POST of a bulk request), bounded: the whole exchange, headers and body, must be done within {@code upstream.timeout},
- * else its connection is closed under it; the body is read up to {@code upstream.max-body-bytes}, and a longer one is
- * not read further (its connection is dropped). Every request carries the configured headers. No answer at all is
- * thrown as {@link UpstreamUnavailable}.
+ * One GET to upstream (or one POST of a bulk request), bounded: the whole exchange, headers and body, must be done
+ * within the request's timeout, else its connection is closed under it; the body is read up to a cap, and a longer one
+ * is not read further (its connection is dropped). Every request carries the {@link Credentials}' headers as they are
+ * when it goes out. No answer at all is thrown as {@link UpstreamUnavailable}.
  *
  * <p>The GET is blocking HTTP/1.1 on the pull thread itself, over pooled keep-alive connections (Apache HttpClient's
  * classic client): the pull thread writes the request and reads the answer, with no other thread involved. The JDK's
@@ -61,15 +60,14 @@ final class UpstreamHttp implements AutoCloseable {
 
     private final CloseableHttpClient http;
     private final URI baseUrl;
-    private final Duration timeout;
-    private final Map<String, String> headers;
+    private final Credentials credentials;
     private final int maxBodyBytes;
     /** Closes the connection of an exchange not done by its deadline. */
     private final ScheduledThreadPoolExecutor deadlines;
 
     private volatile boolean closed;
 
-    UpstreamHttp(UpstreamSettings settings) {
+    UpstreamHttp(UpstreamSettings settings, Credentials credentials) {
         Timeout bound = Timeout.of(settings.timeout());
         // every pull thread holds a connection while it asks, and the base-path probe one more
         int connections = settings.concurrency() + 1;
@@ -81,11 +79,7 @@ final class UpstreamHttp implements AutoCloseable {
                                 .setConnectTimeout(bound)
                                 .setSocketTimeout(bound)
                                 .build())
-                        .setTlsSocketStrategy(new DefaultClientTlsStrategy(UpstreamAccessSetup.tls(settings.access())))
-                        .build())
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setConnectionRequestTimeout(bound)
-                        .setResponseTimeout(bound)
+                        .setTlsSocketStrategy(new DefaultClientTlsStrategy(Credentials.tls(settings.access())))
                         .build())
                 // the puller's own Retry decides what is asked again, and a redirect or a compressed body is no status
                 .setRetryStrategy(new StaleConnectionRetry())
@@ -95,8 +89,7 @@ final class UpstreamHttp implements AutoCloseable {
                 .disableAuthCaching()
                 .build();
         this.baseUrl = settings.baseUrl();
-        this.timeout = settings.timeout();
-        this.headers = UpstreamAccessSetup.headers(settings.access());
+        this.credentials = credentials;
         this.maxBodyBytes = settings.maxBodyBytes();
         this.deadlines = new ScheduledThreadPoolExecutor(1, task -> {
             Thread t = new Thread(task, "lapse-puller-http-deadline");
@@ -113,9 +106,13 @@ final class UpstreamHttp implements AutoCloseable {
         return URI.create(baseUrl + "/orders/" + segment + "/status");
     }
 
-    /** @throws CancellationException when {@link #close} cut the request */
-    Answer get(URI uri) throws UpstreamUnavailable, InterruptedException {
-        return exchange(new HttpGet(uri), uri, maxBodyBytes);
+    /**
+     * GETs a body of at most {@code upstream.max-body-bytes}.
+     *
+     * @throws CancellationException when {@link #close} cut the request
+     */
+    Answer get(URI uri, Duration timeout) throws UpstreamUnavailable, InterruptedException {
+        return exchange(new HttpGet(uri), uri, maxBodyBytes, timeout);
     }
 
     /**
@@ -123,20 +120,26 @@ final class UpstreamHttp implements AutoCloseable {
      *
      * @throws CancellationException when {@link #close} cut the request
      */
-    Answer post(URI uri, byte[] json, int maxAnswerBytes) throws UpstreamUnavailable, InterruptedException {
+    Answer post(URI uri, byte[] json, int maxAnswerBytes, Duration timeout)
+            throws UpstreamUnavailable, InterruptedException {
         HttpPost request = new HttpPost(uri);
         // repeatable: a request sent on a connection upstream had closed is sent again (StaleConnectionRetry)
         request.setEntity(new ByteArrayEntity(json, ContentType.APPLICATION_JSON));
-        return exchange(request, uri, maxAnswerBytes);
+        return exchange(request, uri, maxAnswerBytes, timeout);
     }
 
-    private Answer exchange(HttpUriRequestBase request, URI uri, int maxAnswerBytes)
+    private Answer exchange(HttpUriRequestBase request, URI uri, int maxAnswerBytes, Duration timeout)
             throws UpstreamUnavailable, InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before asking upstream");
         }
+        Timeout bound = Timeout.of(timeout);
+        request.setConfig(RequestConfig.custom()
+                .setConnectionRequestTimeout(bound)
+                .setResponseTimeout(bound)
+                .build());
         request.setHeader("Accept", "application/json");
-        headers.forEach(request::setHeader);
+        credentials.headers().forEach(request::setHeader);
         Exchange exchange = new Exchange(request);
         ScheduledFuture<?> cut = deadlines.schedule(exchange, timeout.toNanos(), TimeUnit.NANOSECONDS);
         try {
@@ -159,7 +162,7 @@ final class UpstreamHttp implements AutoCloseable {
                 throw new CancellationException("puller closing: the request to " + uri + " was cut");
             }
             if (exchange.cut || e instanceof InterruptedIOException) {
-                throw timedOut();
+                throw new UpstreamUnavailable("timeout: no answer within " + Durations.format(timeout));
             }
             throw new UpstreamUnavailable("upstream unreachable: " + e);
         } finally {
@@ -213,10 +216,6 @@ final class UpstreamHttp implements AutoCloseable {
         // not closed here: closing the stream would read the rest of a body too large; closing the response decides
         byte[] body = entity.getContent().readNBytes(cap + 1);
         return body.length > cap ? null : body;
-    }
-
-    private UpstreamUnavailable timedOut() {
-        return new UpstreamUnavailable("timeout: no answer within " + Durations.format(timeout));
     }
 
     /** Cuts the requests in flight: their pulls end at once, cancelled, rather than by their timeout. */

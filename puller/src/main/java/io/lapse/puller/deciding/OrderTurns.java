@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.deciding;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -12,43 +12,43 @@ import java.util.concurrent.Executor;
  * (a storm's backlog holds them all) cost one call: the others see that call's OK once it is published. Only orders
  * with an answer in flight are remembered. Safe to use from any thread.
  */
-final class OrderTurns {
+public final class OrderTurns<T> {
 
     /** One expiry's answer, told whether it waited for another one's of the same order. */
     @FunctionalInterface
-    interface Turn {
+    interface Turn<T> {
         /** @return completes once the expiry's answer is acknowledged */
-        CompletableFuture<Void> take(boolean waited);
+        CompletableFuture<T> take(boolean waited);
     }
 
-    private final Map<String, CompletableFuture<Void>> lastInLine = new HashMap<>();
+    private final Map<String, CompletableFuture<T>> lastInLine = new HashMap<>();
     private final Executor afterWaiting;
 
     /**
      * @param afterWaiting runs a turn that waited: the answer it waited for completes on Kafka's I/O thread, which
      *                     must not block in a send
      */
-    OrderTurns(Executor afterWaiting) {
+    public OrderTurns(Executor afterWaiting) {
         this.afterWaiting = Objects.requireNonNull(afterWaiting, "afterWaiting");
     }
 
     /** @return completes as the turn's answer does, once the next in line may go */
-    CompletableFuture<Void> inTurn(String orderId, Turn turn) {
-        CompletableFuture<Void> mine = new CompletableFuture<>();
-        CompletableFuture<Void> before;
+    CompletableFuture<T> inTurn(String orderId, Turn<T> turn) {
+        CompletableFuture<T> mine = new CompletableFuture<>();
+        CompletableFuture<T> before;
         synchronized (this) {
             before = lastInLine.put(orderId, mine);
         }
-        CompletableFuture<Void> answered = before == null
+        CompletableFuture<T> answered = before == null
                 ? take(turn, false)
                 // whether the one before was answered or abandoned, this one's turn comes
                 : before.handleAsync((ok, error) -> null, afterWaiting).thenCompose(nothing -> take(turn, true));
-        answered.whenComplete((ok, error) -> {
+        answered.whenComplete((value, error) -> {
             synchronized (this) {
                 lastInLine.remove(orderId, mine);
             }
             if (error == null) {
-                mine.complete(null);
+                mine.complete(value);
             } else {
                 mine.completeExceptionally(error);
             }
@@ -61,7 +61,7 @@ final class OrderTurns {
         return lastInLine.size();
     }
 
-    private static CompletableFuture<Void> take(Turn turn, boolean waited) {
+    private static <T> CompletableFuture<T> take(Turn<T> turn, boolean waited) {
         try {
             return turn.take(waited);
         } catch (RuntimeException e) {

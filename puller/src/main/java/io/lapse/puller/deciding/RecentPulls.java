@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.deciding;
 
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
@@ -17,12 +17,12 @@ import java.util.Map;
  * upstream briefly did not know (a replica behind) gets a second chance from its next attempt rather than none.
  * Safe to use from any thread.
  */
-final class RecentPulls {
+public final class RecentPulls {
 
     private final Map<String, Long> lastOkPulledAt;
 
     /** @param remembered how many orders to remember, the most recently pulled ones */
-    RecentPulls(int remembered) {
+    public RecentPulls(int remembered) {
         if (remembered < 1) {
             throw new IllegalArgumentException("remembered must be at least 1, got " + remembered);
         }

@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.publishing;
 
 import io.lapse.internal.Exceptions;
 import java.util.concurrent.CompletableFuture;
@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Sends again what Kafka did not acknowledge. An expiry's offset is committed only after its result was acknowledged,
  * so a result given up on would hold back its partition's commits until a restart.
  */
-final class Redelivery {
+public final class Redelivery {
 
     private static final Logger log = LoggerFactory.getLogger(Redelivery.class);
     private static final Executor LATER = CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS);
@@ -26,7 +26,7 @@ final class Redelivery {
      * @return completes once a send was acknowledged, or exceptionally when the service closed first or the record
      * is too large for Kafka
      */
-    static CompletableFuture<Void> untilAcked(
+    public static CompletableFuture<Void> untilAcked(
             Supplier<CompletableFuture<Void>> send, String what, BooleanSupplier running) {
         CompletableFuture<Void> acked = new CompletableFuture<>();
         attempt(send, what, running, acked);

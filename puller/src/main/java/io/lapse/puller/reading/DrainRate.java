@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.reading;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  * per second over the last minute, or since the puller started when that was less than a minute ago. With the
  * backlog, it tells how long the backlog takes to drain at this pace. Safe to use from any thread.
  */
-final class DrainRate {
+public final class DrainRate {
 
     /** The time to drain while the backlog does not drain at all: a number dashboards and alerts can compare. */
     static final double NOT_DRAINING = -1;
@@ -26,7 +26,7 @@ final class DrainRate {
     private final long[] second = new long[SECONDS];
 
     /** @param nanoTime a monotonic clock, such as {@code System::nanoTime} */
-    DrainRate(LongSupplier nanoTime) {
+    public DrainRate(LongSupplier nanoTime) {
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.start = nanoTime.getAsLong();
     }

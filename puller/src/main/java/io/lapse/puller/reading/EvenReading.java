@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.reading;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -25,7 +25,7 @@ import org.apache.kafka.common.TopicPartition;
  * fetch) is not waited for. The partition furthest behind is never held, so reading always goes on. Used on the
  * consumer's thread only.
  */
-final class EvenReading {
+public final class EvenReading {
 
     private final long slackMillis;
     private final long staleNanos;
@@ -35,7 +35,7 @@ final class EvenReading {
     /** Per partition, when it last yielded a record or became readable again (nanoTime). */
     private final Map<TopicPartition, Long> lastYield = new HashMap<>();
 
-    EvenReading(Duration slack, Duration stale, LongSupplier nanoTime) {
+    public EvenReading(Duration slack, Duration stale, LongSupplier nanoTime) {
         if (slack.isNegative() || stale.isNegative() || stale.isZero()) {
             throw new IllegalArgumentException(
                     "slack must not be negative and stale must be positive, got " + slack + " and " + stale);

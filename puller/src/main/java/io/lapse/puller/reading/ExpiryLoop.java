@@ -1,9 +1,15 @@
-package io.lapse.puller;
+package io.lapse.puller.reading;
 
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.DeadLetterSink;
+import io.lapse.puller.asking.Pull;
+import io.lapse.puller.deciding.PullDispatcher;
+import io.lapse.puller.deciding.PullDispatcher.Read;
+import io.lapse.puller.deciding.PullDispatcher.Settled;
+import io.lapse.puller.publishing.Redelivery;
 import io.lapse.store.OrderView;
 import io.lapse.store.TimerStore;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,27 +20,27 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One round of the puller: polls expiries, looks them all up in Redis at once, hands each out to be answered without
- * waiting, and commits what was answered. Stops reading (pauses the partitions, yet keeps polling so that the group
- * membership stays alive) while upstream cannot take more: the circuit is open, or the pull threads and their queue
- * could not take another poll's worth.
+ * One round of the puller's reading: polls expiries from the expired topic and the parked topic, looks them all up in
+ * Redis at once, hands each to the {@link PullDispatcher} without waiting, and commits what was answered or parked.
+ * Stops reading (pauses the partitions, yet keeps polling so that the group membership stays alive) while upstream
+ * cannot take more: the circuit is open, or the pull threads and their queue could not take another poll's worth. A
+ * partition of the parked topic is read once the record at its position is due ({@link ParkedDue}).
  *
- * <p>A poll is handed out earliest silence first (by {@code lastSeen}, then deadline; see {@link PullQueue}, which
- * keeps that order among everything read and waiting for a pull thread), whatever partition an expiry came from. So
- * of the attempts of one order, the earlier is answered first, and the later can be answered by its pull. The
- * consumer fetches from every partition it is assigned, so none waits for another to be read to its end; it reads
- * only the partitions Kafka assigned to this instance, so the order holds within an instance, not across instances.
- * The consumer would read a backlog in long runs of one partition; {@link EvenReading} holds back the partitions read
- * ahead in time, so that the backlog is read in the order the timer fired it.
+ * <p>A poll is handed out earliest silence first (by {@code lastSeen}, then deadline; the asking stage keeps that
+ * order among everything read and waiting for a pull thread), whatever partition an expiry came from. So of the
+ * attempts of one order, the earlier is answered first, and the later can be answered by its pull. The consumer
+ * fetches from every partition it is assigned, so none waits for another to be read to its end; it reads only the
+ * partitions Kafka assigned to this instance, so the order holds within an instance, not across instances. The
+ * consumer would read a backlog in long runs of one partition; {@link EvenReading} holds back the expired topic's
+ * partitions read ahead in time, so that the backlog is read in the order the timer fired it.
  */
-final class PullerLoop {
+public final class ExpiryLoop {
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     private static final long INSPECT_TIMEOUT_SECONDS = 30;
@@ -45,25 +51,35 @@ final class PullerLoop {
     private final PullDispatcher dispatcher;
     private final DeadLetterSink deadLetters;
     private final BooleanSupplier upstreamTakesMore;
+    private final BooleanSupplier probing;
     private final BacklogGauges backlog;
     private final DrainRate drain;
     private final EvenReading even;
-    private final IntSupplier held;
+    private final ParkedDue parkedDue;
+    private final String parkedTopic;
     private final BooleanSupplier running;
+    private final Clock clock;
     private final int answersInFlight;
 
-    PullerLoop(
+    /**
+     * @param upstreamTakesMore whether upstream may be handed another poll's worth of pulls
+     * @param probing           whether a few pulls probe upstream after an outage
+     * @param answersInFlight   the most expiries read and not yet answered or parked, before reading pauses
+     */
+    public ExpiryLoop(
             Consumer<byte[], byte[]> consumer,
             InOrderCommits commits,
             TimerStore store,
             PullDispatcher dispatcher,
             DeadLetterSink deadLetters,
             BooleanSupplier upstreamTakesMore,
+            BooleanSupplier probing,
             BacklogGauges backlog,
             DrainRate drain,
             EvenReading even,
-            IntSupplier held,
+            String parkedTopic,
             BooleanSupplier running,
+            Clock clock,
             int answersInFlight) {
         this.consumer = consumer;
         this.commits = commits;
@@ -71,15 +87,19 @@ final class PullerLoop {
         this.dispatcher = dispatcher;
         this.deadLetters = deadLetters;
         this.upstreamTakesMore = upstreamTakesMore;
+        this.probing = probing;
         this.backlog = backlog;
         this.drain = drain;
         this.even = even;
-        this.held = held;
+        this.parkedDue = new ParkedDue();
+        this.parkedTopic = parkedTopic;
         this.running = running;
+        this.clock = clock;
         this.answersInFlight = answersInFlight;
+        commits.alsoForget(parkedDue::forget);
     }
 
-    void next() throws Exception {
+    public void next() throws Exception {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
         if (!records.isEmpty()) {
             answer(records);
@@ -87,9 +107,24 @@ final class PullerLoop {
         commits.commitAdvanced();
         backlog.refreshWhenDue();
         Set<TopicPartition> assigned = consumer.assignment();
-        // held final pulls take no pull thread, so however many there are, reading goes on for the others
-        boolean full = commits.inFlight() - held.getAsInt() >= answersInFlight || !upstreamTakesMore.getAsBoolean();
-        Set<TopicPartition> hold = full ? assigned : even.ahead(assigned, this::lag);
+        boolean full = commits.inFlight() >= answersInFlight || !upstreamTakesMore.getAsBoolean();
+        Set<TopicPartition> hold;
+        if (full) {
+            hold = assigned;
+        } else {
+            List<TopicPartition> expired = new ArrayList<>(assigned.size());
+            List<TopicPartition> parked = new ArrayList<>();
+            for (TopicPartition partition : assigned) {
+                (isParked(partition) ? parked : expired).add(partition);
+            }
+            hold = new HashSet<>(even.ahead(expired, this::lag));
+            hold.addAll(parkedDue.waiting(parked, clock.millis()));
+            // the probes of an outage's end go to expiries upstream was not asked for yet: pulls back from waiting
+            // may be for orders upstream keeps failing, which would keep the circuit open for every other order
+            if (probing.getAsBoolean() && expired.stream().anyMatch(partition -> lag(partition) != 0)) {
+                hold.addAll(parked);
+            }
+        }
         Set<TopicPartition> paused = consumer.paused();
         List<TopicPartition> resume = new ArrayList<>();
         for (TopicPartition partition : paused) {
@@ -102,6 +137,10 @@ final class PullerLoop {
         even.readable(resume);
     }
 
+    private boolean isParked(TopicPartition partition) {
+        return partition.topic().equals(parkedTopic);
+    }
+
     /** Records of the partition not read yet, as of the last fetch; -1 when unknown. */
     private long lag(TopicPartition partition) {
         return consumer.currentLag(partition).orElse(-1);
@@ -110,7 +149,7 @@ final class PullerLoop {
     private record Polled(ConsumerRecord<byte[], byte[]> record, ExpiryReading reading) {
         /** Dead letters first: they need neither Redis nor upstream. */
         static final Comparator<Polled> EARLIEST_SILENCE_FIRST =
-                Comparator.comparing(Polled::expiry, Comparator.nullsFirst(PullQueue.EARLIEST_SILENCE_FIRST));
+                Comparator.comparing(Polled::expiry, Comparator.nullsFirst(Pull.EARLIEST_SILENCE_FIRST));
 
         TimerExpired expiry() {
             return reading.expiry();
@@ -120,31 +159,47 @@ final class PullerLoop {
     private void answer(ConsumerRecords<byte[], byte[]> records) throws Exception {
         List<Polled> polled = new ArrayList<>(records.count());
         Set<String> orderIds = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            ExpiryReading reading = ExpiryReading.of(record);
-            polled.add(new Polled(record, reading));
-            if (reading.expiry() != null) {
-                orderIds.add(reading.expiry().orderId());
+        long now = clock.millis();
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> read = records.records(partition);
+            for (ConsumerRecord<byte[], byte[]> record : read) {
+                ExpiryReading reading = ExpiryReading.of(record);
+                if (reading.dueAfter(now)) {
+                    // read again, with what follows it, once it is due
+                    consumer.seek(partition, record.offset());
+                    parkedDue.notBefore(partition, reading.parked().dueAt());
+                    break;
+                }
+                polled.add(new Polled(record, reading));
+                if (reading.expiry() != null) {
+                    orderIds.add(reading.expiry().orderId());
+                }
+            }
+            if (!isParked(partition)) {
+                even.read(partition, read.get(read.size() - 1).timestamp());
             }
         }
         Map<String, OrderView> views = inspect(orderIds, records);
-        for (TopicPartition partition : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> read = records.records(partition);
-            even.read(partition, read.get(read.size() - 1).timestamp());
-        }
         polled.sort(Polled.EARLIEST_SILENCE_FIRST);
         for (Polled p : polled) {
             ConsumerRecord<byte[], byte[]> record = p.record();
+            ExpiryReading reading = p.reading();
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-            CompletableFuture<Void> answered = p.reading().expiry() != null
+            CompletableFuture<Settled> settled = reading.expiry() != null
                     ? dispatcher.answer(
-                            record, p.reading(), views.get(p.reading().expiry().orderId()))
+                            new Read(record, reading.expiry(), reading.copyOf(), reading.visits(), reading.asked()),
+                            views.get(reading.expiry().orderId()))
                     : Redelivery.untilAcked(
-                            () -> deadLetters.send(record, p.reading().rejection()),
-                            "the dead letter of " + partition + "@" + record.offset(),
-                            running);
-            commits.track(partition, record.offset(), record.timestamp(), answered);
-            answered.thenRun(drain::answered);
+                                    () -> deadLetters.send(record, reading.rejection()),
+                                    "the dead letter of " + partition + "@" + record.offset(),
+                                    running)
+                            .thenApply(acked -> Settled.ANSWERED);
+            commits.track(partition, record.offset(), record.timestamp(), settled);
+            settled.thenAccept(how -> {
+                if (how == Settled.ANSWERED) {
+                    drain.answered();
+                }
+            });
         }
     }
 

@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.reading;
 
 import java.util.Collection;
 import java.util.Map;
@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits the consumer's offsets as answers are acknowledged, each partition only up to its first record still in
- * flight. Acknowledgements arrive on any thread; everything else runs on the consumer's thread.
+ * Commits the consumer's offsets as answers (or parked records) are acknowledged, each partition only up to its first
+ * record still in flight. Acknowledgements arrive on any thread; everything else runs on the consumer's thread.
  */
-final class InOrderCommits {
+public final class InOrderCommits {
 
     private static final Logger log = LoggerFactory.getLogger(InOrderCommits.class);
 
@@ -27,15 +27,27 @@ final class InOrderCommits {
     private final OffsetTracker tracker = new OffsetTracker();
     private final Queue<Acked> acked = new ConcurrentLinkedQueue<>();
     private volatile int inFlight;
+    private Forgetting alsoForget = partitions -> {};
 
     private record Acked(TopicPartition partition, long offset) {}
 
-    InOrderCommits(Consumer<byte[], byte[]> consumer) {
+    /** Forgets what it knows of partitions that went to another consumer. */
+    @FunctionalInterface
+    interface Forgetting {
+        void forget(Collection<TopicPartition> partitions);
+    }
+
+    public InOrderCommits(Consumer<byte[], byte[]> consumer) {
         this.consumer = consumer;
     }
 
+    /** What else to forget of partitions that go to another consumer. */
+    void alsoForget(Forgetting forget) {
+        this.alsoForget = forget;
+    }
+
     /** @param answered completes once the record's answer is acknowledged; failing, it leaves the offset open */
-    void track(TopicPartition partition, long offset, long timestamp, CompletableFuture<Void> answered) {
+    void track(TopicPartition partition, long offset, long timestamp, CompletableFuture<?> answered) {
         tracker.register(partition, offset, timestamp);
         inFlight = tracker.inFlight();
         answered.thenRun(() -> acked.add(new Acked(partition, offset)));
@@ -69,7 +81,7 @@ final class InOrderCommits {
     }
 
     /** Commits what is committable of every assigned partition, before the consumer closes. */
-    void commitAll() {
+    public void commitAll() {
         try {
             commitSync(consumer.assignment());
         } catch (WakeupException e) {
@@ -96,9 +108,10 @@ final class InOrderCommits {
     private void forget(Collection<TopicPartition> partitions) {
         tracker.forget(partitions);
         inFlight = tracker.inFlight();
+        alsoForget.forget(partitions);
     }
 
-    ConsumerRebalanceListener rebalanceListener() {
+    public ConsumerRebalanceListener rebalanceListener() {
         return new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {

@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.reading;
 
 import java.util.Collection;
 import java.util.HashMap;

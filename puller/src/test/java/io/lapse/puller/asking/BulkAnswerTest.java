@@ -1,9 +1,8 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lapse.event.PullResult.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -31,11 +30,11 @@ class BulkAnswerTest {
                 + "\"notFound\":[\"o-3\"],\"served\":{\"by\":[1,2]}}");
 
         assertThat(answer.answered()).containsOnlyKeys("o-1", "o-2", "o-3");
-        assertThat(answer.answered().get("o-1").outcome()).isEqualTo(Outcome.OK);
+        assertThat(answer.answered().get("o-1").kind()).isEqualTo(PullOutcome.Kind.OK);
         assertThat(answer.answered().get("o-1").status().orderId()).isEqualTo("o-1");
         assertThat(answer.answered().get("o-1").status().payload()).containsEntry("soc", 81);
         assertThat(answer.answered().get("o-2").status().orderId()).isEqualTo("o-2");
-        assertThat(answer.answered().get("o-3").outcome()).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(answer.answered().get("o-3").kind()).isEqualTo(PullOutcome.Kind.NOT_FOUND);
         assertThat(answer.ignored()).isEmpty();
     }
 

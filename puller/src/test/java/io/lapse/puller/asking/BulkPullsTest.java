@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,22 +14,26 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** Bulk requests: an outcome per expiry, the rest pulled alone, and off for a while once upstream refuses one. */
+/**
+ * Bulk requests: an outcome per expiry, what the answer leaves out pulled alone, the orders of a request upstream did
+ * not answer left to wait, and bulk requests off for a while once upstream refuses one.
+ */
 class BulkPullsTest {
 
     private final MeterRegistry registry = new SimpleMeterRegistry();
-    private final PullerMetrics metrics = new PullerMetrics(registry);
+    private final UpstreamMetrics metrics = new UpstreamMetrics(registry);
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final List<List<String>> asked = new ArrayList<>();
 
-    private static TimerExpired expiry(String orderId, int attempt) {
-        return new TimerExpired(orderId, 90_000L * attempt, 0, attempt, 1, TimerExpired.Source.TIMER, false);
+    private static Pull expiry(String orderId, int attempt) {
+        return new Pull(
+                new TimerExpired(orderId, 90_000L * attempt, 0, attempt, 1, TimerExpired.Source.TIMER, false), 0);
     }
 
     private BulkPulls answering(UpstreamBulk.Reply reply) {
         return new BulkPulls(
-                orderIds -> {
-                    asked.add(orderIds);
+                pulls -> {
+                    asked.add(pulls.stream().map(Pull::orderId).toList());
                     return reply;
                 },
                 3,
@@ -66,10 +70,13 @@ class BulkPullsTest {
     }
 
     @Test
-    void aRequestUpstreamDidNotAnswerLeavesEveryOrderToBePulledAloneAndBulkRequestsOn() {
-        BulkPulls bulk = answering(UpstreamBulk.Reply.unanswered("upstream answered 503 after 3 attempts"));
+    void aRequestUpstreamDidNotAnswerLeavesEveryOrderToWaitRatherThanBeAskedAloneAndBulkRequestsOn() {
+        BulkPulls bulk = answering(UpstreamBulk.Reply.unanswered("upstream answered 503 (2 requests)"));
 
-        assertThat(bulk.pull(List.of(expiry("o-1", 1), expiry("o-2", 1)))).containsExactly(null, null);
+        assertThat(bulk.pull(List.of(expiry("o-1", 1), expiry("o-2", 1))))
+                .containsExactly(
+                        PullOutcome.unanswered("upstream answered 503 (2 requests)"),
+                        PullOutcome.unanswered("upstream answered 503 (2 requests)"));
         assertThat(bulk.most()).isEqualTo(3);
         assertThat(gauge("lapse.puller.bulk.off")).isZero();
     }
@@ -91,7 +98,7 @@ class BulkPullsTest {
 
     private BulkPulls throwing(Exception thrown) {
         return new BulkPulls(
-                orderIds -> {
+                pulls -> {
                     if (thrown instanceof InterruptedException interrupted) {
                         throw interrupted;
                     }
@@ -104,10 +111,11 @@ class BulkPullsTest {
     }
 
     @Test
-    void aPullerErrorLeavesEveryOrderToBePulledAlone() {
+    void aPullerErrorLeavesEveryOrderToWait() {
         BulkPulls bulk = throwing(new IllegalStateException("bug"));
 
-        assertThat(bulk.pull(List.of(expiry("o-1", 1), expiry("o-2", 1)))).containsExactly(null, null);
+        assertThat(bulk.pull(List.of(expiry("o-1", 1), expiry("o-2", 1))))
+                .allSatisfy(outcome -> assertThat(outcome.kind()).isEqualTo(PullOutcome.Kind.UNANSWERED));
     }
 
     @Test

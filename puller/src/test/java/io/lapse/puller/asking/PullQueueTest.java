@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,7 +48,7 @@ class PullQueueTest {
     }
 
     private void keepTheThreadBusy(PullQueue queue) throws InterruptedException {
-        pulls.add(queue.submit(expiry("busy", 0, 1), () -> {
+        pulls.add(queue.submit(new Pull(expiry("busy", 0, 1), 0), () -> {
             busy.countDown();
             letGo.await();
             return PullOutcome.notFound();
@@ -57,7 +57,12 @@ class PullQueueTest {
     }
 
     private void submit(PullQueue queue, TimerExpired expiry) {
-        pulls.add(queue.submit(expiry, () -> {
+        submit(queue, expiry, 0);
+    }
+
+    /** @param asked requests upstream got for it before */
+    private void submit(PullQueue queue, TimerExpired expiry, int asked) {
+        pulls.add(queue.submit(new Pull(expiry, asked), () -> {
             synchronized (pulledInTurn) {
                 pulledInTurn.add(expiry.orderId());
             }
@@ -67,7 +72,7 @@ class PullQueueTest {
 
     /** A pull that takes this long by the queue's clock. */
     private void submitTaking(PullQueue queue, TimerExpired expiry, Duration taking) {
-        pulls.add(queue.submit(expiry, () -> {
+        pulls.add(queue.submit(new Pull(expiry, 0), () -> {
             synchronized (pulledInTurn) {
                 pulledInTurn.add(expiry.orderId());
             }
@@ -82,6 +87,20 @@ class PullQueueTest {
         synchronized (pulledInTurn) {
             return List.copyOf(pulledInTurn);
         }
+    }
+
+    @Test
+    void pullsUpstreamWasAskedForBeforeGoAfterThoseNotAskedYetWhateverTheirSilence() throws Exception {
+        PullQueue queue = new PullQueue(oneThread, PATIENCE, clock, running::get);
+        keepTheThreadBusy(queue);
+
+        submit(queue, expiry("failing-since-10-asked-4", 10, 100), 4);
+        submit(queue, expiry("since-30", 30, 120));
+        submit(queue, expiry("failing-since-5-asked-2", 5, 100), 2);
+        submit(queue, expiry("since-20", 20, 110));
+
+        assertThat(pulledOnceLetGo())
+                .containsExactly("since-20", "since-30", "failing-since-5-asked-2", "failing-since-10-asked-4");
     }
 
     @Test
@@ -129,10 +148,10 @@ class PullQueueTest {
     void aPullThatThrowsFailsItsOwnOutcomeOnly() throws Exception {
         PullQueue queue = new PullQueue(oneThread, PATIENCE, clock, running::get);
 
-        CompletableFuture<PullOutcome> broken = queue.submit(expiry("broken", 1, 2), () -> {
+        CompletableFuture<PullOutcome> broken = queue.submit(new Pull(expiry("broken", 1, 2), 0), () -> {
             throw new IllegalStateException("no answer");
         });
-        CompletableFuture<PullOutcome> fine = queue.submit(expiry("fine", 2, 3), PullOutcome::notFound);
+        CompletableFuture<PullOutcome> fine = queue.submit(new Pull(expiry("fine", 2, 3), 0), PullOutcome::notFound);
 
         assertThat(fine.get(10, TimeUnit.SECONDS)).isEqualTo(PullOutcome.notFound());
         assertThat(broken).failsWithin(Duration.ofSeconds(10));
@@ -157,10 +176,9 @@ class PullQueueTest {
         }
 
         @Override
-        public List<PullOutcome> pull(List<TimerExpired> expiries) {
+        public List<PullOutcome> pull(List<Pull> expiries) {
             synchronized (pulledInTurn) {
-                pulledInTurn.add(
-                        expiries.stream().map(TimerExpired::orderId).toList().toString());
+                pulledInTurn.add(expiries.stream().map(Pull::orderId).toList().toString());
             }
             try {
                 release.await();
@@ -168,7 +186,7 @@ class PullQueueTest {
                 throw new java.util.concurrent.CancellationException("closing");
             }
             List<PullOutcome> outcomes = new ArrayList<>();
-            for (TimerExpired expiry : expiries) {
+            for (Pull expiry : expiries) {
                 outcomes.add(unanswered.contains(expiry.orderId()) ? null : PullOutcome.notFound());
             }
             return outcomes;
@@ -177,12 +195,12 @@ class PullQueueTest {
 
     private void submitTogether(PullQueue queue, TimerExpired expiry) {
         pulls.add(queue.submit(
-                expiry,
+                new Pull(expiry, 0),
                 () -> {
                     synchronized (pulledInTurn) {
                         pulledInTurn.add(expiry.orderId() + " alone");
                     }
-                    return PullOutcome.failed("asked alone");
+                    return PullOutcome.unanswered("asked alone");
                 },
                 true));
     }
@@ -215,16 +233,16 @@ class PullQueueTest {
         submitTogether(queue, expiry("s20", 20, 110));
 
         assertThat(pulledOnceLetGo()).containsExactly("[s10, s20]", "s20 alone");
-        assertThat(pulls.get(2).join()).isEqualTo(PullOutcome.failed("asked alone"));
+        assertThat(pulls.get(2).join()).isEqualTo(PullOutcome.unanswered("asked alone"));
 
         submitTogether(queue, expiry("s30", 30, 120));
-        assertThat(pulls.get(3).get(10, TimeUnit.SECONDS)).isEqualTo(PullOutcome.failed("asked alone"));
+        assertThat(pulls.get(3).get(10, TimeUnit.SECONDS)).isEqualTo(PullOutcome.unanswered("asked alone"));
     }
 
     /** Keeps one more thread busy until {@code release}. */
     private void occupy(PullQueue queue, String orderId, CountDownLatch release) throws InterruptedException {
         CountDownLatch started = new CountDownLatch(1);
-        pulls.add(queue.submit(expiry(orderId, 0, 1), () -> {
+        pulls.add(queue.submit(new Pull(expiry(orderId, 0, 1), 0), () -> {
             started.countDown();
             release.await();
             return PullOutcome.notFound();

@@ -1,9 +1,10 @@
-package io.lapse.puller;
+package io.lapse.puller.asking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.UpstreamSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,6 +12,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,8 @@ class UpstreamHttpTest {
 
     /** Connections the server accepted. */
     private final AtomicInteger connections = new AtomicInteger();
+
+    private Duration timeout;
     /** Released once for every request the server read. */
     private final Semaphore requests = new Semaphore(0);
 
@@ -115,17 +119,23 @@ class UpstreamHttpTest {
     private UpstreamHttp http(String baseUrl, Map<String, String> settings) {
         Map<String, String> all = new HashMap<>(Map.of("upstream.base-url", baseUrl, "upstream.timeout", "30s"));
         all.putAll(settings);
-        UpstreamHttp http =
-                new UpstreamHttp(LapseConfig.load(null, Map.of()).with(all).upstream());
+        UpstreamSettings upstream = LapseConfig.load(null, Map.of()).with(all).upstream();
+        timeout = upstream.timeout();
+        UpstreamHttp http = new UpstreamHttp(upstream, new Credentials(upstream.access()));
         open.add(http);
         return http;
+    }
+
+    /** A GET of the order's status, waiting upstream.timeout. */
+    private UpstreamHttp.Answer get(UpstreamHttp http, String orderId) throws Exception {
+        return http.get(http.statusUri(orderId), timeout);
     }
 
     @Test
     void aWholeAnswerComesBackWithItsBody() throws Exception {
         UpstreamHttp http = http(serve("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"));
 
-        UpstreamHttp.Answer response = http.get(http.statusUri("o-1"));
+        UpstreamHttp.Answer response = get(http, "o-1");
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo("{}");
@@ -146,7 +156,7 @@ class UpstreamHttpTest {
         UpstreamHttp http = http(serve(stalledAnswer), Map.of("upstream.timeout", "500ms"));
         long began = System.nanoTime();
 
-        assertThatThrownBy(() -> http.get(http.statusUri("o-1")))
+        assertThatThrownBy(() -> get(http, "o-1"))
                 .isInstanceOf(UpstreamUnavailable.class)
                 .hasMessageContaining("timeout: no answer within 500ms");
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began)).isLessThan(3_000);
@@ -157,7 +167,7 @@ class UpstreamHttpTest {
         UpstreamHttp http = http(serve("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"));
 
         for (int i = 0; i < 3; i++) {
-            assertThat(http.get(http.statusUri("o-" + i)).statusCode()).isEqualTo(200);
+            assertThat(get(http, "o-" + i).statusCode()).isEqualTo(200);
         }
 
         assertThat(connections).hasValue(1);
@@ -168,7 +178,7 @@ class UpstreamHttpTest {
         UpstreamHttp http = http(serve("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", true));
 
         for (int i = 0; i < 3; i++) {
-            assertThat(http.get(http.statusUri("o-" + i)).statusCode()).isEqualTo(200);
+            assertThat(get(http, "o-" + i).statusCode()).isEqualTo(200);
         }
 
         assertThat(connections).hasValue(3);
@@ -189,7 +199,7 @@ class UpstreamHttpTest {
         UpstreamHttp http = http(serve(answer), Map.of("upstream.max-body-bytes", "16"));
         long began = System.nanoTime();
 
-        UpstreamHttp.Answer response = http.get(http.statusUri("o-1"));
+        UpstreamHttp.Answer response = get(http, "o-1");
 
         assertThat(response.tooLarge()).isTrue();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began)).isLessThan(10_000);
@@ -200,7 +210,7 @@ class UpstreamHttpTest {
         UpstreamHttp http = http(serve(""));
         Thread.currentThread().interrupt();
         try {
-            assertThatThrownBy(() -> http.get(http.statusUri("o-1"))).isInstanceOf(InterruptedException.class);
+            assertThatThrownBy(() -> get(http, "o-1")).isInstanceOf(InterruptedException.class);
         } finally {
             Thread.interrupted();
         }
@@ -212,7 +222,7 @@ class UpstreamHttpTest {
         UpstreamHttp http = http(serve(""));
         CompletableFuture<UpstreamHttp.Answer> asked = CompletableFuture.supplyAsync(() -> {
             try {
-                return http.get(http.statusUri("o-1"));
+                return get(http, "o-1");
             } catch (Exception e) {
                 throw new CompletionException(e);
             }

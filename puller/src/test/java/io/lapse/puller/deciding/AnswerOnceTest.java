@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.deciding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,11 +14,11 @@ class AnswerOnceTest {
     private static final String ORIGINAL = "charging.timer.expired/1@14";
 
     private final AtomicInteger duplicates = new AtomicInteger();
-    private final AnswerOnce once = new AnswerOnce(100, duplicates::incrementAndGet);
+    private final AnswerOnce<Void> once = new AnswerOnce<>(100, duplicates::incrementAndGet, null);
     private final AtomicInteger answers = new AtomicInteger();
 
     private CompletableFuture<Void> answer(String copyOf) {
-        return once.answer(EXPIRY, copyOf, () -> {
+        return once.answer(EXPIRY, copyOf, 0, () -> {
             answers.incrementAndGet();
             return CompletableFuture.completedFuture(null);
         });
@@ -55,7 +55,7 @@ class AnswerOnceTest {
     @Test
     void aCopyReadWhileTheSameCopyIsInFlightSharesItsAnswer() {
         CompletableFuture<Void> upstream = new CompletableFuture<>();
-        CompletableFuture<Void> first = once.answer(EXPIRY, ORIGINAL, () -> {
+        CompletableFuture<Void> first = once.answer(EXPIRY, ORIGINAL, 0, () -> {
             answers.incrementAndGet();
             return upstream;
         });
@@ -71,7 +71,7 @@ class AnswerOnceTest {
 
     @Test
     void aFailedAnswerIsNotRememberedSoTheNextReadingAnswersIt() {
-        once.answer(EXPIRY, ORIGINAL, () -> {
+        once.answer(EXPIRY, ORIGINAL, 0, () -> {
             answers.incrementAndGet();
             return CompletableFuture.failedFuture(new IllegalStateException("puller closing"));
         });
@@ -79,5 +79,24 @@ class AnswerOnceTest {
         answer(ORIGINAL).join();
 
         assertThat(answers).hasValue(2);
+    }
+
+    @Test
+    void anExpiryBackFromWaitingParkedIsAnsweredAgainOncePerVisit() {
+        answer(null).join();
+
+        once.answer(EXPIRY, null, 1, () -> {
+                    answers.incrementAndGet();
+                    return CompletableFuture.completedFuture(null);
+                })
+                .join();
+        once.answer(EXPIRY, null, 1, () -> {
+                    answers.incrementAndGet();
+                    return CompletableFuture.completedFuture(null);
+                })
+                .join();
+
+        assertThat(answers).as("the first visit, then the second once").hasValue(2);
+        assertThat(duplicates).hasValue(1);
     }
 }

@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.deciding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 class OrderTurnsTest {
 
     /** Runs a turn after a wait at once, on the thread that ended the wait. */
-    private final OrderTurns turns = new OrderTurns(Runnable::run);
+    private final OrderTurns<Void> turns = new OrderTurns<>(Runnable::run);
 
     private final List<String> taken = new ArrayList<>();
 
-    private OrderTurns.Turn answer(String name, CompletableFuture<Void> answered) {
+    private OrderTurns.Turn<Void> answer(String name, CompletableFuture<Void> answered) {
         return waited -> {
             taken.add(name + (waited ? " after waiting" : ""));
             return answered;

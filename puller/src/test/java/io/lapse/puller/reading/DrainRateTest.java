@@ -1,4 +1,4 @@
-package io.lapse.puller;
+package io.lapse.puller.reading;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -73,7 +73,7 @@ class ConsoleBrowserTest {
 
     private static final String MARKUP = "<img src=x onerror=alert(1)>";
     private static final String PUSHING = "browser-pushing";
-    /** Silent while upstream refuses it: its one expiry's pull FAILED and became a dead letter. */
+    /** Silent while upstream refuses it (422, about the order alone): its expiry's pull FAILED, a dead letter. */
     private static final String TO_REDRIVE = "browser-redrive";
 
     private static final String TO_REPLAY = "browser-replay";
@@ -129,7 +129,7 @@ class ConsoleBrowserTest {
         upstream.start();
         settings.put("upstream.base-url", upstream.baseUrl());
         config = config.with(settings);
-        upstream.api().refuse(Set.of(TO_REDRIVE, TO_REPLAY), 503);
+        upstream.api().refuse(Set.of(TO_REDRIVE, TO_REPLAY), 422);
         lapse = new LapseRuntime(config, Clock.systemUTC()).start(ServiceName.ALL);
         expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
         pulled = TopicRecorder.start(stack.bootstrapServers(), config.topics().pulled());
@@ -154,7 +154,7 @@ class ConsoleBrowserTest {
                                 pulled.values(JsonCodec.PULL_RESULT::decode),
                                 expired.values(JsonCodec.TIMER_EXPIRED::decode))
                         .isTrue());
-        upstream.api().refuse(Set.of(), 503);
+        upstream.api().refuse(Set.of(), 422);
 
         Path dir = Files.createTempDirectory("console-browser");
         SelfSignedTls tls = SelfSignedTls.create(dir, "console");

@@ -25,6 +25,11 @@ public final class ConfigKeys {
             "topics.fleet-events",
             "charging.fleet.events",
             "Fleet silence events: one when many orders go silent at once, one when they speak again.");
+    public static final ConfigKey TOPIC_PARKED = key(
+            "topics.parked",
+            "lapse.puller.parked",
+            "Expiries whose pull waits for upstream (an outage, a request unanswered), each due again after "
+                    + "upstream.circuit-open; the puller writes and reads it.");
     public static final ConfigKey TOPICS_CREATE = key("topics.create", "true", "Create missing topics at start.");
     public static final ConfigKey TOPICS_PARTITIONS =
             key("topics.partitions", "6", "Partitions of topics Lapse creates.");
@@ -117,8 +122,11 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_BASE_URL =
             key("upstream.base-url", "http://localhost:8081", "A pull is `GET {base-url}/orders/{orderId}/status`.");
     public static final ConfigKey UPSTREAM_TIMEOUT = key("upstream.timeout", "2s", "Time one request may take.");
-    public static final ConfigKey UPSTREAM_MAX_ATTEMPTS =
-            key("upstream.max-attempts", "3", "Requests per pull before it is FAILED.");
+    public static final ConfigKey UPSTREAM_MAX_ATTEMPTS = key(
+            "upstream.max-attempts",
+            "2",
+            "Requests for one pull in a row while upstream does not answer, before the pull is parked "
+                    + "(topics.parked) and asked again after upstream.circuit-open; never FAILED for it.");
     public static final ConfigKey UPSTREAM_RETRY_BACKOFF = key(
             "upstream.retry-backoff",
             "200ms",
@@ -132,11 +140,12 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key(
             "upstream.circuit-open",
             "2s",
-            "How long pulls wait once most recent requests failed, before a few of them probe upstream again.");
+            "How long pulls wait once most recent requests failed, before a few of them probe upstream again; and "
+                    + "how long a parked pull waits before it is asked again.");
     public static final ConfigKey UPSTREAM_MAX_BODY_BYTES = key(
             "upstream.max-body-bytes",
             "65536",
-            "Largest response body a pull accepts; a larger one makes the pull FAILED.");
+            "Largest response body a pull accepts; a larger one is a refusal of the order (FAILED).");
     public static final ConfigKey UPSTREAM_PROBE_PATH = key(
             "upstream.probe-path",
             "/",
@@ -157,7 +166,8 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_BEARER_TOKEN_FILE = key(
             "upstream.bearer-token-file",
             "",
-            "File holding a token sent as Authorization: Bearer <token> with every upstream request; read at start.");
+            "File holding a token sent as Authorization: Bearer <token> with every upstream request; read at start, "
+                    + "and again whenever upstream answers 401, 403 or 407.");
     public static final ConfigKey UPSTREAM_TRUSTSTORE_PATH = key(
             "upstream.truststore.path",
             "",

@@ -126,7 +126,7 @@ class SettingsRecordsTest {
                 ConfigKeys.TOPICS_REPLICATION_FACTOR,
                 "must be -1 (broker default) or at least 1");
         assertRefused(
-                () -> new TopicNames("push", "", "pulled", "dlq", "shards", "fleet"),
+                () -> new TopicNames("push", "", "pulled", "dlq", "shards", "fleet", "parked"),
                 ConfigKeys.TOPIC_EXPIRED,
                 "must not be empty");
     }

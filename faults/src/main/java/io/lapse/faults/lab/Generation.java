@@ -49,6 +49,7 @@ public final class Generation implements AutoCloseable {
 
     private final String name;
     private final Map<ConfigKey, String> settings;
+    private final Layout layout;
     private final LapseConfig config;
     private final LapseServices services;
     private final Observations observations;
@@ -58,6 +59,7 @@ public final class Generation implements AutoCloseable {
     private Generation(
             String name,
             Map<ConfigKey, String> settings,
+            Layout layout,
             LapseConfig config,
             LapseServices services,
             Observations observations,
@@ -65,6 +67,7 @@ public final class Generation implements AutoCloseable {
             KafkaProducer<byte[], byte[]> poisonProducer) {
         this.name = name;
         this.settings = settings;
+        this.layout = layout;
         this.config = config;
         this.services = services;
         this.observations = observations;
@@ -75,9 +78,10 @@ public final class Generation implements AutoCloseable {
     /**
      * Creates the topics, starts the taps, the pushes and one process per service; returns once all are alive.
      *
-     * @param extra Lapse settings beyond the suite's
+     * @param extra  Lapse settings beyond the suite's
+     * @param layout a process per service, or all in one
      */
-    static Generation start(Lab lab, int number, Map<ConfigKey, String> extra) {
+    static Generation start(Lab lab, int number, Map<ConfigKey, String> extra, Layout layout) {
         String name = "faults-g" + number;
         SuiteSettings settings = lab.settings();
         Map<ConfigKey, String> lapse = lapseSettings(name, lab);
@@ -97,6 +101,7 @@ public final class Generation implements AutoCloseable {
         Generation generation = new Generation(
                 name,
                 Map.copyOf(extra),
+                layout,
                 config,
                 services,
                 new Observations(
@@ -108,8 +113,12 @@ public final class Generation implements AutoCloseable {
                 clients.producer("faults-poison", Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none")));
         try {
             generation.pushes.start();
-            for (Role service : Role.values()) {
-                services.add(service);
+            if (layout == Layout.ONE_PROCESS) {
+                services.addAll();
+            } else {
+                for (Role service : Role.values()) {
+                    services.add(service);
+                }
             }
             generation.requireAlive(lab, START_TIMEOUT);
             generation.warmUp(lab);
@@ -202,6 +211,10 @@ public final class Generation implements AutoCloseable {
     /** The Lapse settings it runs with beyond the suite's. */
     public Map<ConfigKey, String> settings() {
         return settings;
+    }
+
+    public Layout layout() {
+        return layout;
     }
 
     public TopicNames topics() {

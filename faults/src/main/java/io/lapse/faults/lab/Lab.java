@@ -61,11 +61,16 @@ public final class Lab implements AutoCloseable {
      * @param settings Lapse settings beyond the suite's
      */
     public Generation renew(Map<ConfigKey, String> settings) {
+        return renew(settings, Layout.PROCESS_PER_SERVICE);
+    }
+
+    /** @param layout a process per service, or all in one */
+    public Generation renew(Map<ConfigKey, String> settings, Layout layout) {
         if (generation != null) {
             generation.close();
             generation = null;
         }
-        generation = Generation.start(this, ++generations, settings);
+        generation = Generation.start(this, ++generations, settings, layout);
         return generation;
     }
 

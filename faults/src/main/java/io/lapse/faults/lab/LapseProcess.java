@@ -53,16 +53,19 @@ public final class LapseProcess implements AutoCloseable {
      * @param logDir      where {@code <name>.log} is written
      */
     static LapseProcess start(
-            Path jar, Role service, String name, Map<String, String> environment, int managementPort, Path logDir) {
+            Path jar, String command, String name, Map<String, String> environment, int managementPort, Path logDir) {
         // C1 alone: at the suite's 300 orders peak speed does not matter, and C2 compiling on both cores for a minute
         // after every start was what scenarios had to wait out
-        return start(jar, service, name, environment, managementPort, logDir, SUITE_JVM_OPTIONS);
+        return start(jar, command, name, environment, managementPort, logDir, SUITE_JVM_OPTIONS);
     }
 
-    /** @param jvmOptions e.g. the heap; a soak at scale needs C2, which the suite's options leave out */
+    /**
+     * @param service    the lapse subcommand: a service's, or {@code all}
+     * @param jvmOptions e.g. the heap; a soak at scale needs C2, which the suite's options leave out
+     */
     static LapseProcess start(
             Path jar,
-            Role service,
+            String service,
             String name,
             Map<String, String> environment,
             int managementPort,
@@ -72,7 +75,7 @@ public final class LapseProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(jvmOptions);
         command.addAll(LapseJar.classArchiveOptions(jar));
-        command.addAll(List.of("-jar", jar.toString(), service.command));
+        command.addAll(List.of("-jar", jar.toString(), service));
         LapseProcess started = new LapseProcess(
                 name, command, environment, managementPort, new LogFile(logDir.resolve(name + ".log")));
         JvmExitCleanup.register(started);

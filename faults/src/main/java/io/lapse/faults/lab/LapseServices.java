@@ -60,19 +60,34 @@ public final class LapseServices implements AutoCloseable {
     /** Starts one more instance of the service; returns without waiting for it to be ready. */
     public synchronized LapseProcess add(Role service) {
         int number = started.merge(service, 1, Integer::sum);
-        String name = service.command + "-" + number;
+        LapseProcess process = start(service.command, service.command + "-" + number, service == Role.COMPENSATOR);
+        running.get(service).add(process);
+        return process;
+    }
+
+    /**
+     * Starts the four services in one {@code lapse all} process, which stands for each of them: a fault that strikes
+     * one strikes them all.
+     */
+    public synchronized LapseProcess addAll() {
+        int number = started.merge(Role.INGEST, 1, Integer::sum);
+        LapseProcess process = start("all", "all-" + number, true);
+        for (Role service : Role.values()) {
+            running.get(service).add(process);
+        }
+        return process;
+    }
+
+    private LapseProcess start(String command, String name, boolean compensates) {
         int port = Ports.free();
         Map<String, String> own = new HashMap<>(environment);
         own.put(ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port));
-        if (service == Role.COMPENSATOR) {
+        if (compensates) {
             own.put(
                     ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
                     dir.resolve(name + "-state").toString());
         }
-        LapseProcess process =
-                LapseProcess.start(jar, service, name, own, port, dir, List.copyOf(jvmOptions.apply(name)));
-        running.get(service).add(process);
-        return process;
+        return LapseProcess.start(jar, command, name, own, port, dir, List.copyOf(jvmOptions.apply(name)));
     }
 
     /** The longest-running instance of the service. */
@@ -95,7 +110,7 @@ public final class LapseServices implements AutoCloseable {
     }
 
     public synchronized List<LapseProcess> all() {
-        return running.values().stream().flatMap(List::stream).toList();
+        return running.values().stream().flatMap(List::stream).distinct().toList();
     }
 
     /** Stops every instance as an operator does (SIGTERM, waiting for each), so each writes what it writes on exit. */

@@ -72,7 +72,8 @@ public final class Observations implements AutoCloseable {
                         result.orderId(),
                         result.expiry().deadline(),
                         result.expiry().attempt(),
-                        record.timestamp());
+                        record.timestamp(),
+                        result.outcome().name());
     }
 
     private static Seen.DeadLetter deadLetter(ConsumerRecord<byte[], byte[]> record) {

@@ -25,8 +25,8 @@ public final class Seen {
         }
     }
 
-    /** A PullResult, by the expiry it answers. */
-    public record Pull(String orderId, long deadline, int attempt, long appendedAt) implements OfOrder {
+    /** A PullResult, by the expiry it answers, with its outcome (OK, NOT_FOUND, FAILED, SKIPPED). */
+    public record Pull(String orderId, long deadline, int attempt, long appendedAt, String outcome) implements OfOrder {
 
         Key key() {
             return new Key(orderId, deadline, attempt);

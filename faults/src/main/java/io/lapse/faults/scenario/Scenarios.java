@@ -1,7 +1,9 @@
 package io.lapse.faults.scenario;
 
+import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.faults.fault.BrokerDown;
+import io.lapse.faults.fault.CredentialsRefused;
 import io.lapse.faults.fault.FastClockDuringFreeze;
 import io.lapse.faults.fault.FaultReport;
 import io.lapse.faults.fault.FleetWideSilence;
@@ -10,8 +12,10 @@ import io.lapse.faults.fault.Freeze;
 import io.lapse.faults.fault.KillAndRestart;
 import io.lapse.faults.fault.KillOneOfTwo;
 import io.lapse.faults.fault.PoisonRecords;
+import io.lapse.faults.fault.PullerRollingRestart;
 import io.lapse.faults.fault.RedisLoss;
 import io.lapse.faults.fault.RefusedOrders;
+import io.lapse.faults.fault.SlowUpstream;
 import io.lapse.faults.fault.UpstreamOutage;
 import io.lapse.faults.lab.Role;
 import java.time.Duration;
@@ -35,6 +39,14 @@ final class Scenarios {
     private static final Duration UPSTREAM_STALL = Duration.ofSeconds(10);
     private static final Duration POISON = Duration.ofSeconds(10);
     private static final Duration STORM_NOTICED_WITHIN = Duration.ofSeconds(20);
+    /** What the puller's tests from outside allow: every order upstream answers pulled within 30 s. */
+    private static final Duration PULLED_WITHIN = Duration.ofSeconds(30);
+    /** An expired token, for as long as the silent orders' final attempts take at ttl 3 s, and more. */
+    private static final Duration TOKEN_EXPIRED = Duration.ofSeconds(15);
+    /** Answers taking 1 to 3 s: a median of 1.8 s and a 99th percentile of 2.8 s, nearly a third after the timeout. */
+    private static final Duration SLOW_MEDIAN = Duration.ofMillis(1_800);
+
+    private static final Duration SLOW_P99 = Duration.ofMillis(2_800);
 
     private Scenarios() {}
 
@@ -61,11 +73,29 @@ final class Scenarios {
         all.add(new Scenario("broker-down", false, new BrokerDown(BROKER_DOWN)));
         all.add(new Scenario("upstream-5xx", false, UpstreamOutage.errors(UPSTREAM_ERRORS)));
         all.add(new Scenario("upstream-stall", false, UpstreamOutage.stalls(UPSTREAM_STALL)));
-        all.add(new Scenario(
-                "refused-orders",
-                false,
-                Map.of(ConfigKeys.TIMER_MAX_ATTEMPTS, "2"),
-                new RefusedOrders(20, 10, Duration.ofSeconds(10), Duration.ofSeconds(30))));
+        // the puller's scenarios, on one generation while they pass: two attempts, so that final ones meet the fault
+        Map<ConfigKey, String> twoAttempts = Map.of(ConfigKeys.TIMER_MAX_ATTEMPTS, "2");
+        List<Scenario> puller = List.of(
+                new Scenario(
+                        "refused-orders",
+                        false,
+                        twoAttempts,
+                        new RefusedOrders(20, 10, Duration.ofSeconds(10), PULLED_WITHIN)),
+                new Scenario(
+                        "upstream-token-expired",
+                        false,
+                        twoAttempts,
+                        new CredentialsRefused(401, TOKEN_EXPIRED, PULLED_WITHIN)),
+                new Scenario("puller-rolling-restart", false, twoAttempts, new PullerRollingRestart(2, PULLED_WITHIN)),
+                // one attempt: each silent order expires once and is pulled once
+                new Scenario(
+                        "upstream-slow",
+                        false,
+                        Map.of(ConfigKeys.TIMER_MAX_ATTEMPTS, "1"),
+                        new SlowUpstream(SLOW_MEDIAN, SLOW_P99, PULLED_WITHIN)));
+        all.addAll(puller);
+        // and once more with the four services in one lapse all process
+        puller.forEach(scenario -> all.add(scenario.inOneProcess()));
         all.add(new Scenario(
                 "fast-producer-clock",
                 false,

@@ -30,8 +30,10 @@ final class Suite {
     ScenarioResult run(Scenario scenario) {
         ScenarioResult result;
         try {
-            if (renew || !lab.generation().settings().equals(scenario.settings())) {
-                lab.renew(scenario.settings());
+            if (renew
+                    || !lab.generation().settings().equals(scenario.settings())
+                    || lab.generation().layout() != scenario.layout()) {
+                lab.renew(scenario.settings(), scenario.layout());
             }
             log.info("{}: starting", scenario.name());
             result = ScenarioRun.run(scenario, lab, Set.copyOf(poisonSent));

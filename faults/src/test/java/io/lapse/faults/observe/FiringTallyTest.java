@@ -149,7 +149,7 @@ class FiringTallyTest {
     void anExpiryWithoutAPullResultIsLostOnlyWhenItWasDueForOne() {
         expiries.add(expiry("t-1", 5_000, 1, 5_100));
         expiries.add(expiry("t-1", 13_000, 1, 13_100));
-        pulls.add(new Seen.Pull("t-1", 5_000, 2, 5_100));
+        pulls.add(new Seen.Pull("t-1", 5_000, 2, 5_100, "OK"));
 
         assertThat(tally(TIMELINE).pullsLost()).isEqualTo(1);
     }
@@ -175,6 +175,6 @@ class FiringTallyTest {
 
     private void answered(Seen.Expiry expiry) {
         expiries.add(expiry);
-        pulls.add(new Seen.Pull(expiry.orderId(), expiry.deadline(), expiry.attempt(), expiry.appendedAt()));
+        pulls.add(new Seen.Pull(expiry.orderId(), expiry.deadline(), expiry.attempt(), expiry.appendedAt(), "OK"));
     }
 }

@@ -8,7 +8,9 @@ import io.lapse.event.StatusHeader;
 import io.lapse.event.TimerExpired;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -91,6 +93,18 @@ public final class Observations implements AutoCloseable {
     /** Whether every one of these orders has an expiry and a pull result in Kafka. */
     public boolean allExpiredAndAnswered(Collection<String> orders) {
         return expired.containsAll(orders) && answered.containsAll(orders);
+    }
+
+    /** The event time of each of these orders' newest push read back so far; orders without one are left out. */
+    public Map<String, Long> newestPushes(Collection<String> orders) {
+        Set<String> wanted = Set.copyOf(orders);
+        Map<String, Long> newest = new HashMap<>();
+        for (Seen.Push push : pushes.seen()) {
+            if (wanted.contains(push.orderId())) {
+                newest.merge(push.orderId(), push.ts(), Math::max);
+            }
+        }
+        return newest;
     }
 
     List<Seen.Push> pushes() {

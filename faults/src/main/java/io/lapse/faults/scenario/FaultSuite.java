@@ -1,7 +1,7 @@
 package io.lapse.faults.scenario;
 
 import io.lapse.faults.lab.Lab;
-import io.lapse.faults.lab.LapseJar;
+import io.lapse.faults.lab.LapseLauncher;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -61,7 +61,7 @@ public final class FaultSuite implements Callable<Integer> {
      */
     static boolean run(List<Scenario> chosen, SuiteSettings settings, PrintStream out) {
         System.err.println("fault suite: logs of every process in " + settings.workDir());
-        try (Lab lab = Lab.start(settings, LapseJar.locate(), System.getProperty("java.class.path"))) {
+        try (Lab lab = Lab.start(settings, LapseLauncher.locate(), System.getProperty("java.class.path"))) {
             Suite suite = new Suite(lab);
             chosen.forEach(suite::run);
             out.print(ResultTable.markdown(suite.results(), settings));

@@ -12,6 +12,8 @@ import io.lapse.faults.fault.KillOneOfTwo;
 import io.lapse.faults.fault.PoisonRecords;
 import io.lapse.faults.fault.RedisLoss;
 import io.lapse.faults.fault.RefusedOrders;
+import io.lapse.faults.fault.RestartAcrossDeadlines;
+import io.lapse.faults.fault.RollingRestart;
 import io.lapse.faults.fault.UpstreamOutage;
 import io.lapse.faults.lab.Role;
 import java.time.Duration;
@@ -29,6 +31,17 @@ final class Scenarios {
     /** As the issue had it: a supervisor restarting a killed process after two seconds. */
     private static final Duration RESTART_AFTER = Duration.ofSeconds(2);
 
+    /** Issue 40's bounds: a restarted timer fires what is due within 3 s of its start, */
+    private static final Duration RESTARTED_TIMER_FIRES_WITHIN = Duration.ofSeconds(3);
+    /** when it was killed this long before the deadlines and started again at them; */
+    private static final Duration KILLED_BEFORE_DEADLINES = Duration.ofSeconds(2);
+    /** a rolling restart, each service this far apart, */
+    private static final Duration ROLL_APART = Duration.ofSeconds(3);
+    /** delays nothing by more than a second; */
+    private static final Duration ROLLING_DELAYS_AT_MOST = Duration.ofSeconds(1);
+    /** and a dead instance's work is served again within its session timeout and this. */
+    private static final Duration SESSION_ENDED_SERVED_WITHIN = Duration.ofSeconds(2);
+
     private static final Duration SECOND_INSTANCES_START = Duration.ofSeconds(180);
     private static final Duration BROKER_DOWN = Duration.ofSeconds(30);
     private static final Duration UPSTREAM_ERRORS = Duration.ofSeconds(30);
@@ -39,46 +52,85 @@ final class Scenarios {
     private Scenarios() {}
 
     static List<Scenario> all(SuiteSettings settings) {
+        Duration grace = settings.grace();
         List<Scenario> all = new ArrayList<>();
         // five ttls: long enough for every silent order to be pulled several times, so that calls per ttl mean much
         Duration stormSilence = settings.ttl().multipliedBy(5);
         // first: if the suite cannot pass without a fault, no other verdict means anything. Out of CI: every set of
         // processes already proves in its warm-up that silent orders fire and are pulled
         all.add(new Scenario(
-                "baseline", false, (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
+                "baseline",
+                false,
+                Map.of(),
+                grace,
+                (lab, workload) -> FaultReport.recoveredAt(System.currentTimeMillis())));
         for (Role service : Role.values()) {
-            all.add(new Scenario("kill-" + service.command, true, new KillAndRestart(service, RESTART_AFTER)));
+            all.add(
+                    service == Role.TIMER
+                            // issue 40: killed two seconds before the silent orders' deadlines, started again at them
+                            ? new Scenario(
+                                    "kill-timer",
+                                    true,
+                                    Map.of(),
+                                    RESTARTED_TIMER_FIRES_WITHIN,
+                                    new RestartAcrossDeadlines(Role.TIMER, KILLED_BEFORE_DEADLINES))
+                            : new Scenario(
+                                    "kill-" + service.command,
+                                    false,
+                                    Map.of(),
+                                    grace,
+                                    new KillAndRestart(service, RESTART_AFTER)));
         }
+        all.add(new Scenario(
+                "rolling-restart", true, Map.of(), ROLLING_DELAYS_AT_MOST, new RollingRestart(ROLL_APART)));
         for (Role service : List.of(Role.INGEST, Role.TIMER, Role.PULLER)) {
             all.add(new Scenario(
                     "freeze-" + service.command,
                     true,
+                    Map.of(),
+                    grace,
                     new Freeze(service, settings.ttl().multipliedBy(3))));
         }
-        all.add(new Scenario("redis-restart", true, new RedisLoss(true)));
-        all.add(new Scenario("redis-flushall", true, new RedisLoss(false)));
-        all.add(new Scenario("two-instances", false, new KillOneOfTwo(SECOND_INSTANCES_START)));
-        all.add(new Scenario("broker-down", false, new BrokerDown(BROKER_DOWN)));
-        all.add(new Scenario("upstream-5xx", false, UpstreamOutage.errors(UPSTREAM_ERRORS)));
-        all.add(new Scenario("upstream-stall", false, UpstreamOutage.stalls(UPSTREAM_STALL)));
+        all.add(new Scenario("redis-restart", true, Map.of(), grace, new RedisLoss(true)));
+        all.add(new Scenario("redis-flushall", true, Map.of(), grace, new RedisLoss(false)));
+        all.add(new Scenario(
+                "two-instances",
+                false,
+                Map.of(ConfigKeys.REDIS_CLUSTER, "true"),
+                SESSION_ENDED_SERVED_WITHIN,
+                new KillOneOfTwo(SECOND_INSTANCES_START)));
+        all.add(new Scenario("broker-down", false, Map.of(), grace, new BrokerDown(BROKER_DOWN)));
+        all.add(new Scenario("upstream-5xx", false, Map.of(), grace, UpstreamOutage.errors(UPSTREAM_ERRORS)));
+        all.add(new Scenario("upstream-stall", false, Map.of(), grace, UpstreamOutage.stalls(UPSTREAM_STALL)));
         all.add(new Scenario(
                 "refused-orders",
                 false,
                 Map.of(ConfigKeys.TIMER_MAX_ATTEMPTS, "2"),
+                grace,
                 new RefusedOrders(20, 10, Duration.ofSeconds(10), Duration.ofSeconds(30))));
         all.add(new Scenario(
                 "fast-producer-clock",
                 false,
+                Map.of(),
+                grace,
                 new FastClockDuringFreeze(Duration.ofSeconds(9), Duration.ofSeconds(60))));
         all.add(new Scenario(
-                "fleet-silence", true, new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.WHOLE_FLEET)));
+                "fleet-silence",
+                true,
+                Map.of(),
+                grace,
+                new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.WHOLE_FLEET)));
         all.add(new Scenario(
                 "fleet-silence-puller-restart",
                 false,
+                Map.of(),
+                grace,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.PULLER_RESTARTED_MID_DRAIN)));
         all.add(new Scenario(
                 "fleet-silence-one-partition",
                 false,
+                Map.of(),
+                grace,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.ONE_PARTITION)));
         all.add(new Scenario(
                 "fleet-silence-staggered",
@@ -86,13 +138,16 @@ final class Scenarios {
                 // 240 orders at 60 pulls/s: a backlog that drains in 4 s, well within the silence once the puller
                 // is thawed 6 s into it
                 Map.of(ConfigKeys.UPSTREAM_RATE_LIMIT, "60"),
+                grace,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.STAGGERED)));
         all.add(new Scenario(
                 "fleet-silence-ingest-lagging",
                 false,
+                Map.of(),
+                grace,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.INGEST_LAGGING)));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
-        all.add(new Scenario("poison", true, new PoisonRecords(POISON)));
+        all.add(new Scenario("poison", true, Map.of(), grace, new PoisonRecords(POISON)));
         return all;
     }
 

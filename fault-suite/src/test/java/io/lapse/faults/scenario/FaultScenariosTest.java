@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The fault suite's CI scenarios (issue 40's recovery bounds: a timer restarted across the deadlines, a rolling
- * restart; kill and freeze of the other services, Redis restart and FLUSHALL, the fleet-wide silence, poison), each a
- * test of its own, on every service running as its own process started as {@code ./lapse SERVICE}; the table is
- * printed at the end. {@code -Dfaults.scenarios=all} (or names) runs others.
+ * The fault suite's CI scenarios, issue 40's recovery bounds (a timer restarted across the deadlines, a rolling
+ * restart), each a test of its own, on every service running as its own process started as {@code ./lapse SERVICE};
+ * the table is printed at the end. The single faults the chaos run strikes with (kills, freezes, Redis lost, poison)
+ * run there ({@code ChaosRunTest}), the fleet-wide silence in devtools' soak smoke run. {@code -Dfaults.scenarios=all}
+ * (or names) runs others.
  */
 @Tag("slow")
 class FaultScenariosTest {

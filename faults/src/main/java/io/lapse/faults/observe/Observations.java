@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,7 +64,13 @@ public final class Observations implements AutoCloseable {
 
     private static Seen.Expiry expiry(ConsumerRecord<byte[], byte[]> record) {
         TimerExpired expiry = JsonCodec.TIMER_EXPIRED.decode(record.value());
-        return new Seen.Expiry(expiry.orderId(), expiry.deadline(), expiry.attempt(), record.timestamp());
+        return new Seen.Expiry(
+                expiry.orderId(),
+                expiry.deadline(),
+                expiry.lastSeen(),
+                expiry.attempt(),
+                expiry.source().name().toLowerCase(Locale.ROOT),
+                record.timestamp());
     }
 
     private static Seen.Pull pull(ConsumerRecord<byte[], byte[]> record) {
@@ -74,6 +81,8 @@ public final class Observations implements AutoCloseable {
                         result.orderId(),
                         result.expiry().deadline(),
                         result.expiry().attempt(),
+                        result.outcome().name(),
+                        result.status() == null ? null : result.status().ts(),
                         record.timestamp());
     }
 
@@ -82,6 +91,7 @@ public final class Observations implements AutoCloseable {
         return new Seen.DeadLetter(
                 new RecordRef(letter.sourceTopic(), letter.partition(), letter.offset()),
                 letter.key(),
+                letter.reason(),
                 record.timestamp());
     }
 
@@ -107,11 +117,11 @@ public final class Observations implements AutoCloseable {
         return newest;
     }
 
-    List<Seen.Push> pushes() {
+    public List<Seen.Push> pushes() {
         return pushes.seen();
     }
 
-    List<Seen.Expiry> expiries() {
+    public List<Seen.Expiry> expiries() {
         return expiries.seen();
     }
 

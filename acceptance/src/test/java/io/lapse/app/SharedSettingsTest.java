@@ -80,8 +80,7 @@ class SharedSettingsTest {
      * prefix for the same push topic waits, and another deployment (its own topics) with that same prefix starts.
      */
     @Test
-    void onARedisClusterAServiceWithAnotherKeyPrefixForTheSameTopicsWaitsAndAnotherDeploymentStarts()
-            throws Exception {
+    void onARedisClusterAServiceWithAnotherKeyPrefixForTheSameTopicsWaitsAndAnotherDeploymentStarts() throws Exception {
         try (RedisCluster cluster = RedisCluster.start(3)) {
             Map<String, String> onCluster = Map.of("redis.uri", cluster.uri(), "redis.cluster", "true");
             Namespace run = new Namespace("shared-prefix");

@@ -39,13 +39,6 @@ public final class Generation implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(120);
-    /*
-     * How long the warm-up pushes before its silence: a scenario's fault should meet JVMs whose code is compiled, as
-     * in production. Measured on the 2-core machine (per-process CPU every 2 s): with C2, the broker, the four
-     * services and this JVM compiled on both cores for 60 to 80 s after their start; the services now run C1 alone
-     * (LapseProcess), which compiles what a scenario runs within seconds.
-     */
-    private static final Duration COMPILED_AFTER = Duration.ofSeconds(15);
 
     private final String name;
     private final Map<ConfigKey, String> settings;
@@ -84,7 +77,8 @@ public final class Generation implements AutoCloseable {
     static Generation start(Lab lab, int number, Map<ConfigKey, String> extra, Layout layout) {
         String name = "faults-g" + number;
         SuiteSettings settings = lab.settings();
-        Map<ConfigKey, String> lapse = lapseSettings(name, lab);
+        Map<ConfigKey, String> lapse =
+                lapseSettings(name, lab, Boolean.parseBoolean(extra.get(ConfigKeys.REDIS_CLUSTER)));
         lapse.putAll(extra);
         Map<String, String> harness = lapse.entrySet().stream()
                 .collect(Collectors.toMap(e -> e.getKey().name(), Map.Entry::getValue));
@@ -94,7 +88,7 @@ public final class Generation implements AutoCloseable {
         createTopics(lab, config.topics(), settings.partitions());
         KafkaClients clients = new KafkaClients(config.kafka());
         LapseServices services = new LapseServices(
-                lab.jar(),
+                lab.launcher(),
                 lapse.entrySet().stream()
                         .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                 settings.workDir().resolve(name));
@@ -131,15 +125,14 @@ public final class Generation implements AutoCloseable {
     }
 
     /**
-     * Runs a workload of the scenarios' shape until its silent orders have fired and been answered, so that scenarios
-     * meet JVMs that have done their work for a while (classes loaded, code compiled, groups settled), as in production;
-     * and so that a generation whose pipeline does not fire at all is found out before any scenario counts on it.
+     * Runs a workload of the scenarios' shape until its silent orders have fired and been answered, so that a
+     * generation whose pipeline does not fire at all is found out before any scenario counts on it. It waits for
+     * nothing else: the processes meet the first scenario as a user's meet their first minutes, compiling as they go.
      */
     private void warmUp(Lab lab) {
         Workload workload = new Workload(lab.fleet(), name + "-warm-up", lab.settings());
         long startedAt = workload.start();
         try {
-            Waiting.sleep(COMPILED_AFTER);
             workload.silenceAfterWarmUp(observations, startedAt, WARM_UP_TIMEOUT);
             Waiting.require(
                     () -> observations.allExpiredAndAnswered(workload.silent()),
@@ -150,11 +143,14 @@ public final class Generation implements AutoCloseable {
         }
     }
 
-    private static Map<ConfigKey, String> lapseSettings(String name, Lab lab) {
+    /** @param onCluster whether the generation runs on the lab's Redis Cluster rather than its redis-server */
+    private static Map<ConfigKey, String> lapseSettings(String name, Lab lab, boolean onCluster) {
         SuiteSettings settings = lab.settings();
         Map<ConfigKey, String> lapse = new LinkedHashMap<>();
         lapse.put(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS, lab.broker().bootstrapServers());
-        lapse.put(ConfigKeys.REDIS_URI, lab.redis().uri());
+        lapse.put(
+                ConfigKeys.REDIS_URI,
+                onCluster ? lab.redisCluster().uri() : lab.redis().uri());
         lapse.putAll(new Namespace(name).keys());
         lapse.put(ConfigKeys.TOPICS_PARTITIONS, Integer.toString(settings.partitions()));
         lapse.put(ConfigKeys.TIMER_TTL, Durations.format(settings.ttl()));

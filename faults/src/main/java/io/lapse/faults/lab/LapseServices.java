@@ -19,7 +19,10 @@ import java.util.function.Function;
  */
 public final class LapseServices implements AutoCloseable {
 
-    private final Path jar;
+    /** The launcher's JVM options; without it, its default heap. */
+    private static final String LAPSE_JAVA_OPTS = "LAPSE_JAVA_OPTS";
+
+    private final LapseLauncher launcher;
     private final Map<String, String> environment;
     private final Path dir;
     private final Function<String, List<String>> jvmOptions;
@@ -27,22 +30,25 @@ public final class LapseServices implements AutoCloseable {
     private final Map<Role, Integer> started = new EnumMap<>(Role.class);
 
     /**
+     * Every instance with the launcher's JVM options, as a user who sets none runs it.
+     *
      * @param environment the LAPSE_* settings every instance shares
      * @param dir         for the instances' logs and state
      */
-    public LapseServices(Path jar, Map<String, String> environment, Path dir) {
-        this(jar, environment, dir, LapseProcess.SUITE_JVM_OPTIONS);
+    public LapseServices(LapseLauncher launcher, Map<String, String> environment, Path dir) {
+        this(launcher, environment, dir, name -> List.of());
     }
 
-    /** @param jvmOptions every instance's, e.g. its heap */
-    public LapseServices(Path jar, Map<String, String> environment, Path dir, List<String> jvmOptions) {
-        this(jar, environment, dir, name -> jvmOptions);
-    }
-
-    /** @param jvmOptions each instance's, by its name (e.g. {@code timer-1}): a profile of its own */
+    /**
+     * @param jvmOptions each instance's, by its name (e.g. {@code timer-1}): a profile of its own; handed to the
+     *                   launcher as {@code LAPSE_JAVA_OPTS} when there are any
+     */
     public LapseServices(
-            Path jar, Map<String, String> environment, Path dir, Function<String, List<String>> jvmOptions) {
-        this.jar = jar;
+            LapseLauncher launcher,
+            Map<String, String> environment,
+            Path dir,
+            Function<String, List<String>> jvmOptions) {
+        this.launcher = launcher;
         this.jvmOptions = jvmOptions;
         this.environment = Map.copyOf(environment);
         this.dir = dir;
@@ -87,7 +93,11 @@ public final class LapseServices implements AutoCloseable {
                     ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
                     dir.resolve(name + "-state").toString());
         }
-        return LapseProcess.start(jar, command, name, own, port, dir, List.copyOf(jvmOptions.apply(name)));
+        List<String> options = jvmOptions.apply(name);
+        if (!options.isEmpty()) {
+            own.put(LAPSE_JAVA_OPTS, String.join(" ", options));
+        }
+        return LapseProcess.start(launcher, command, name, own, port, dir);
     }
 
     /** The longest-running instance of the service. */
@@ -97,6 +107,14 @@ public final class LapseServices implements AutoCloseable {
             throw new IllegalStateException("no " + service.command + " is running");
         }
         return instances.get(0);
+    }
+
+    /** The instance of this name, e.g. {@code timer-2}, whether it runs or not. */
+    public synchronized LapseProcess named(String name) {
+        return all().stream()
+                .filter(process -> process.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no instance " + name));
     }
 
     /** Kills the instance for good: the others of its service are to take over its work. */

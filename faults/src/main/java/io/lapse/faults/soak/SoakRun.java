@@ -10,7 +10,7 @@ import io.lapse.devstack.JvmExitCleanup;
 import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.devstack.RedisServer;
 import io.lapse.devstack.TopicReadiness;
-import io.lapse.faults.lab.LapseJar;
+import io.lapse.faults.lab.LapseLauncher;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
@@ -74,7 +74,7 @@ public final class SoakRun {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir, e);
         }
-        Path jar = LapseJar.locate();
+        LapseLauncher launcher = LapseLauncher.locate();
         String classpath = System.getProperty("java.class.path");
         out.printf(
                 "soak %s: %,d orders every %s, ttl %s, %s; broker, redis-server, load generator and four services"
@@ -129,12 +129,12 @@ public final class SoakRun {
                     settings.putAll(FleetSilenceStorm.serviceSettings(options.stormBench(dir)));
                 }
                 try (LapseServices services = new LapseServices(
-                        jar,
+                        launcher,
                         settings.entrySet().stream()
                                 .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                         dir.resolve("logs"),
                         process -> serviceJvmOptions(process, profiles))) {
-                    ServiceReaper reaper = new ServiceReaper(jar);
+                    ServiceReaper reaper = new ServiceReaper(launcher.jar());
                     JvmExitCleanup.register(reaper);
                     try {
                         result = soakWith(services, settings, broker, redis, admin, judge, load);

@@ -62,6 +62,7 @@ public record FleetSettings(Duration window, Duration baseline, int silentPercen
     }
 
     private static Duration judgeLease(Duration window) {
-        return checkInterval(window).multipliedBy(3).plus(CHECK_TIMEOUT);
+        // three check intervals, counted from the window so that a sixth's rounding does not shorten the lease
+        return window.dividedBy(2).plus(CHECK_TIMEOUT);
     }
 }

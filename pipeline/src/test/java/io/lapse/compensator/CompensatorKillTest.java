@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * store comes back from the changelog with every order as it was, and the rebuild after a flush is still exact.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class CompensatorKillTest {
 
     private static final Duration TTL = Duration.ofSeconds(90);

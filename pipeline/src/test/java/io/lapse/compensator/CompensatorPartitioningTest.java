@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * topics differ in partition count, and partitions are added to a topic while the compensator runs.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class CompensatorPartitioningTest {
 
     private static final Duration TTL = Duration.ofSeconds(90);

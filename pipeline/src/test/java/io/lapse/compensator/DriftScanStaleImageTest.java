@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one before. Ingest, timer, puller and compensator against a real Kafka, Redis and HTTP upstream.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class DriftScanStaleImageTest {
 
     private static final Duration TTL = Duration.ofSeconds(6);

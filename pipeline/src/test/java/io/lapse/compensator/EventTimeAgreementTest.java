@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * upstream.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class EventTimeAgreementTest {
 
     private static final Duration TTL = Duration.ofSeconds(20);

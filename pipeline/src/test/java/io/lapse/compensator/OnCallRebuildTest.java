@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lapse rebuild} as on-call runs it: with no compensator running, from its changelog in Kafka. */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class OnCallRebuildTest {
 
     @TempDir

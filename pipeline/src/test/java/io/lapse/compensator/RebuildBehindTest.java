@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rebuild then must not arm that order again or declare the epoch, from which the timer would fire it.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class RebuildBehindTest {
 
     @TempDir

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code lapse rebuild} does, while old statuses are replayed into ingest.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class RebuildHorizonTest {
 
     private static final Duration TTL = Duration.ofSeconds(20);

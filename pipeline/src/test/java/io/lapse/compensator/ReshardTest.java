@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended")
 class ReshardTest {
 
     private static final Duration TTL = Duration.ofSeconds(6);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The puller against the simulated upstream's faults: stalls, storms, a kill, and upstreams that want credentials. */
-@Tag("slow")
+@Tag("extended")
 class PullerFaultsTest extends PipelineTest {
 
     private void start(Map<String, String> given, With with) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The peers benchmark at a tiny size on three systems: every figure comes from what the run did. */
-@Tag("slow")
+@Tag("extended")
 class PeersSmokeTest {
 
     private static final int ENTITIES = 1_000;

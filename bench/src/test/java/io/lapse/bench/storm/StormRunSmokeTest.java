@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole storm at a tiny size: the report's figures come from what the run did. */
-@Tag("slow")
+@Tag("extended")
 class StormRunSmokeTest {
 
     private static final int ORDERS = 300;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * replays with {@code ./lapse faults chaos --minutes 3 --seed 20261129}), judged over every silence of the run.
  * {@code -Dchaos.minutes} and {@code -Dchaos.seed} run another.
  */
-@Tag("slow")
+@Tag("extended")
 class ChaosRunTest {
 
     private static final long SEED = 20261129;

@@ -3,10 +3,14 @@ package io.lapse.operations.cli;
 import io.lapse.internal.ControlCharacters;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 
 /** How the on-call commands write numbers, moments, ages and text from Kafka or Redis for people. */
 public final class Show {
+
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private Show() {}
 
@@ -36,9 +40,9 @@ public final class Show {
         return n > 0 ? ", " + count(n, singular, plural) : "";
     }
 
-    /** ISO-8601 in UTC, to the millisecond. */
+    /** ISO-8601 in UTC, always to the millisecond, so that times line up in a column. */
     public static String time(long epochMillis) {
-        return Instant.ofEpochMilli(epochMillis).truncatedTo(ChronoUnit.MILLIS).toString();
+        return TIME.format(Instant.ofEpochMilli(epochMillis));
     }
 
     /** A duration as people say it: 850 ms, 12.3 s, 4 min, 3 h, 2 d. */

@@ -191,7 +191,7 @@ class StatusCommandTest {
                         "fire lateness  p50 ",
                         "; not reached: " + stopped + ": ",
                         "problems       1\n  - a service does not answer (" + stopped + ": ",
-                        "lapse status cannot see its fire lateness, pull backlog, held pulls or drift scan");
+                        "lapse status cannot see its fire lateness, pull backlog, parked pulls or drift scan");
     }
 
     /** Where a puller that has stopped served its metrics: nothing answers there now. */

@@ -45,6 +45,8 @@ class FleetSilenceTest {
 
     private static final int PARTITIONS = 3;
     private static final Duration DETECTED_WITHIN = Duration.ofSeconds(20);
+    /** How long the fleet's pushes may take to build a baseline on a loaded machine: the wait is not the feature. */
+    private static final Duration BASELINE_WITHIN = Duration.ofSeconds(60);
 
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.shared();
@@ -180,7 +182,7 @@ class FleetSilenceTest {
     }
 
     private void awaitBaseline() {
-        await().atMost(DETECTED_WITHIN)
+        await().atMost(BASELINE_WITHIN)
                 .until(() -> registry.find(MetricNames.FLEET_PUSH_BASELINE).gauge() != null
                         && registry.get(MetricNames.FLEET_PUSH_BASELINE).gauge().value() > 3 * 20 * 0.8);
     }

@@ -24,6 +24,8 @@ final class RunbookDocument {
     private static final Pattern TIME = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z");
     private static final Pattern DURATION = Pattern.compile("\\d[\\d,.]* ?(ms|s|min|h|d)\\b");
     private static final Pattern NUMBER = Pattern.compile("\\d[\\d,.]*");
+    /** Spaces that line a column up, after the line's indentation: their count follows the width of a figure. */
+    private static final Pattern PADDING = Pattern.compile("(?<=\\S) {2,}");
     /** A push's event time against its record's: the same instant or a few ms apart, as the producer's send went. */
     private static final Pattern SKEW = Pattern.compile("\\((as|<duration> before|<duration> after) its record\\)");
 
@@ -58,6 +60,7 @@ final class RunbookDocument {
             shaped = DURATION.matcher(shaped).replaceAll("<duration>");
             shaped = SKEW.matcher(shaped).replaceAll("(<skew> its record)");
             shaped = NUMBER.matcher(shaped).replaceAll("<n>").stripTrailing();
+            shaped = PADDING.matcher(shaped).replaceAll("  ");
             boolean repeats = !lines.isEmpty() && lines.get(lines.size() - 1).equals(shaped);
             if (!repeats && !shaped.startsWith("    … <n> older")) {
                 lines.add(shaped);

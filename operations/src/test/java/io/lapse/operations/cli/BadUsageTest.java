@@ -67,7 +67,7 @@ class BadUsageTest {
     void aTimeInTheFutureIsRefusedWhereNothingCanHaveHappenedYet() {
         assertRefused(
                 rig.lapse("replay", "--topic", rig.config.topics().expired(), "--from", "2999-01-01T00:00:00Z"),
-                "lapse replay: --from 2999-01-01T00:00:00Z is in the future (now is ");
+                "lapse replay: --from 2999-01-01T00:00:00.000Z is in the future (now is ");
         assertRefused(rig.lapse("dlq", "list", "--since", "2999-01-01T00:00:00Z"), "lapse dlq list: --since ");
         assertRefused(
                 rig.lapse("dlq", "redrive", "--since", "2999-01-01T00:00:00Z"),

@@ -124,6 +124,49 @@ class StaleRedisFenceTest {
     }
 
     @Test
+    void aServerRestartedFromAnOlderSnapshotFiresNothingBeforeAnyFenceHasRun() {
+        // the timer fences once a second: a claim in between must not fire the snapshot's deadlines, which live
+        // orders have long moved past (what the chaos run's redis-restart of a master with a replica's snapshot saw)
+        RedisServer server = opened(RedisServer.start());
+        RedisConnection connection = connect(server);
+        new RedisEpochs(connection, KEYS).stamp("e1").join();
+        armOverdue(connection);
+        connection.async().save().toCompletableFuture().join();
+
+        server.restart();
+
+        await().atMost(Duration.ofSeconds(10))
+                .ignoreExceptions()
+                .until(() -> storeOn(connection).watchedCount().join() == 1);
+        assertThat(new RedisEpochs(connection, KEYS).current().join().values())
+                .as("the snapshot's epochs are still in place")
+                .containsOnly("e1");
+        assertThat(claimAll(connection))
+                .as("nothing fires from a server its epochs were not declared on")
+                .isEmpty();
+    }
+
+    @Test
+    void aPromotedReplicaFiresNothingBeforeAnyFenceHasRun() {
+        RedisServer master = opened(RedisServer.start());
+        RedisServer replica =
+                opened(RedisServer.start(List.of("--replicaof", "127.0.0.1", Integer.toString(master.port()))));
+        RedisConnection onMaster = connect(master);
+        RedisConnection onReplica = connect(replica);
+        new RedisEpochs(onMaster, KEYS).stamp("e1").join();
+        armOverdue(onMaster);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> storeOn(onReplica).watchedCount().join() == 1);
+
+        onReplica.async().replicaofNoOne().toCompletableFuture().join();
+
+        assertThat(claimAll(onReplica)).isEmpty();
+        assertThat(claimAll(onMaster))
+                .as("the server the epochs were declared on fires")
+                .hasSize(1);
+    }
+
+    @Test
     void anEpochDeclaredOnTheServerServingItStands() {
         RedisConnection connection = connect(opened(RedisServer.start()));
         RedisEpochs epochs = new RedisEpochs(connection, KEYS);

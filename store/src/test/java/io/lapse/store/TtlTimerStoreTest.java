@@ -137,6 +137,21 @@ class TtlTimerStoreTest {
     }
 
     @Test
+    void aNotificationOnAShardWhoseEpochWasDeclaredOnAnotherServerSetsTheTriggerAgainInsteadOfFiring() {
+        // a restarted server, a promoted replica or a restored snapshot keeps the epoch of the server it copied
+        redis.connection()
+                .async()
+                .set(store.keys().epochServer(store.keys().shardOf("o1")), "another-server")
+                .toCompletableFuture()
+                .join();
+
+        assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
+                () -> store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000)))
+                        .join(),
+                FAR_FUTURE);
+    }
+
+    @Test
     void whileARebuildIsUnderWayAnOrderItWroteFiresAndOneIngestArmedAgainWaitsForTheEpoch() {
         redis.connection().async().flushall().toCompletableFuture().join();
         long past = now() - 1_000;

@@ -3,8 +3,9 @@
 -- the lease has passed. "now" is Redis's clock, shared by every timer instance.
 -- While the shard has no epoch, a rebuild is under way: it fires only what the rebuild has written, up to the horizon
 -- the rebuild declared (epoch-horizon.lua), and nothing before that.
+-- An epoch or horizon declared on another server than this one vouches for nothing (see declared_here).
 -- KEYS[1] due, KEYS[2] state (see arm.lua), KEYS[3] epoch (the compensator's marker that the shard's data is whole),
--- KEYS[4] the horizon of the rebuild under way
+-- KEYS[4] the horizon of the rebuild under way, KEYS[5] the server the epoch or horizon was declared on
 -- ARGV[1] watermark ms: only deadlines at or before it are due; ARGV[2] lease ms; ARGV[3] most orders to claim;
 -- ARGV[4] ttl ms; ARGV[5] max attempts; ARGV[6] ttl mode's (see ttl-claim.lua); ARGV[7] retry ms: how soon to look
 -- again at due orders the rebuild has not written yet
@@ -19,6 +20,9 @@ if redis.call('EXISTS', KEYS[3]) == 0 then
     return {fmt(now_ms()), '', ''} -- Redis lost its data: nothing fires until the compensator's rebuild vouches for it
   end
   horizon = tonumber(horizon)
+end
+if not declared_here(KEYS[5]) then
+  return {fmt(now_ms()), '', ''} -- another server's data: nothing fires until the fence and a rebuild
 end
 keep_hash_table(state)
 local now = now_ms()

@@ -14,6 +14,14 @@ local function server_id()
   return string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
 end
 
+-- Whether the shard's epoch (or a rebuild's horizon) was declared on the server running the script, by the key that
+-- records the server (see epoch-fence.lua). A claim asks it every time rather than trusting the fence, which runs
+-- once a second: in between, a restarted server, a promoted replica or a restored snapshot would fire its old
+-- deadlines, which live orders have moved past since.
+local function declared_here(server_key)
+  return redis.call('GET', server_key) == server_id()
+end
+
 -- Scores and times as integers; tostring would write 1763780090000 as 1.76378009e+12.
 local function fmt(x)
   return string.format('%.0f', x)

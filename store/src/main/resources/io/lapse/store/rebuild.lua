@@ -9,7 +9,7 @@
 -- expiries published since lastSeen, deadline of the last of them, and when the next is due ('w') or the order
 -- ended ('g', 't')
 -- Returns {watched, given up, finished, kept, overdue}: orders written by phase, orders Redis already had as far, and
--- watched orders written (or, in ttl mode, whose lost trigger was set again) that are due at once.
+-- watched orders written (or whose lost trigger or due entry was set again) that are due at once.
 
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 local ttl_mode, trigger, ttl, dry = ARGV[1] == 'ttl', ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
@@ -93,6 +93,28 @@ for i = 1, n do
       overdue = overdue + 1
       if not dry then
         redis.call('SET', trigger .. id, '1', 'PX', 1)
+      end
+    elseif not ttl_mode and phase == 'w' and held_seen and held_progress ~= COMPLETE and not scores[i] then
+      -- a watched order whose state entry Redis kept but whose due entry it lost (a deleted due set): nothing would
+      -- ever claim it again. Its due entry comes back where its state says: a rebuild's first attempt at its
+      -- deadline, a lost lease at once (the same expiry again), the next attempt where the mirror, as far as Redis,
+      -- puts it; an order Redis holds further than the mirror waits for a round whose mirror has caught up.
+      local s = parse_state(states[i])
+      local score
+      if s and s.phase == 'R' then
+        score = s.deadline
+      elseif s and s.phase == 'L' then
+        score = now
+      elseif s and s.phase == 'A' and held_seen == seen and held_progress == progress then
+        score = at
+      end
+      if score then
+        if score <= now then
+          overdue = overdue + 1
+        end
+        if not dry then
+          redis.call('ZADD', due, fmt(score), id)
+        end
       end
     end
   elseif phase == 't' then

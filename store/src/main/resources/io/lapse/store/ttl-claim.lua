@@ -4,7 +4,8 @@
 -- lease, so an expiry whose publish is never acknowledged is announced, and fires, again.
 -- While the shard has no epoch, a rebuild is under way: as in claim.lua, only orders due by its horizon that it wrote
 -- fire; ingest's entries ('W') wait for the epoch.
--- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua), KEYS[3] epoch, KEYS[4] horizon (see claim.lua)
+-- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua), KEYS[3] epoch, KEYS[4] horizon, KEYS[5] the server
+-- they were declared on (see claim.lua)
 -- ARGV[1] watermark ms; ARGV[2] lease ms; ARGV[3] most orders to claim; ARGV[4] ttl ms (unused here);
 -- ARGV[5] max attempts; ARGV[6] trigger key prefix; ARGV[7] retry ms
 -- Returns {now, the earliest announcement left or '' when none, the claims packed as claim.lua packs them}.
@@ -17,6 +18,10 @@ local rebuilding = redis.call('EXISTS', KEYS[3]) == 0
 if rebuilding then
   -- Redis lost its data: retry every trigger the rebuild does not vouch for until it sets the epoch
   limit = math.min(limit, tonumber(redis.call('GET', KEYS[4]) or -1))
+end
+if not declared_here(KEYS[5]) then
+  -- another server's data (see claim.lua): retry every trigger until the fence and a rebuild
+  rebuilding, limit = true, -1
 end
 
 local announced = redis.call('ZRANGE', due, 0, tonumber(ARGV[3]) - 1)

@@ -1,6 +1,7 @@
 package io.lapse.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.ConfigSource;
@@ -176,6 +177,44 @@ class TimerRebuildTest {
                         .join())
                 .as("the late acknowledgement finds the expiry already recorded")
                 .isZero();
+    }
+
+    @Test
+    void anOrderWhoseDueEntryAloneWasLostFiresAgainOnceTheMirrorIsCompared() {
+        // Redis keeps a state entry for orders that fired or that a rebuild wrote: with only their due entries lost
+        // (the chaos run's deleted due sets), Redis still holds them as far as the mirror, and nothing would fire them
+        long seen = now() - 60_000;
+        rebuild.merge(List.of(watched("recovered", seen, 0, 0, seen + TTL)), false)
+                .join();
+        store.apply(List.of(OrderUpdate.active("fired", seen))).join();
+        List<Claim> claims = claimAll();
+        assertThat(claims).hasSize(2);
+        Claim fired = claims.stream()
+                .filter(c -> c.orderId().equals("fired"))
+                .findFirst()
+                .orElseThrow();
+        store.acknowledge(store.keys().shardOf("fired"), List.of(fired)).join();
+        long next = now() - 500;
+        for (String order : List.of("recovered", "fired")) {
+            connection
+                    .async()
+                    .zrem(store.keys().due(store.keys().shardOf(order)), order)
+                    .toCompletableFuture()
+                    .join();
+        }
+
+        RebuildCount count = rebuild.merge(
+                        List.of(
+                                watched("recovered", seen, 0, 0, seen + TTL),
+                                watched("fired", seen, 1, fired.deadline(), next)),
+                        false)
+                .join();
+
+        assertThat(count.kept()).as("Redis held both as far as the mirror").isEqualTo(2);
+        assertThat(count.overdue()).as("both due again at once").isEqualTo(2);
+        assertThat(claimAll())
+                .extracting(Claim::orderId, Claim::attempt, Claim::deadline)
+                .containsExactlyInAnyOrder(tuple("recovered", 1, seen + TTL), tuple("fired", 2, next));
     }
 
     @Test

@@ -130,10 +130,19 @@ class TtlTimerStoreTest {
                 .toCompletableFuture()
                 .join();
 
-        assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
-                () -> store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000)))
-                        .join(),
-                FAR_FUTURE);
+        assertThatAnOverdueOrdersNotificationFiresNothing();
+    }
+
+    @Test
+    void aNotificationOnAShardWhoseEpochWasDeclaredOnAnotherServerSetsTheTriggerAgainInsteadOfFiring() {
+        // a restarted server, a promoted replica or a restored snapshot keeps the epoch of the server it copied
+        redis.connection()
+                .async()
+                .set(store.keys().epochServer(store.keys().shardOf("o1")), "another-server")
+                .toCompletableFuture()
+                .join();
+
+        assertThatAnOverdueOrdersNotificationFiresNothing();
     }
 
     @Test
@@ -148,6 +157,11 @@ class TtlTimerStoreTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> pttl("written") == -2);
 
         assertThat(fire("written", FAR_FUTURE)).extracting(Claim::orderId).containsExactly("written");
+        assertThatAnOverdueOrdersNotificationFiresNothing();
+    }
+
+    /** An order armed overdue, past any watermark: its notification fires nothing and sets its trigger again. */
+    private void assertThatAnOverdueOrdersNotificationFiresNothing() {
         assertThatANotificationFiresNothingAndSetsTheTriggerAgain(
                 () -> store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000)))
                         .join(),

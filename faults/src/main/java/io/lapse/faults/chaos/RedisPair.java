@@ -57,7 +57,11 @@ final class RedisPair implements AutoCloseable {
         return lapseLink;
     }
 
-    /** Restarted without persistence: every key lost; the replica, resynchronised from it, loses them too. */
+    /**
+     * Restarted without persistence: every key lost, and the replica, resynchronised from it, loses them too; unless
+     * the master was the replica before a promotion, when it loads the snapshot of its last full sync (a replica
+     * writes it to disk, repl-diskless-load being off by default): a stale snapshot restored, keys, epochs and all.
+     */
     synchronized void restartMaster() {
         master.restart();
     }

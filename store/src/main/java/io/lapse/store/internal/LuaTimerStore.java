@@ -161,7 +161,13 @@ public abstract class LuaTimerStore implements TimerStore {
         return claim.<List<Object>>run(
                         redis,
                         ScriptOutputType.MULTI,
-                        new String[] {keys.due(shard), keys.state(shard), keys.epoch(shard), keys.epochHorizon(shard)},
+                        new String[] {
+                            keys.due(shard),
+                            keys.state(shard),
+                            keys.epoch(shard),
+                            keys.epochHorizon(shard),
+                            keys.epochServer(shard)
+                        },
                         Long.toString(watermark),
                         Long.toString(settings.lease().toMillis()),
                         Integer.toString(settings.batchSize()),

@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +53,12 @@ final class SettingsAgreement implements AutoCloseable {
     /** Asks Kafka for its cluster id, which names the deployment with the push topic. */
     static SettingsAgreement of(LapseConfig config, KafkaClients clients, RedisConnection redis) throws Exception {
         try (Admin admin = clients.admin()) {
-            String clusterId = admin.describeCluster().clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            // the call's own timeout, not only the wait's: closing the admin client waits for a call in flight, by
+            // default a minute, which would leave readiness silent that long while Kafka does not answer
+            String clusterId = admin.describeCluster(
+                            new DescribeClusterOptions().timeoutMs((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS)))
+                    .clusterId()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             return new SettingsAgreement(
                     new DeclaredSettings(
                             redis,

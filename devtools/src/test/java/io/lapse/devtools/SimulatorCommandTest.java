@@ -48,9 +48,9 @@ class SimulatorCommandTest {
                             "--port",
                             String.valueOf(port),
                             "--duration",
-                            "8s"));
-            // asked while the simulator runs (its --duration is a window), polled from its first moment; what it
-            // pushed stays on the topic, which is read after
+                            "30s"));
+            // asked while the simulator runs (its --duration is a window, wide enough for a JVM that a loaded machine
+            // starts slowly), polled from its first moment; what it pushed stays on the topic, which is read after
             String orderId = "order-1";
             HttpClient http = HttpClient.newHttpClient();
             HttpRequest ask = HttpRequest.newBuilder(

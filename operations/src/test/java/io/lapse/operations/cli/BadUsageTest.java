@@ -71,7 +71,7 @@ class BadUsageTest {
         assertRefused(rig.lapse("dlq", "list", "--since", "2999-01-01T00:00:00Z"), "lapse dlq list: --since ");
         assertRefused(
                 rig.lapse("dlq", "redrive", "--since", "2999-01-01T00:00:00Z"),
-                "lapse dlq redrive: --since 2999-01-01T00:00:00Z is in the future");
+                "lapse dlq redrive: --since 2999-01-01T00:00:00.000Z is in the future");
     }
 
     @Test

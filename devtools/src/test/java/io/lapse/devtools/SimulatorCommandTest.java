@@ -48,7 +48,7 @@ class SimulatorCommandTest {
                             "--port",
                             String.valueOf(port),
                             "--duration",
-                            "30s"));
+                            "15s"));
             // asked while the simulator runs (its --duration is a window, wide enough for a JVM that a loaded machine
             // starts slowly), polled from its first moment; what it pushed stays on the topic, which is read after
             String orderId = "order-1";

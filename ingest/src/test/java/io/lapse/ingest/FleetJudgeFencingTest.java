@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * silence's start, the other takes over once the lease runs out and publishes it. When the frozen one resumes, its
  * event must not follow: one start per silence.
  */
-@Tag("slow")
+@Tag("extended")
 class FleetJudgeFencingTest {
 
     private static final Logger log = LoggerFactory.getLogger(FleetJudgeFencingTest.class);

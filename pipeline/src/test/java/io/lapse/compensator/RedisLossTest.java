@@ -62,6 +62,7 @@ class RedisLossTest {
     }
 
     @Test
+    @Tag("extended")
     void afterARestartWithoutPersistenceEverySilentOrderFiresItsNextAttemptAndNothingElseFires(DevStack stack)
             throws Exception {
         watchAFleetThroughALoss(stack, lapse -> stack.redis().restart());
@@ -83,6 +84,7 @@ class RedisLossTest {
      * middle of this cluster's changelog on top of the other cluster's orders.
      */
     @Test
+    @Tag("extended")
     void aStateDirectoryLeftByARunAgainstAnotherBrokerChangesNothing(DevStack stack) throws Exception {
         String name = "elsewhere-" + System.nanoTime() % 100_000;
         try (KafkaBroker other = KafkaBroker.start();

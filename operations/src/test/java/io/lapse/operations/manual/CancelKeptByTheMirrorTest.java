@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RigPerClass.class)
 @RigSettings({"timer.ttl=2s", "timer.repeat=2s", "timer.tombstone-retention=30s", "compensator.scan-interval=1s"})
-@Tag("slow")
+@Tag("extended")
 class CancelKeptByTheMirrorTest {
 
     private static final Duration PUSH_EVERY = Duration.ofMillis(500);

@@ -1,12 +1,9 @@
 package io.lapse.kafka;
 
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +23,6 @@ import org.slf4j.LoggerFactory;
 public final class GroupDeparture {
 
     private static final Logger log = LoggerFactory.getLogger(GroupDeparture.class);
-    private static final int DESCRIBE_TIMEOUT_MS = 2_000;
 
     private GroupDeparture() {}
 
@@ -39,11 +35,7 @@ public final class GroupDeparture {
             return true;
         }
         try (Admin admin = admins.get()) {
-            ConsumerGroupDescription group = admin.describeConsumerGroups(
-                            List.of(groupId), new DescribeConsumerGroupsOptions().timeoutMs(DESCRIBE_TIMEOUT_MS))
-                    .describedGroups()
-                    .get(groupId)
-                    .get(DESCRIBE_TIMEOUT_MS + 500L, TimeUnit.MILLISECONDS);
+            ConsumerGroupDescription group = GroupLookup.describe(admin, groupId);
             return group.members().stream().anyMatch(member -> !ofThisProcess(member, instanceId));
         } catch (Exception e) {
             if (e instanceof InterruptedException) {

@@ -1,6 +1,7 @@
 package io.lapse.timer;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.Namespace;
 import io.lapse.config.TestRun;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.JsonCodec;
@@ -46,7 +47,12 @@ final class TimerPipeline implements AutoCloseable {
     private final TopicRecorder expired;
 
     TimerPipeline(String bootstrapServers, String redisUri, Map<String, String> overrides) {
-        config = TestRun.config(TestRun.settings(TestRun.namespace("pipeline"), bootstrapServers, redisUri, overrides));
+        this(bootstrapServers, redisUri, TestRun.namespace("pipeline"), overrides);
+    }
+
+    /** @param namespace of the run's topics, consumer groups and Redis keys: another pipeline's, to follow it */
+    TimerPipeline(String bootstrapServers, String redisUri, Namespace namespace, Map<String, String> overrides) {
+        config = TestRun.config(TestRun.settings(namespace, bootstrapServers, redisUri, overrides));
         redis = RedisConnection.open(config.redis());
         TimerKeys keys =
                 new TimerKeys(config.redis().keyPrefix(), config.timer().shards());

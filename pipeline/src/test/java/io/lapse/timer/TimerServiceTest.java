@@ -3,6 +3,8 @@ package io.lapse.timer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.config.Namespace;
+import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.store.OrderUpdate;
@@ -42,10 +44,18 @@ class TimerServiceTest {
     }
 
     private void configure(Map<String, String> overrides) {
+        configure(TestRun.namespace("pipeline"), overrides);
+    }
+
+    private void configure(Namespace namespace, Map<String, String> overrides) {
+        pipeline = new TimerPipeline(stack.bootstrapServers(), stack.redisUri(), namespace, settings(overrides));
+        store = pipeline.store;
+    }
+
+    private static Map<String, String> settings(Map<String, String> overrides) {
         Map<String, String> settings = new HashMap<>(Map.of("timer.ttl", TTL + "ms", "timer.repeat", "10s"));
         settings.putAll(overrides);
-        pipeline = new TimerPipeline(stack.bootstrapServers(), stack.redisUri(), settings);
-        store = pipeline.store;
+        return settings;
     }
 
     private TimerService startTimer() {
@@ -182,6 +192,42 @@ class TimerServiceTest {
         Map<String, Long> perOrder =
                 expiries().stream().collect(Collectors.groupingBy(TimerExpired::orderId, Collectors.counting()));
         assertThat(perOrder).hasSize(500).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+    }
+
+    /**
+     * Changing timer.shards as the user guide says: the timer stops, the last of its group, so it stays a member
+     * (GroupDeparture), and starts again with twice the shards, growing the shard topic before it joins. Kafka hands a
+     * static member that returns to a group it never left its previous assignment without a rebalance, so unless the
+     * timer sees that nobody holds the new partitions, every order of the new shards is never fired.
+     */
+    @Test
+    void aTimerThatStartsAgainWithMoreShardsFiresTheOrdersOfEveryShard() throws Exception {
+        Namespace namespace = TestRun.namespace("reshard");
+        try (TimerPipeline before = new TimerPipeline(
+                stack.bootstrapServers(), stack.redisUri(), namespace, settings(Map.of("timer.shards", "2")))) {
+            TimerService timer = before.startTimer();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> timer.ownedShards().size() == 2);
+        }
+        configure(namespace, Map.of("timer.shards", "4"));
+        ingestHasReadUpTo(Long.MAX_VALUE / 2);
+        startTimer();
+        List<String> onePerShard = IntStream.range(0, 1_000)
+                .mapToObj(i -> "o" + i)
+                .collect(Collectors.toMap(store.keys()::shardOf, id -> id, (first, next) -> first))
+                .values()
+                .stream()
+                .toList();
+        assertThat(onePerShard).hasSize(4);
+
+        store.apply(onePerShard.stream()
+                        .map(id -> OrderUpdate.active(id, now() - TTL))
+                        .toList())
+                .join();
+
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() ->
+                        assertThat(expiries()).extracting(TimerExpired::orderId).containsAll(onePerShard));
     }
 
     @Test

@@ -22,19 +22,24 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Records a consumer group has not committed yet, partition by partition: the end offset less the committed one, from
  * the broker's view, so that lag shows even while a consumer is stuck or gone. The metrics, {@code lapse status} and
- * the benchmark all count it here.
+ * the benchmark and the soak all count it here.
  *
  * @param byPartition records behind, never negative
+ * @param committed the offset the group has committed on each of these partitions, 0 where it has none: where the
+ *     first record it has not committed lies
  */
-public record GroupLag(Map<TopicPartition, Long> byPartition) {
+public record GroupLag(Map<TopicPartition, Long> byPartition, Map<TopicPartition, Long> committed) {
 
     private static final Comparator<TopicPartition> IN_ORDER =
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     public GroupLag {
-        TreeMap<TopicPartition, Long> inOrder = new TreeMap<>(IN_ORDER);
-        inOrder.putAll(byPartition);
-        byPartition = Collections.unmodifiableMap(inOrder);
+        byPartition = inOrder(byPartition);
+        committed = inOrder(committed);
+        if (!byPartition.keySet().equals(committed.keySet())) {
+            throw new IllegalArgumentException(
+                    "lag on " + byPartition.keySet() + " but offsets on " + committed.keySet());
+        }
     }
 
     /** Over the partitions the group has committed on; none when it has committed nothing. */
@@ -59,11 +64,13 @@ public record GroupLag(Map<TopicPartition, Long> byPartition) {
                         .all(),
                 timeout);
         Map<TopicPartition, Long> behind = new TreeMap<>(IN_ORDER);
+        Map<TopicPartition, Long> at = new TreeMap<>(IN_ORDER);
         ends.forEach((partition, end) -> {
             OffsetAndMetadata done = committed.get(partition);
-            behind.put(partition, Math.max(0, end.offset() - (done == null ? 0 : done.offset())));
+            at.put(partition, done == null ? 0 : done.offset());
+            behind.put(partition, Math.max(0, end.offset() - at.get(partition)));
         });
-        return new GroupLag(behind);
+        return new GroupLag(behind, at);
     }
 
     public long total() {
@@ -73,6 +80,23 @@ public record GroupLag(Map<TopicPartition, Long> byPartition) {
     public Map<String, Long> byTopic() {
         return byPartition.entrySet().stream()
                 .collect(Collectors.toMap(e -> e.getKey().topic(), Map.Entry::getValue, Long::sum, TreeMap::new));
+    }
+
+    /** The committed offset of every partition the group is behind on: where its oldest unfinished record lies. */
+    public Map<TopicPartition, Long> lagging() {
+        Map<TopicPartition, Long> lagging = new TreeMap<>(IN_ORDER);
+        byPartition.forEach((partition, behind) -> {
+            if (behind > 0) {
+                lagging.put(partition, committed.get(partition));
+            }
+        });
+        return Collections.unmodifiableMap(lagging);
+    }
+
+    private static Map<TopicPartition, Long> inOrder(Map<TopicPartition, Long> byPartition) {
+        TreeMap<TopicPartition, Long> inOrder = new TreeMap<>(IN_ORDER);
+        inOrder.putAll(byPartition);
+        return Collections.unmodifiableMap(inOrder);
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin, String group, Duration timeout) {

@@ -79,14 +79,14 @@ final class FaultAtScale {
             String group = settings.get(ConfigKeys.INGEST_GROUP_ID);
             long deadline = thawedAt + RECOVERY_TIMEOUT.toMillis();
             while (System.currentTimeMillis() < deadline) {
-                GroupLag lag = lags.lag(group);
-                if (lag.seconds() <= steady + STEADY_MARGIN_SECONDS) {
+                double lag = lags.oldestAgeSeconds(lags.lag(group));
+                if (lag <= steady + STEADY_MARGIN_SECONDS) {
                     return String.format(
                             Locale.ROOT,
                             "ingest frozen %d s; its lag was back to its steady state (%.1f s, within %.0f s of the"
                                     + " median before) %.1f s after the thaw; false expiries of the run: see the table",
                             FREEZE.toSeconds(),
-                            lag.seconds(),
+                            lag,
                             STEADY_MARGIN_SECONDS,
                             (System.currentTimeMillis() - thawedAt) / 1000.0);
                 }

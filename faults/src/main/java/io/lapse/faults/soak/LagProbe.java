@@ -1,27 +1,25 @@
 package io.lapse.faults.soak;
 
+import io.lapse.kafka.GroupLag;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Lag of a consumer group in records (end offsets minus committed offsets) and in seconds: the age of the first record
- * it has not committed, read back from each lagging partition. Partitions it never committed are left out.
+ * Lag of a consumer group in records ({@link GroupLag}) and in seconds: the age of the first record it has not
+ * committed, read back from each lagging partition. Partitions it never committed are left out.
  */
 final class LagProbe implements AutoCloseable {
 
     private static final Duration READ_TIMEOUT = Duration.ofMillis(500);
+    /** The admin client's own default API timeout, which bounded the probe's questions before it passed one. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofMinutes(1);
 
     private final Admin admin;
     private final KafkaConsumer<byte[], byte[]> reader;
@@ -32,46 +30,18 @@ final class LagProbe implements AutoCloseable {
                 ByteConsumers.create(bootstrapServers, Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 1024));
     }
 
+    /** Over the partitions the group has committed on. */
     GroupLag lag(String group) {
-        try {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata()
-                    .get();
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            committed.forEach((partition, offset) -> {
-                if (offset != null) {
-                    latest.put(partition, OffsetSpec.latest());
-                }
-            });
-            if (latest.isEmpty()) {
-                return new GroupLag(0, 0);
-            }
-            Map<TopicPartition, ListOffsetsResultInfo> ends =
-                    admin.listOffsets(latest).all().get();
-            long records = 0;
-            Map<TopicPartition, Long> lagging = new HashMap<>();
-            for (TopicPartition partition : latest.keySet()) {
-                long at = committed.get(partition).offset();
-                long behind = Math.max(0, ends.get(partition).offset() - at);
-                records += behind;
-                if (behind > 0) {
-                    lagging.put(partition, at);
-                }
-            }
-            return new GroupLag(records, oldestAgeSeconds(lagging));
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot read the lag of " + group, e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading the lag of " + group, e);
-        }
+        return GroupLag.ofCommitted(admin, group, ADMIN_TIMEOUT);
     }
 
     /**
-     * Reads the first uncommitted record of every lagging partition. A partition whose lag is only a transaction marker
+     * The age of the oldest record the group has not committed, 0 when it lags on none: reads the first uncommitted
+     * record of every lagging partition. A partition whose lag is only a transaction marker
      * (the compensator commits through transactions) has no record to read: it adds no age.
      */
-    private double oldestAgeSeconds(Map<TopicPartition, Long> lagging) {
+    double oldestAgeSeconds(GroupLag lag) {
+        Map<TopicPartition, Long> lagging = lag.lagging();
         if (lagging.isEmpty()) {
             return 0;
         }

@@ -2,6 +2,7 @@ package io.lapse.faults.soak;
 
 import io.lapse.bench.lateness.Lateness;
 import io.lapse.faults.lab.LapseProcess;
+import io.lapse.kafka.GroupLag;
 import io.lapse.metrics.MetricNames;
 import java.time.Duration;
 import java.util.HashMap;
@@ -100,10 +101,7 @@ final class Sampler {
         f.put("finished.orders", (double) stats.finished());
         lastPushesSent = stats.pushesSent();
         for (String service : GROUPS) {
-            GroupLag lag = lag(groups.get(service));
-            f.put("lag." + service + ".records", lag == null ? Double.NaN : lag.records());
-            f.put("lag." + service + ".seconds", lag == null ? Double.NaN : lag.seconds());
-            f.put(judgedLag(service), judged(service, now, lag == null ? Double.NaN : lag.seconds()));
+            putLag(f, service, now);
         }
         Map<String, String> pages = new HashMap<>();
         services.forEach((name, process) -> pages.put(name, PrometheusText.page(process.get())));
@@ -160,12 +158,21 @@ final class Sampler {
         return floor == null || Double.isNaN(seconds) ? seconds : floor.add(now, seconds);
     }
 
-    private GroupLag lag(String group) {
+    /** The service's lag in records and in seconds, and the judged lag. */
+    private void putLag(Map<String, Double> f, String service, long now) {
+        double records = Double.NaN;
+        double seconds = Double.NaN;
         try {
-            return lags.lag(group);
+            GroupLag lag = lags.lag(groups.get(service));
+            double age = lags.oldestAgeSeconds(lag);
+            records = lag.total();
+            seconds = age;
         } catch (RuntimeException e) {
-            return null; // the broker is busy or away; the sample shows NaN rather than a made-up 0
+            // the broker is busy or away; the sample shows NaN rather than a made-up 0
         }
+        f.put("lag." + service + ".records", records);
+        f.put("lag." + service + ".seconds", seconds);
+        f.put(judgedLag(service), judged(service, now, seconds));
     }
 
     private ProcessUsage usage(String name, long pid) {

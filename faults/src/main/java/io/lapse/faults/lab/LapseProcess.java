@@ -151,6 +151,12 @@ public final class LapseProcess implements AutoCloseable {
         return probe(path).startsWith("200 ");
     }
 
+    /** The process's /metrics page; empty when it does not answer (a frozen or restarting service). */
+    public String metricsPage() {
+        String answer = probe("/metrics");
+        return answer.startsWith("200 ") ? answer.substring(4) : "";
+    }
+
     /** The status and body {@code path} answers, or why there is no answer, for a report. */
     public String probe(String path) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))

@@ -14,6 +14,7 @@ import io.lapse.faults.lab.Role;
 import io.lapse.faults.lab.Waiting;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.metrics.MetricNames;
+import io.lapse.operations.status.PrometheusText;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.PushGenerator;
 import io.lapse.simulator.UpstreamApi;
@@ -168,7 +169,7 @@ public final class AtRestRun {
     /** Questions ingest has asked the broker for its caught-up proof so far: its answers' round trips, counted. */
     private static double questions(LapseServices services) {
         return PrometheusText.sum(
-                PrometheusText.page(services.first(Role.INGEST)),
+                services.first(Role.INGEST).metricsPage(),
                 MetricNames.prometheus(MetricNames.INGEST_PROOF_ROUND_TRIP, "_seconds_count"));
     }
 

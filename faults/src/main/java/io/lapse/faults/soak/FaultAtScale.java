@@ -8,6 +8,7 @@ import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.lab.Waiting;
 import io.lapse.metrics.MetricNames;
+import io.lapse.operations.status.PrometheusText;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -126,7 +127,7 @@ final class FaultAtScale {
                                 + " (" + FULL_SCAN_DURATION + "{scan=\"full\"}: %.1f s);"
                                 + " missed and revived orders of the run: see the table",
                         (System.currentTimeMillis() - flushedAt) / 1000.0,
-                        PrometheusText.sum(PrometheusText.page(compensator), FULL_SCAN_DURATION, "full"));
+                        PrometheusText.sum(compensator.metricsPage(), FULL_SCAN_DURATION, "full"));
             }
             Waiting.sleep(POLL);
         }
@@ -135,7 +136,7 @@ final class FaultAtScale {
     }
 
     private static double fullScanLast(LapseProcess compensator) {
-        return PrometheusText.sum(PrometheusText.page(compensator), SCAN_LAST, "full");
+        return PrometheusText.sum(compensator.metricsPage(), SCAN_LAST, "full");
     }
 
     private String killTimer() {

@@ -17,6 +17,7 @@ import io.lapse.faults.lab.Role;
 import io.lapse.faults.lab.Waiting;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.metrics.MetricNames;
+import io.lapse.operations.status.PrometheusText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -140,7 +141,7 @@ final class FleetSilenceStorm {
     }
 
     private double puller(String metric) {
-        return PrometheusText.sum(PrometheusText.page(services.first(Role.PULLER)), metric);
+        return PrometheusText.sum(services.first(Role.PULLER).metricsPage(), metric);
     }
 
     private static boolean silenceEnded(TopicRecorder fleetEvents) {

@@ -4,6 +4,7 @@ import io.lapse.bench.lateness.Lateness;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.kafka.GroupLag;
 import io.lapse.metrics.MetricNames;
+import io.lapse.operations.status.PrometheusText;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -104,7 +105,7 @@ final class Sampler {
             putLag(f, service, now);
         }
         Map<String, String> pages = new HashMap<>();
-        services.forEach((name, process) -> pages.put(name, PrometheusText.page(process.get())));
+        services.forEach((name, process) -> pages.put(name, process.get().metricsPage()));
         f.put(
                 "watermark.age.seconds",
                 PrometheusText.sum(

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -54,6 +55,25 @@ public final class PrometheusText {
             }
         }
         return samples;
+    }
+
+    /** The sum of every sample of the metric (all its label sets) on the page; NaN when the page has none. */
+    public static double sum(String page, String metric) {
+        return sum(page, metric, sample -> true);
+    }
+
+    /** The sum of the samples of the metric with a label of this value, e.g. {@code full} of {@code scan="full"}. */
+    public static double sum(String page, String metric, String labelValue) {
+        return sum(page, metric, sample -> sample.labels().containsValue(labelValue));
+    }
+
+    private static double sum(String page, String metric, Predicate<Sample> which) {
+        List<Sample> samples = parse(page).stream()
+                .filter(sample -> sample.name().equals(metric) && which.test(sample))
+                .toList();
+        return samples.isEmpty()
+                ? Double.NaN
+                : samples.stream().mapToDouble(Sample::value).sum();
     }
 
     /** Reads a service's /metrics; an IOException says why it did not answer with them. */

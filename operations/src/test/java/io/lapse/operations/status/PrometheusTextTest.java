@@ -1,4 +1,4 @@
-package io.lapse.faults.soak;
+package io.lapse.operations.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -4,7 +4,6 @@ import io.lapse.bench.harness.RedisProbe;
 import io.lapse.bench.lateness.LatenessResult;
 import io.lapse.bench.lateness.LatenessRun;
 import io.lapse.bench.report.BenchEnvironment;
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.throughput.ThroughputBenchmark;
 import io.lapse.bench.throughput.ThroughputResult;
 import io.lapse.devstack.DevStack;

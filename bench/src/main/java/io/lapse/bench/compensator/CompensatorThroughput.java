@@ -1,8 +1,8 @@
 package io.lapse.bench.compensator;
 
 import io.lapse.bench.harness.RunSandbox;
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.Rate;
+import io.lapse.bench.report.ReportFormat;
 import io.lapse.compensator.StreamsSettings;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -65,7 +65,7 @@ public final class CompensatorThroughput {
             out.printf(
                     "- backlog: %s orders × %d pushes on %d partitions (%s), every %dth order finished by its"
                             + " last; written in %.1f s%n",
-                    BenchReport.count(orders),
+                    ReportFormat.count(orders),
                     pushesPerOrder,
                     sandbox.partitions(),
                     partitioner.description,
@@ -82,7 +82,7 @@ public final class CompensatorThroughput {
             out.println("- CPU µs/record: the JVM's CPU time over the pass, the broker's included, per record");
             out.println();
             out.print(ratio.markdown());
-            out.print(BenchReport.totalRunTime(Duration.ofNanos(System.nanoTime() - started)));
+            out.print(ReportFormat.totalRunTime(Duration.ofNanos(System.nanoTime() - started)));
             return ratio.met() ? 0 : 1;
         } catch (Exception e) {
             out.println("compensator throughput benchmark failed: " + e);

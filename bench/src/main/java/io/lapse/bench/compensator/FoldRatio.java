@@ -1,8 +1,8 @@
 package io.lapse.bench.compensator;
 
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.MarkdownTable;
 import io.lapse.bench.report.Rate;
+import io.lapse.bench.report.ReportFormat;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -52,17 +52,17 @@ record FoldRatio(Fold baselineFold, Fold compensatorFold) {
                         "goal")
                 .row(
                         "baseline: plain Kafka Streams, bytes kept per orderId",
-                        BenchReport.count(baseline.records()),
+                        ReportFormat.count(baseline.records()),
                         seconds(baseline),
-                        BenchReport.count(Math.round(baseline.perSecond())),
+                        ReportFormat.count(Math.round(baseline.perSecond())),
                         micros(baselineFold),
                         "—",
                         "")
                 .row(
                         "Lapse compensator: push folder (decode, coalesce per order), mirror",
-                        BenchReport.count(compensator.records()),
+                        ReportFormat.count(compensator.records()),
                         seconds(compensator),
-                        BenchReport.count(Math.round(compensator.perSecond())),
+                        ReportFormat.count(Math.round(compensator.perSecond())),
                         micros(compensatorFold),
                         String.format(Locale.ROOT, "%.2f", ratio()),
                         String.format(Locale.ROOT, "≥ %.1f%s", GOAL, met() ? "" : " (not met)"))

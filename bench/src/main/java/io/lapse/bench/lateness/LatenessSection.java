@@ -1,7 +1,7 @@
 package io.lapse.bench.lateness;
 
-import static io.lapse.bench.report.BenchReport.count;
-import static io.lapse.bench.report.BenchReport.millis;
+import static io.lapse.bench.report.ReportFormat.count;
+import static io.lapse.bench.report.ReportFormat.millis;
 
 import io.lapse.bench.BenchOptions;
 import io.lapse.bench.report.MarkdownTable;

@@ -1,7 +1,7 @@
 package io.lapse.bench.peers;
 
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.Plots;
+import io.lapse.bench.report.ReportFormat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ final class PeersPlots {
 
     private static XYChart latenessCdf(SizeResult size) {
         XYChart chart = Plots.lineChart(
-                "Fire lateness of silent entities, " + BenchReport.count(size.entities()) + " entities",
+                "Fire lateness of silent entities, " + ReportFormat.count(size.entities()) + " entities",
                 "lateness, ms (log scale; 0 ms drawn at " + LOG_FLOOR_MS + ")",
                 "share of silent entities fired, %");
         chart.getStyler().setXAxisLogarithmic(true);

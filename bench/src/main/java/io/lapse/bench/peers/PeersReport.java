@@ -1,7 +1,7 @@
 package io.lapse.bench.peers;
 
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.MarkdownTable;
+import io.lapse.bench.report.ReportFormat;
 import io.lapse.config.Durations;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -54,15 +54,15 @@ final class PeersReport {
         if (!plots.isEmpty()) {
             out.append("\nPlots: ").append(String.join(", ", plots)).append('\n');
         }
-        out.append(BenchReport.totalRunTime(took));
+        out.append(ReportFormat.totalRunTime(took));
         return out.toString();
     }
 
     private static String section(SizeResult size) {
         StringBuilder out = new StringBuilder("## ")
-                .append(BenchReport.count(size.entities()))
+                .append(ReportFormat.count(size.entities()))
                 .append(" entities (")
-                .append(BenchReport.count(Math.round(size.needed())))
+                .append(ReportFormat.count(Math.round(size.needed())))
                 .append(" re-arms/s needed)\n\n");
         MarkdownTable table = new MarkdownTable(
                 "system",
@@ -100,9 +100,9 @@ final class PeersReport {
         table.row(part("deadline → the watermark reached it", parts.toWatermark()));
         table.row(new String[] {
             "… timer.watermark-slack",
-            BenchReport.millis(parts.slackMillis()),
-            BenchReport.millis(parts.slackMillis()),
-            BenchReport.millis(parts.slackMillis())
+            ReportFormat.millis(parts.slackMillis()),
+            ReportFormat.millis(parts.slackMillis()),
+            ReportFormat.millis(parts.slackMillis())
         });
         table.row(part("… the lateness allowance then", parts.heldBack()));
         table.row(part("… deadline + slack + allowance → ingest asked the broker", parts.toQuestion()));
@@ -115,9 +115,9 @@ final class PeersReport {
         ProbeCost cost = parts.probeCost();
         StringBuilder out = new StringBuilder(system)
                 .append(": where the lateness went, over ")
-                .append(BenchReport.count(parts.toClaim().getTotalCount()))
+                .append(ReportFormat.count(parts.toClaim().getTotalCount()))
                 .append(" first expiries (the watermark read from Redis every millisecond beside the run")
-                .append(parts.unsampled() > 0 ? "; " + BenchReport.count(parts.unsampled()) + " not seen by it" : "")
+                .append(parts.unsampled() > 0 ? "; " + ReportFormat.count(parts.unsampled()) + " not seen by it" : "")
                 .append("):\n\n")
                 .append(table)
                 .append(String.format(
@@ -136,10 +136,10 @@ final class PeersReport {
                         Locale.ROOT,
                         "%nRecords that arrived behind their partition's mark (what timer.watermark-slack covers): %s;"
                                 + " p50 %s, p99 %s, p99.9 %s, max %.1f ms%n",
-                        BenchReport.count(parts.behindMark().getTotalCount()),
-                        BenchReport.millis(parts.behindMark().getValueAtPercentile(50)),
-                        BenchReport.millis(parts.behindMark().getValueAtPercentile(99)),
-                        BenchReport.millis(parts.behindMark().getValueAtPercentile(99.9)),
+                        ReportFormat.count(parts.behindMark().getTotalCount()),
+                        ReportFormat.millis(parts.behindMark().getValueAtPercentile(50)),
+                        ReportFormat.millis(parts.behindMark().getValueAtPercentile(99)),
+                        ReportFormat.millis(parts.behindMark().getValueAtPercentile(99.9)),
                         parts.behindMarkMax()));
         return out.toString();
     }
@@ -147,9 +147,9 @@ final class PeersReport {
     private static String[] part(String name, Histogram millis) {
         return new String[] {
             name,
-            BenchReport.millis(millis.getValueAtPercentile(50)),
-            BenchReport.millis(millis.getValueAtPercentile(99)),
-            BenchReport.millis(millis.getMaxValue())
+            ReportFormat.millis(millis.getValueAtPercentile(50)),
+            ReportFormat.millis(millis.getValueAtPercentile(99)),
+            ReportFormat.millis(millis.getMaxValue())
         };
     }
 
@@ -161,7 +161,7 @@ final class PeersReport {
         }
         if (!run.keptUp()) {
             String[] cells = blank(run.system());
-            cells[1] = "cannot keep up: fell " + BenchReport.millis(run.behindMaxMillis()) + " behind; re-arms/s "
+            cells[1] = "cannot keep up: fell " + ReportFormat.millis(run.behindMaxMillis()) + " behind; re-arms/s "
                     + thousands(run.sustained()) + " of " + thousands(run.needed()) + " over the run";
             return cells;
         }
@@ -169,16 +169,16 @@ final class PeersReport {
         boolean any = lateness.getTotalCount() > 0;
         return new String[] {
             run.system(),
-            BenchReport.count(Math.round(run.sustained())),
-            BenchReport.count(run.fired()) + " / " + BenchReport.count(run.silent()),
-            BenchReport.count(run.missed()),
-            BenchReport.count(run.falseFires()),
-            any ? BenchReport.millis(lateness.getValueAtPercentile(50)) : "—",
-            any ? BenchReport.millis(lateness.getValueAtPercentile(99)) : "—",
-            any ? BenchReport.millis(lateness.getMaxValue()) : "—",
+            ReportFormat.count(Math.round(run.sustained())),
+            ReportFormat.count(run.fired()) + " / " + ReportFormat.count(run.silent()),
+            ReportFormat.count(run.missed()),
+            ReportFormat.count(run.falseFires()),
+            any ? ReportFormat.millis(lateness.getValueAtPercentile(50)) : "—",
+            any ? ReportFormat.millis(lateness.getValueAtPercentile(99)) : "—",
+            any ? ReportFormat.millis(lateness.getMaxValue()) : "—",
             cores(run.serverCpu()),
             cores(run.jvmCpu()),
-            BenchReport.count(run.bytesPerEntity())
+            ReportFormat.count(run.bytesPerEntity())
         };
     }
 
@@ -195,10 +195,10 @@ final class PeersReport {
             return "Kafka hop alone: not measured (" + size.hopFailure() + ")";
         }
         return "Kafka hop alone (produce → consume, acks=1 and linger 5 ms as the pushes to Lapse, at "
-                + BenchReport.count(Math.round(size.needed())) + " records/s): p50 "
-                + BenchReport.millis(size.hop().getValueAtPercentile(50)) + ", p99 "
-                + BenchReport.millis(size.hop().getValueAtPercentile(99)) + ", max "
-                + BenchReport.millis(size.hop().getMaxValue());
+                + ReportFormat.count(Math.round(size.needed())) + " records/s): p50 "
+                + ReportFormat.millis(size.hop().getValueAtPercentile(50)) + ", p99 "
+                + ReportFormat.millis(size.hop().getValueAtPercentile(99)) + ", max "
+                + ReportFormat.millis(size.hop().getMaxValue());
     }
 
     private static String ratioLine(SizeResult size, double ratio) {
@@ -217,7 +217,7 @@ final class PeersReport {
     }
 
     private static String thousands(double perSecond) {
-        return perSecond >= 10_000 ? Math.round(perSecond / 1_000) + " k" : BenchReport.count(Math.round(perSecond));
+        return perSecond >= 10_000 ? Math.round(perSecond / 1_000) + " k" : ReportFormat.count(Math.round(perSecond));
     }
 
     private static String cores(double cores) {

@@ -2,8 +2,8 @@ package io.lapse.bench.puller;
 
 import io.lapse.bench.harness.RedisProbe;
 import io.lapse.bench.report.BenchEnvironment;
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.MarkdownTable;
+import io.lapse.bench.report.ReportFormat;
 import io.lapse.config.Durations;
 import io.lapse.devstack.DevStack;
 import java.io.PrintStream;
@@ -133,12 +133,12 @@ public final class PullerBenchmark {
                     + " the last order's first OK pull, and until the last expiry fired during the outage was"
                     + " answered.\n");
         }
-        out.append(BenchReport.totalRunTime(took));
+        out.append(ReportFormat.totalRunTime(took));
         return out.toString();
     }
 
     private static String count(long n) {
-        return BenchReport.count(n);
+        return ReportFormat.count(n);
     }
 
     private static String seconds(long millis) {

@@ -2,7 +2,7 @@ package io.lapse.bench.storm;
 
 import io.lapse.bench.harness.ExpiryCollector.Expiry;
 import io.lapse.bench.lateness.Lateness;
-import io.lapse.bench.report.BenchReport;
+import io.lapse.bench.report.ReportFormat;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -50,12 +50,12 @@ public record StormLatenessParts(Lateness toClaim, Lateness firstOfOrder, Latene
                 "Where the lateness went: deadline → the timer's claim in Redis p50 %s, p99 %s, max %s (the rest is"
                         + " the publish to Kafka); each order's first expiry in the storm p99 %s (%,d), those after a"
                         + " pull re-armed the order p99 %s (%,d).",
-                BenchReport.millis(toClaim.p50()),
-                BenchReport.millis(toClaim.p99()),
-                BenchReport.millis(toClaim.max()),
-                BenchReport.millis(firstOfOrder.p99()),
+                ReportFormat.millis(toClaim.p50()),
+                ReportFormat.millis(toClaim.p99()),
+                ReportFormat.millis(toClaim.max()),
+                ReportFormat.millis(firstOfOrder.p99()),
                 firstOfOrder.count(),
-                BenchReport.millis(afterRearm.p99()),
+                ReportFormat.millis(afterRearm.p99()),
                 afterRearm.count());
     }
 }

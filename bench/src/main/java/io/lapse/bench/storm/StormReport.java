@@ -1,8 +1,8 @@
 package io.lapse.bench.storm;
 
 import io.lapse.bench.report.BenchEnvironment;
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.MarkdownTable;
+import io.lapse.bench.report.ReportFormat;
 import io.lapse.config.Durations;
 import java.time.Duration;
 import java.util.Locale;
@@ -42,9 +42,9 @@ final class StormReport {
                 "≥ " + perSecond(r.goalFirstTtlPerSecond()) + " (orders ÷ ttl)");
         table.row(
                 "fire lateness p50 / p99 / max",
-                BenchReport.millis(r.lateness().p50()) + " / "
-                        + BenchReport.millis(r.lateness().p99()) + " / "
-                        + BenchReport.millis(r.lateness().max()),
+                ReportFormat.millis(r.lateness().p50()) + " / "
+                        + ReportFormat.millis(r.lateness().p99()) + " / "
+                        + ReportFormat.millis(r.lateness().max()),
                 "p99 ≤ 5 s (at 1 M orders)");
         table.row(
                 "upstream calls ÷ orders needing a pull, per ttl",
@@ -52,17 +52,17 @@ final class StormReport {
                 "≤ 1.05");
         table.row(
                 "silent orders pulled",
-                BenchReport.count(r.pulledOrders()) + " of " + BenchReport.count(o.orders()),
+                ReportFormat.count(r.pulledOrders()) + " of " + ReportFormat.count(o.orders()),
                 "all");
         table.row(
                 "last silent order first pulled",
-                seconds(r.lastPulledMs()) + " (" + BenchReport.count(r.laterCallsBeforeLastPulled())
+                seconds(r.lastPulledMs()) + " (" + ReportFormat.count(r.laterCallsBeforeLastPulled())
                         + " repeat calls before it)",
                 "≤ " + seconds(r.goalLastPulledMs()) + " (orders ÷ rate limit + 10 s)");
-        table.row("peak puller backlog", BenchReport.count(r.peakBacklog()), "—");
+        table.row("peak puller backlog", ReportFormat.count(r.peakBacklog()), "—");
         table.row(
                 "false expiries after pushes resume",
-                BenchReport.count(r.falseAfterResume()) + " of " + BenchReport.count(r.expiriesAfterResume()),
+                ReportFormat.count(r.falseAfterResume()) + " of " + ReportFormat.count(r.expiriesAfterResume()),
                 "0");
         table.row("SILENCE_STARTED after pushes stopped", event(r.silenceStartedMs()), "—");
         table.row("SILENCE_ENDED after pushes resumed", event(r.silenceEndedMs()), "—");
@@ -91,7 +91,7 @@ final class StormReport {
         out.append("\nBacklog and upstream calls, sampled each second: ")
                 .append(plot)
                 .append('\n');
-        out.append(BenchReport.totalRunTime(took));
+        out.append(ReportFormat.totalRunTime(took));
         return out.toString();
     }
 

@@ -1,8 +1,8 @@
 package io.lapse.bench.throughput;
 
-import io.lapse.bench.report.BenchReport;
 import io.lapse.bench.report.MarkdownTable;
 import io.lapse.bench.report.Rate;
+import io.lapse.bench.report.ReportFormat;
 import java.util.Locale;
 
 /** The ingest-throughput part of the report: ingest beside its Kafka half and its Redis half alone. */
@@ -15,9 +15,9 @@ public final class ThroughputSection {
         if (t.failure() != null) {
             return out.append("Failed: ").append(t.failure()).append('\n').toString();
         }
-        out.append(BenchReport.count(t.records()))
+        out.append(ReportFormat.count(t.records()))
                 .append(" pushes over ")
-                .append(BenchReport.count(t.orders()))
+                .append(ReportFormat.count(t.orders()))
                 .append(" orders, written beforehand to one topic with 6 partitions; each path reads or writes all of"
                         + " them once.\n\n");
         MarkdownTable table = new MarkdownTable("path", "records", "seconds", "records/s", "ingest ÷ path");
@@ -30,12 +30,12 @@ public final class ThroughputSection {
 
     /** @param ingest when not null, the ratio of ingest's rate to this path's */
     private static void row(MarkdownTable table, String path, Rate rate, Rate ingest) {
-        String records = BenchReport.count(rate.records()) + (rate.complete() ? "" : " (time limit)");
+        String records = ReportFormat.count(rate.records()) + (rate.complete() ? "" : " (time limit)");
         table.row(
                 path,
                 records,
                 String.format(Locale.ROOT, "%.1f", rate.seconds()),
-                BenchReport.count(Math.round(rate.perSecond())),
+                ReportFormat.count(Math.round(rate.perSecond())),
                 ingest == null ? "—" : String.format(Locale.ROOT, "%.2f", ingest.perSecond() / rate.perSecond()));
     }
 }

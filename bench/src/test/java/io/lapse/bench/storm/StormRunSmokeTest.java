@@ -3,7 +3,7 @@ package io.lapse.bench.storm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.bench.report.BenchEnvironment;
-import io.lapse.bench.report.BenchReport;
+import io.lapse.bench.report.ReportFormat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +56,7 @@ class StormRunSmokeTest {
                 options.plot().toString(),
                 Duration.ofSeconds(1));
         assertThat(report)
-                .contains(BenchReport.count(ORDERS) + " of " + BenchReport.count(ORDERS))
+                .contains(ReportFormat.count(ORDERS) + " of " + ReportFormat.count(ORDERS))
                 .contains("SILENCE_STARTED");
     }
 }

@@ -1,8 +1,9 @@
-package io.lapse.bench.report;
+package io.lapse.bench;
 
-import io.lapse.bench.BenchOptions;
 import io.lapse.bench.lateness.LatenessResult;
 import io.lapse.bench.lateness.LatenessSection;
+import io.lapse.bench.report.BenchEnvironment;
+import io.lapse.bench.report.ReportFormat;
 import io.lapse.bench.throughput.ThroughputResult;
 import io.lapse.bench.throughput.ThroughputSection;
 import io.lapse.config.Durations;
@@ -12,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The Markdown report: where it ran, with which options, the throughput table and the fire-lateness table. */
+/** The Markdown report of {@code lapse bench}: where it ran, with which options, the throughput table and the fire-lateness table. */
 public final class BenchReport {
 
     private BenchReport() {}
@@ -32,12 +33,12 @@ public final class BenchReport {
                 .append(", ")
                 .append(env.java())
                 .append(", max heap ")
-                .append(count(env.maxHeapMb()))
+                .append(ReportFormat.count(env.maxHeapMb()))
                 .append(" MB; Redis ")
                 .append(env.redisVersion())
                 .append(" (child process), Kafka broker in the same JVM (devstack)\n");
         out.append("- options: sizes ")
-                .append(options.sizes().stream().map(BenchReport::count).collect(Collectors.joining(", ")))
+                .append(options.sizes().stream().map(ReportFormat::count).collect(Collectors.joining(", ")))
                 .append("; modes ")
                 .append(String.join(", ", options.modes()))
                 .append("; cadence ")
@@ -47,7 +48,7 @@ public final class BenchReport {
                 .append("; silent ")
                 .append(percent(options.silentFraction()))
                 .append("; throughput pushes ")
-                .append(count(options.throughputPushes()))
+                .append(ReportFormat.count(options.throughputPushes()))
                 .append('\n');
         out.append("- every run: topics.partitions 6, timer.repeat 1 h, other settings Lapse's defaults; load from one"
                 + " producer (acks=1, lz4, linger 5 ms)\n");
@@ -57,26 +58,13 @@ public final class BenchReport {
         if (!runs.isEmpty()) {
             out.append('\n').append(LatenessSection.markdown(options, runs));
         }
-        out.append(BenchReport.totalRunTime(took));
+        out.append(ReportFormat.totalRunTime(took));
         return out.toString();
-    }
-
-    /** Every report's last line. */
-    public static String totalRunTime(Duration took) {
-        return "\nTotal run time: " + took.toMinutes() + " min " + took.toSecondsPart() + " s\n";
     }
 
     private static String percent(double fraction) {
         return new BigDecimal(String.format(Locale.ROOT, "%.4f", fraction * 100))
                         .stripTrailingZeros()
                         .toPlainString() + " %";
-    }
-
-    public static String count(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
-    }
-
-    public static String millis(long ms) {
-        return ms < 1_000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 }

@@ -1,9 +1,10 @@
-package io.lapse.bench.report;
+package io.lapse.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.bench.BenchOptions;
 import io.lapse.bench.lateness.LatenessResult;
+import io.lapse.bench.report.BenchEnvironment;
+import io.lapse.bench.report.Rate;
 import io.lapse.bench.throughput.ThroughputResult;
 import java.time.Duration;
 import java.util.List;
@@ -13,13 +14,6 @@ class BenchReportTest {
 
     private static final BenchEnvironment ENV =
             new BenchEnvironment("2026-11-22 10:00:00 UTC", 2, "Linux", "Java 17", 2_048, "6.2.11");
-
-    @Test
-    void formatsCountsAndDurations() {
-        assertThat(BenchReport.count(1_234_567)).isEqualTo("1,234,567");
-        assertThat(BenchReport.millis(7)).isEqualTo("7 ms");
-        assertThat(BenchReport.millis(27_800)).isEqualTo("27.8 s");
-    }
 
     @Test
     void printsHeaderThroughputAndAFailedRunWithItsReason() {

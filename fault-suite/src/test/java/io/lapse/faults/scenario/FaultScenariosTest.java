@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.LapseLauncher;
+import io.lapse.faults.settings.SuiteSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import io.lapse.config.Namespace;
 import io.lapse.config.TopicNames;
 import io.lapse.devstack.TopicReadiness;
 import io.lapse.faults.observe.Observations;
-import io.lapse.faults.scenario.SuiteSettings;
+import io.lapse.faults.settings.SuiteSettings;
 import io.lapse.faults.workload.LibrdkafkaPartitioner;
 import io.lapse.faults.workload.Workload;
 import io.lapse.kafka.KafkaClients;

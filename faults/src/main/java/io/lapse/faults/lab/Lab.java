@@ -4,7 +4,7 @@ import io.lapse.config.ConfigKey;
 import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.devstack.RedisCluster;
 import io.lapse.devstack.RedisServer;
-import io.lapse.faults.scenario.SuiteSettings;
+import io.lapse.faults.settings.SuiteSettings;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamApi;
 import java.time.Clock;

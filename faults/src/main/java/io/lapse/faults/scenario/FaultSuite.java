@@ -4,6 +4,7 @@ import io.lapse.devstack.TempDirs;
 import io.lapse.faults.chaos.ChaosCommand;
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.LapseLauncher;
+import io.lapse.faults.settings.SuiteSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.lapse.faults.scenario;
 
 import io.lapse.faults.observe.DeadLetterTally;
 import io.lapse.faults.observe.FiringTally;
+import io.lapse.faults.settings.SuiteSettings;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;

@@ -11,6 +11,7 @@ import io.lapse.faults.observe.FiringTally;
 import io.lapse.faults.observe.Observations;
 import io.lapse.faults.observe.RecordRef;
 import io.lapse.faults.observe.Timeline;
+import io.lapse.faults.settings.SuiteSettings;
 import io.lapse.faults.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -20,6 +20,7 @@ import io.lapse.faults.fault.RollingRestart;
 import io.lapse.faults.fault.SlowUpstream;
 import io.lapse.faults.fault.UpstreamOutage;
 import io.lapse.faults.lab.Role;
+import io.lapse.faults.settings.SuiteSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -2,7 +2,7 @@ package io.lapse.faults.workload;
 
 import io.lapse.faults.lab.Waiting;
 import io.lapse.faults.observe.Observations;
-import io.lapse.faults.scenario.SuiteSettings;
+import io.lapse.faults.settings.SuiteSettings;
 import io.lapse.simulator.Fleet;
 import java.time.Duration;
 import java.util.List;

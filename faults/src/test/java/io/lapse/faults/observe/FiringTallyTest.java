@@ -2,7 +2,7 @@ package io.lapse.faults.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.faults.scenario.SuiteSettings;
+import io.lapse.faults.settings.SuiteSettings;
 import io.lapse.faults.workload.Workload;
 import io.lapse.simulator.Fleet;
 import java.nio.file.Path;

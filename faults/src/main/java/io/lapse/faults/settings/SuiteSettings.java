@@ -1,4 +1,4 @@
-package io.lapse.faults.scenario;
+package io.lapse.faults.settings;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +42,7 @@ public record SuiteSettings(
     }
 
     /** 300 orders pushing every second, ttl 3 s, 30 going silent and 30 finishing: the workload. */
-    static SuiteSettings defaults(Path workDir) {
+    public static SuiteSettings defaults(Path workDir) {
         return new SuiteSettings(
                 300,
                 30,

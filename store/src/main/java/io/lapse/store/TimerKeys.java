@@ -195,6 +195,19 @@ public final class TimerKeys {
         return prefix + ":fleet:watcher";
     }
 
+    /**
+     * Pushes per cohort counted by every ingest instance in the span of {@code fleet.window} / 6 that starts at
+     * {@code start} (epoch ms), a hash.
+     */
+    public String cohortCounts(long start) {
+        return prefix + ":fleet:cohorts:" + start;
+    }
+
+    /** A copy of the cohort silences now on, a hash of each silent cohort's CohortEvent as JSON. */
+    public String cohortSilences() {
+        return prefix + ":fleet:cohort-silences";
+    }
+
     public String watermarks() {
         return prefix + ":watermark";
     }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
+import io.lapse.devstack.SelfSignedTls;
 import io.lapse.devstack.TopicRecorder;
 import io.lapse.event.DeadLetter;
 import io.lapse.event.JsonCodec;
@@ -13,6 +14,7 @@ import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.operations.console.ConsoleServer;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
@@ -20,11 +22,15 @@ import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +49,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -52,10 +59,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real browser, clicked through as on-call would, against the four services on the devstack with a
- * simulated upstream: firing an order pulls it, a failed pull redriven from the Dead letters page is
- * pulled again, a replay of the expired topic pulls an order again, a dead letter whose key is markup shows as
- * text, a timer lost from Redis is back after a rebuild from the overview and fires, and the overview charts fire
- * lateness and dead letters per reason. Screenshots of every page land in target/ at the end.
+ * simulated upstream. The console is a team's: served over https with a keystore made here, its users in a users
+ * file. An operator logs in with their token: firing an order pulls it, a failed pull redriven from the Dead letters
+ * page is pulled again, a replay of the expired topic pulls an order again, a replay runs the window its dry run
+ * showed, a dead letter whose key is markup shows as text, a timer lost from Redis is back after a rebuild from the
+ * overview and fires, the overview charts fire lateness and dead letters per reason, and the audit names the
+ * operator. Then a viewer logs in: every page shows, no action is offered, and one sent anyway is refused.
+ * Screenshots of every page (as the viewer sees it) land in target/ at the end.
  */
 @Tag("slow")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -63,12 +73,17 @@ class ConsoleBrowserTest {
 
     private static final String MARKUP = "<img src=x onerror=alert(1)>";
     private static final String PUSHING = "browser-pushing";
-    /** Silent while upstream refuses it: its one expiry's pull FAILED and became a dead letter. */
+    /** Silent while upstream refuses it (422, about the order alone): its expiry's pull FAILED, a dead letter. */
     private static final String TO_REDRIVE = "browser-redrive";
 
     private static final String TO_REPLAY = "browser-replay";
     /** Pushed once, then lost from Redis: only a rebuild from the compensator's state brings its timer back. */
     private static final String TO_REBUILD = "browser-rebuild";
+
+    private static final String OPERATOR = "olga";
+    private static final String OPERATOR_TOKEN = "olga-operator-token-0123456789";
+    private static final String VIEWER = "victor";
+    private static final String VIEWER_TOKEN = "victor-viewer-token-0123456789";
 
     /** Generous: the fault suite runs beside this class on two cores, and a condition met early ends the wait. */
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -114,7 +129,7 @@ class ConsoleBrowserTest {
         upstream.start();
         settings.put("upstream.base-url", upstream.baseUrl());
         config = config.with(settings);
-        upstream.api().refuse(Set.of(TO_REDRIVE, TO_REPLAY), 503);
+        upstream.api().refuse(Set.of(TO_REDRIVE, TO_REPLAY), 422);
         lapse = new LapseRuntime(config, Clock.systemUTC()).start(ServiceName.ALL);
         expired = TopicRecorder.start(stack.bootstrapServers(), config.topics().expired());
         pulled = TopicRecorder.start(stack.bootstrapServers(), config.topics().pulled());
@@ -139,24 +154,33 @@ class ConsoleBrowserTest {
                                 pulled.values(JsonCodec.PULL_RESULT::decode),
                                 expired.values(JsonCodec.TIMER_EXPIRED::decode))
                         .isTrue());
-        upstream.api().refuse(Set.of(), 503);
+        upstream.api().refuse(Set.of(), 422);
 
-        Path file = Files.createTempFile("console-browser", ".properties");
-        Files.writeString(
-                file,
+        Path dir = Files.createTempDirectory("console-browser");
+        SelfSignedTls tls = SelfSignedTls.create(dir, "console");
+        Path users = Files.writeString(
+                dir.resolve("users"),
+                OPERATOR + " operator " + OPERATOR_TOKEN + "\n" + VIEWER + " viewer " + VIEWER_TOKEN + "\n");
+        Map<String, String> team = new HashMap<>(settings);
+        team.put("console.users-file", users.toString());
+        team.put("console.tls.keystore.path", tls.keystore().toString());
+        team.put("console.tls.keystore.password", tls.password());
+        Path file = Files.writeString(
+                dir.resolve("console.properties"),
                 String.join(
                         "\n",
-                        settings.entrySet().stream()
+                        team.entrySet().stream()
                                 .map(e -> e.getKey() + "=" + e.getValue())
                                 .toList()));
         console = ConsoleServer.start(
                 file,
                 List.of("http://localhost:" + lapse.managementPort() + "/metrics"),
-                "browser-test",
+                null,
                 Duration.ofSeconds(5),
                 new ConsoleRebuild());
-        chromium = SeleniumChromium.start();
-        browser().get(console.url().toString());
+        // Chromium trusts the key of this test's certificate, and no other it cannot verify
+        chromium = SeleniumChromium.start("--ignore-certificate-errors-spki-list=" + publicKeyHash(tls));
+        logIn(OPERATOR_TOKEN);
     }
 
     @AfterAll
@@ -191,6 +215,8 @@ class ConsoleBrowserTest {
     @Test
     @Order(1)
     void findingAnOrderAndClickingFireMakesThePullerPullIt() {
+        assertThat(browser().getCurrentUrl()).startsWith("https://");
+        assertThat(text("who")).isEqualTo(OPERATOR + ", operator");
         open("order");
         type(By.id("order-id"), PUSHING);
         browser().findElement(By.cssSelector("#order-form button")).click();
@@ -249,7 +275,7 @@ class ConsoleBrowserTest {
         open("audit");
         eventually()
                 .untilAsserted(() -> assertThat(text("audit-log"))
-                        .contains("browser-test redrive dead letters ")
+                        .contains(OPERATOR + " redrive dead letters ")
                         .contains("upstream refused it by mistake"));
     }
 
@@ -336,7 +362,7 @@ class ConsoleBrowserTest {
         confirm();
 
         eventually().untilAsserted(() -> assertThat(text("rebuild-result")).startsWith("lapse rebuild: "));
-        assertThat(text("rebuild-progress")).startsWith("last rebuild (Redis lost a timer): done");
+        assertThat(text("rebuild-progress")).startsWith("last rebuild by " + OPERATOR + " (Redis lost a timer): done");
         eventually()
                 .untilAsserted(() -> assertThat(okPulls(TO_REBUILD))
                         .as(
@@ -351,7 +377,7 @@ class ConsoleBrowserTest {
         open("audit");
         eventually()
                 .untilAsserted(() -> assertThat(text("audit-log"))
-                        .contains("browser-test rebuild every timer in Redis")
+                        .contains(OPERATOR + " rebuild every timer in Redis")
                         .contains("Redis lost a timer"));
     }
 
@@ -372,9 +398,115 @@ class ConsoleBrowserTest {
         assertThat(browser().findElements(By.cssSelector("main img"))).isEmpty();
     }
 
+    @Test
+    @Order(8)
+    void aReplayRunsTheWindowItsDryRunShowedNotOneMovedOnSince() throws Exception {
+        String topic = "browser-window";
+        new TopicProvisioner(new KafkaClients(config.kafka())).ensure(Set.of(topic));
+        try (TopicRecorder window = TopicRecorder.start(stack.bootstrapServers(), topic)) {
+            send(topic, "window-order", "written before the dry run");
+            open("replay");
+            type(By.id("replay-topic"), topic);
+            type(By.id("replay-from"), "-10m");
+            type(By.id("replay-to"), "now");
+            type(By.id("replay-key"), "window-order");
+            browser().findElement(By.id("replay-dry-run")).click();
+            eventually()
+                    .untilAsserted(() -> assertThat(text("replay-plan-summary")).contains("would publish 1 "));
+            assertThat(text("replay-window"))
+                    .matches("Replay reads exactly this window, fixed now: from 20\\S+Z to "
+                            + "20\\S+Z, whenever you run it\\.");
+
+            send(topic, "window-order", "written after the dry run");
+            type(By.id("replay-reason"), "replay what the dry run showed");
+            browser().findElement(By.id("replay-run")).click();
+            confirm();
+
+            eventually().untilAsserted(() -> assertThat(text("replay-result")).contains("published 1 "));
+            assertThat(text("replay-progress")).startsWith("last replay by " + OPERATOR + ": " + topic + " from 20");
+            eventually()
+                    .untilAsserted(() -> assertThat(window.records())
+                            .filteredOn(record -> record.headers().lastHeader(CopyHeader.NAME) != null)
+                            .extracting(record -> new String(record.value(), StandardCharsets.UTF_8))
+                            .containsExactly("written before the dry run"));
+        }
+    }
+
+    @Test
+    @Order(9)
+    void aViewerSeesEveryPageButNoActionIsOfferedAndOneSentAnywayIsRefused() {
+        ((JavascriptExecutor) browser()).executeScript("sessionStorage.clear()");
+        logIn(VIEWER_TOKEN);
+        assertThat(text("who")).isEqualTo(VIEWER + ", viewer: reads only");
+
+        open("order");
+        type(By.id("order-id"), PUSHING);
+        browser().findElement(By.cssSelector("#order-form button")).click();
+        eventually().untilAsserted(() -> assertThat(text("order-title")).startsWith("order " + PUSHING));
+        assertThat(text("order-timeline")).contains("fire by " + OPERATOR);
+        assertThat(displayed("fire")).as("Fire now, offered to a viewer").isFalse();
+        assertThat(displayed("cancel")).as("Cancel watch, offered to a viewer").isFalse();
+
+        open("dead-letters");
+        eventually()
+                .until(() ->
+                        !browser().findElements(By.cssSelector("#dlq tbody tr")).isEmpty());
+        assertThat(browser().findElements(By.cssSelector("#dlq input.dlq-pick")))
+                .as("dead letters a viewer could select")
+                .isEmpty();
+        assertThat(displayed("redrive-dry-run")).isFalse();
+
+        open("replay");
+        eventually().untilAsserted(() -> assertThat(text("replay-progress")).startsWith("last replay by " + OPERATOR));
+        assertThat(displayed("replay-dry-run")).isFalse();
+
+        open("overview");
+        eventually().untilAsserted(() -> assertThat(text("dead-letters-count")).isNotEqualTo("–"));
+        assertThat(displayed("rebuild")).isFalse();
+
+        open("audit");
+        eventually().untilAsserted(() -> assertThat(text("audit-log")).contains(OPERATOR + " fire " + PUSHING));
+
+        long expiriesBefore = expiries(PUSHING);
+        Object refused = ((JavascriptExecutor) browser())
+                .executeAsyncScript("const done = arguments[arguments.length - 1];"
+                        + "post('/api/orders/" + PUSHING + "/fire', {reason: 'a viewer tries'})"
+                        + ".then(r => done(r.status + ' ' + r.body.error));");
+
+        assertThat(refused)
+                .isEqualTo("403 " + VIEWER + " is a viewer: only an operator fires, cancels, redrives, replays and "
+                        + "rebuilds");
+        // a fire is published before its answer: none came
+        assertThat(expiries(PUSHING)).isEqualTo(expiriesBefore);
+    }
+
     /** Waits for the page: an element it re-rendered meanwhile is looked up again. */
     private static ConditionFactory eventually() {
         return await().atMost(WAIT).ignoreException(StaleElementReferenceException.class);
+    }
+
+    /** Opens the console afresh and gives the token box this token, as a user does once per tab. */
+    private static void logIn(String token) {
+        browser().get(console.url().toString());
+        eventually().until(() -> displayed("token-box"));
+        type(By.id("token"), token);
+        browser().findElement(By.id("token-save")).click();
+        eventually().until(() -> !text("who").isEmpty());
+    }
+
+    private static boolean displayed(String id) {
+        return browser().findElement(By.id(id)).isDisplayed();
+    }
+
+    /** Base64 of the SHA-256 of the certificate's public key, as Chromium's --ignore-certificate-errors-spki-list. */
+    private static String publicKeyHash(SelfSignedTls tls) throws Exception {
+        KeyStore keystore = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(tls.keystore())) {
+            keystore.load(in, tls.password().toCharArray());
+        }
+        byte[] publicKey = keystore.getCertificate("console").getPublicKey().getEncoded();
+        return Base64.getEncoder()
+                .encodeToString(MessageDigest.getInstance("SHA-256").digest(publicKey));
     }
 
     private static WebDriver browser() {
@@ -429,13 +561,18 @@ class ConsoleBrowserTest {
         }
     }
 
+    private static void send(String topic, String key, String value) throws Exception {
+        send(topic, key, value.getBytes(StandardCharsets.UTF_8));
+    }
+
     private static void sendPush(StatusPush push) throws Exception {
+        send(config.topics().push(), push.orderId(), JsonCodec.STATUS_PUSH.encode(push));
+    }
+
+    private static void send(String topic, String key, byte[] value) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaClients(config.kafka()).producer("console-push", Map.of())) {
-            producer.send(new ProducerRecord<>(
-                            config.topics().push(),
-                            push.orderId().getBytes(StandardCharsets.UTF_8),
-                            JsonCodec.STATUS_PUSH.encode(push)))
+                new KafkaClients(config.kafka()).producer("console-test", Map.of())) {
+            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value))
                     .get(30, TimeUnit.SECONDS);
         }
     }
@@ -448,14 +585,7 @@ class ConsoleBrowserTest {
 
     private static void sendPushWithMarkupForAnOrderId() throws Exception {
         // no status: ingest refuses the push and keeps it as a dead letter, markup and all
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaClients(config.kafka()).producer("console-poison", Map.of())) {
-            producer.send(new ProducerRecord<>(
-                            config.topics().push(),
-                            MARKUP.getBytes(StandardCharsets.UTF_8),
-                            ("{\"orderId\":\"" + MARKUP + "\"}").getBytes(StandardCharsets.UTF_8)))
-                    .get(30, TimeUnit.SECONDS);
-        }
+        send(config.topics().push(), MARKUP, "{\"orderId\":\"" + MARKUP + "\"}");
     }
 
     private static List<DeadLetter> failedPulls(String orderId) {

@@ -2,6 +2,8 @@ package io.lapse.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.ConfigSource;
@@ -16,6 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -24,14 +28,21 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * What can be checked of docker/ without Docker: the compose file names real images, real configuration keys, health
- * checks and the production jar; Prometheus scrapes every service and its rules are valid.
+ * What can be checked of docker/ without Docker: the compose file runs the image the build writes, with real
+ * configuration keys and health checks; Prometheus scrapes every service without relabelling, its rules are valid,
+ * keep deployments apart and route through a valid Alertmanager example; the dashboard lets its user pick the data
+ * source and the deployment.
  */
 @Tag("slow")
 class DeploymentFilesTest {
 
     private static final Path ROOT = Path.of("..");
     private static final Path DOCKER = ROOT.resolve("docker");
+    private static final Path IMAGE = ROOT.resolve("image");
+    /** An aggregation and its by clause (every rule writes them before the aggregated expression). */
+    private static final Pattern AGGREGATION = Pattern.compile(
+            "\\b(sum|min|max|avg|count|group|topk|bottomk|quantile|stddev|stdvar)\\s*(by|without)?\\s*(\\([^()]*\\))?\\s*\\(");
+
     private static final List<String> SERVICES = List.of("ingest", "timer", "puller", "compensator");
 
     @Test
@@ -42,15 +53,20 @@ class DeploymentFilesTest {
             Map<String, Object> service = services.get(name);
             assertThat(service).as("service %s", name).isNotNull();
             assertThat(service.get("image")).isEqualTo("lapse:latest");
-            assertThat(map(service.get("build")).get("target")).isEqualTo("lapse");
+            assertThat(service)
+                    .as("the image the build writes, not one compose builds")
+                    .doesNotContainKey("build");
             assertThat(service.get("command")).isEqualTo(List.of(name));
             assertThat(list(map(service.get("healthcheck")).get("test")))
-                    .containsExactly("CMD", "/opt/lapse/healthcheck", "ready");
+                    .containsExactly("CMD", "/opt/lapse/healthcheck", "live");
             assertThat(service).doesNotContainKey("profiles");
         }
-        assertThat(Files.isExecutable(DOCKER.resolve("healthcheck")))
-                .as("docker/healthcheck is executable")
+        assertThat(Files.isExecutable(IMAGE.resolve("src/main/jib/opt/lapse/healthcheck")))
+                .as("the image's /opt/lapse/healthcheck is executable")
                 .isTrue();
+        assertThat(Files.readString(IMAGE.resolve("pom.xml")))
+                .as("the image module tags the image compose runs")
+                .contains("<image>lapse:${project.version}</image>", "<tag>latest</tag>");
     }
 
     @Test
@@ -62,7 +78,7 @@ class DeploymentFilesTest {
                 .containsEntry("KAFKA_PROCESS_ROLES", "broker,controller");
         assertThat((String) services.get("redis").get("image")).startsWith("redis:");
         assertThat(list(services.get("redis").get("command"))).containsSequence("--appendonly", "yes");
-        for (String infrastructure : List.of("kafka", "redis", "prometheus", "grafana")) {
+        for (String infrastructure : List.of("kafka", "redis", "prometheus", "alertmanager", "grafana")) {
             assertThat(services.get(infrastructure)).as(infrastructure).containsKey("healthcheck");
         }
         assertThat(services.get("simulator").get("profiles")).isEqualTo(List.of("demo"));
@@ -116,19 +132,15 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void theImageRunsTheJarOfTheModuleThatBuildsTheProductionLauncher() throws IOException {
+    void theImageShipsTheJarOfTheModuleThatBuildsTheProductionLauncher() throws IOException {
         String module = moduleBuilding("<launcher.jar>lapse</launcher.jar>");
         Map<String, String> stages = dockerfileStages();
 
-        assertThat(stages.get("lapse")).contains("COPY --from=build /src/" + module + "/target/lapse.jar ");
-        assertThat(stages.get("build")).contains("-pl " + module + " ");
-        assertThat(stages.get("lapse"))
-                .contains(
-                        "ENTRYPOINT [\"java\", \"-XX:MaxRAMPercentage=75\", \"-jar\", " + "\"/opt/lapse/lapse.jar\"]");
-        assertThat(new ArrayList<>(stages.keySet()))
-                .as("the production image is the default (last) target")
-                .last()
-                .isEqualTo("lapse");
+        assertThat(Files.readString(IMAGE.resolve("pom.xml")))
+                .contains("<argument>${project.basedir}/../" + module + "/target</argument>");
+        assertThat(stages)
+                .as("the Dockerfile builds the development image only")
+                .doesNotContainKey("lapse");
         String devModule = moduleBuildingOrNull("<launcher.jar>lapse-dev</launcher.jar>");
         Assumptions.assumeTrue(
                 devModule != null,
@@ -147,11 +159,13 @@ class DeploymentFilesTest {
                 assertThat(map(config)).containsEntry("type", "A").containsEntry("port", 8080);
                 list(map(config).get("names")).forEach(n -> names.add((String) n));
             }
-            assertThat(list(map(job).get("relabel_configs")))
-                    .contains(Map.of("source_labels", List.of("__meta_dns_name"), "target_label", "service"));
+            assertThat(map(job))
+                    .as("the metrics name their deployment and service themselves")
+                    .doesNotContainKeys("relabel_configs", "metric_relabel_configs");
         }
         assertThat(names).containsExactlyInAnyOrderElementsOf(SERVICES);
         assertThat(list(prometheus.get("rule_files"))).containsExactly("/etc/prometheus/alerts.yml");
+        assertThat(prometheus.get("alerting").toString()).contains("alertmanager:9093");
 
         Map<String, Object> datasources = yaml(DOCKER.resolve("grafana/provisioning/datasources/prometheus.yml"));
         assertThat(map(list(datasources.get("datasources")).get(0)))
@@ -164,8 +178,71 @@ class DeploymentFilesTest {
     void promtoolAcceptsTheAlertRulesAndTheirUnitTestsPass() throws Exception {
         Assumptions.assumeTrue(ToolInstall.ensure("promtool"), ToolInstall.skipMessage("promtool"));
 
-        assertThat(promtool("check", "rules", "alerts.yml")).contains("SUCCESS");
-        assertThat(promtool("test", "rules", "alerts.test.yml")).contains("SUCCESS");
+        assertThat(run(DOCKER.resolve("prometheus"), "promtool", "check", "rules", "alerts.yml"))
+                .contains("SUCCESS");
+        assertThat(run(DOCKER.resolve("prometheus"), "promtool", "test", "rules", "alerts.test.yml"))
+                .contains("SUCCESS");
+    }
+
+    /** Any Prometheus: no job name, no label only relabelling adds, and no sum of two deployments' figures. */
+    @Test
+    void noRuleNamesAJobAndEveryAggregationKeepsDeploymentsApart() throws IOException {
+        alertRules().forEach((name, rule) -> {
+            String expr = (String) rule.get("expr");
+            assertThat(expr).as(name).doesNotContainPattern("\\bjob\\s*[=!]").doesNotContain("__");
+            Matcher aggregation = AGGREGATION.matcher(expr);
+            while (aggregation.find()) {
+                assertThat(aggregation.group(2))
+                        .as("%s: %s groups by something", name, aggregation.group())
+                        .isEqualTo("by");
+                assertThat(aggregation.group(3))
+                        .as("%s: %s keeps deployments apart", name, aggregation.group())
+                        .containsAnyOf("deployment", "instance");
+            }
+        });
+    }
+
+    @Test
+    void theAlertmanagerExampleIsValidAndRoutesEverySeverityOfTheRules() throws Exception {
+        Path config = DOCKER.resolve("alertmanager/alertmanager.yml");
+        Map<String, Object> route = map(yaml(config).get("route"));
+        Set<String> severities = new TreeSet<>();
+        alertRules()
+                .values()
+                .forEach(rule -> severities.add((String) map(rule.get("labels")).get("severity")));
+
+        assertThat(severities).containsExactlyInAnyOrder("page", "ticket");
+        assertThat(list(route.get("group_by"))).contains("deployment");
+        assertThat(list(route.get("routes")))
+                .anySatisfy(r -> assertThat(list(map(r).get("matchers"))).containsExactly("severity=\"page\""));
+        Assumptions.assumeTrue(ToolInstall.ensure("amtool"), ToolInstall.skipMessage("amtool"));
+        assertThat(run(config.getParent(), "amtool", "check-config", "alertmanager.yml"))
+                .contains("SUCCESS");
+    }
+
+    @Test
+    void theDashboardAsksForItsDataSourceAndShowsTheDeploymentPicked() throws IOException {
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(DOCKER.resolve("grafana/dashboards/lapse.json").toFile());
+        List<String> variables = new ArrayList<>();
+        dashboard
+                .get("templating")
+                .get("list")
+                .forEach(v -> variables.add(v.get("name").asText()));
+
+        assertThat(dashboard.get("__inputs").get(0).get("pluginId").asText()).isEqualTo("prometheus");
+        assertThat(variables).containsExactly("datasource", "deployment", "service", "instance");
+        assertThat(dashboard.get("panels")).isNotEmpty().allSatisfy(panel -> {
+            assertThat(panel.get("datasource").get("uid").asText()).isEqualTo("${datasource}");
+            panel.get("targets").forEach(target -> {
+                assertThat(target.get("datasource").get("uid").asText()).isEqualTo("${datasource}");
+                Matcher selector = Pattern.compile("\\blapse_[a-z0-9_]+(\\{[^}]*})?")
+                        .matcher(target.get("expr").asText());
+                while (selector.find()) {
+                    assertThat(selector.group()).contains("deployment=\"$deployment\"");
+                }
+            });
+        });
     }
 
     @Test
@@ -190,11 +267,9 @@ class DeploymentFilesTest {
         });
     }
 
-    private static String promtool(String... arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of("promtool"));
-        command.addAll(List.of(arguments));
+    private static String run(Path directory, String... command) throws Exception {
         Process process = new ProcessBuilder(command)
-                .directory(DOCKER.resolve("prometheus").toFile())
+                .directory(directory.toFile())
                 .redirectErrorStream(true)
                 .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

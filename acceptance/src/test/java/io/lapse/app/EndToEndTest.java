@@ -84,7 +84,7 @@ class EndToEndTest {
                     .until(() -> okPulls(pulled).keySet().containsAll(silent));
             // live orders keep pushing through at least one more ttl: none of them may expire meanwhile
             await().during(Duration.ofMillis(TTL))
-                    .atMost(Duration.ofMillis(TTL + 2_000))
+                    .atMost(Duration.ofMillis(TTL + 10_000))
                     .until(() -> silent.containsAll(expiredOrders(expired)));
 
             List<TimerExpired> expiries = expired.values(JsonCodec.TIMER_EXPIRED::decode);

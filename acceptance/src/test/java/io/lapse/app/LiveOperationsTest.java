@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.operations.status.PrometheusText;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
@@ -48,6 +49,8 @@ class LiveOperationsTest {
     /** Series Prometheus makes itself for every target. */
     private static final Set<String> SCRAPE_SERIES = Set.of("up");
 
+    private static final String DEPLOYMENT = "ops-test";
+
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
 
@@ -74,7 +77,9 @@ class LiveOperationsTest {
                         "compensator.scan-interval",
                         "2s",
                         "compensator.state-dir",
-                        Files.createTempDirectory("ops-streams").toString()));
+                        Files.createTempDirectory("ops-streams").toString(),
+                        "management.deployment",
+                        DEPLOYMENT));
         simulator = new UpstreamSimulator(
                 SimulatorSettings.manual(Duration.ofSeconds(1)),
                 new KafkaClients(config.kafka()),
@@ -133,6 +138,24 @@ class LiveOperationsTest {
         await().atMost(Duration.ofSeconds(60))
                 .untilAsserted(() ->
                         assertThat(exported(management.get("/metrics").body())).containsAll(queried));
+    }
+
+    /** What lets alerts and dashboards work with any scrape configuration, without relabelling. */
+    @Test
+    void everySampleNamesItsDeploymentAndTheServiceThatReportsIt() throws Exception {
+        List<PrometheusText.Sample> samples =
+                PrometheusText.parse(management.get("/metrics").body());
+
+        assertThat(samples)
+                .hasSizeGreaterThan(50)
+                .allSatisfy(sample -> assertThat(sample.labels()).containsEntry("deployment", DEPLOYMENT));
+        assertThat(samples)
+                .filteredOn(sample -> !sample.name().startsWith("lapse_dlq_records"))
+                .allSatisfy(sample -> assertThat(sample.labels()).containsEntry("service", "all"));
+        assertThat(samples)
+                .as("a dead letter counts for the service that wrote it")
+                .filteredOn(sample -> sample.name().equals("lapse_dlq_records_total"))
+                .anySatisfy(sample -> assertThat(sample.labels()).containsEntry("service", "ingest"));
     }
 
     @Test

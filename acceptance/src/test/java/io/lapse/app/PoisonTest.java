@@ -83,7 +83,7 @@ class PoisonTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> dlq.records().size() >= poisoned.size());
             // a batch retried because of one record would write its dead letter again
             await().during(Duration.ofSeconds(3))
-                    .atMost(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(15))
                     .until(() -> dlq.records().size() == poisoned.size());
 
             List<DeadLetter> letters = dlq.values(JsonCodec.DEAD_LETTER::decode);

@@ -29,7 +29,8 @@ final class SeleniumChromium implements AutoCloseable {
         this.driver = driver;
     }
 
-    static SeleniumChromium start() {
+    /** @param arguments Chromium's own, besides those every test needs */
+    static SeleniumChromium start(String... arguments) {
         Assumptions.assumeTrue(
                 ToolInstall.ensure("chromium") && ToolInstall.ensure("chromedriver"),
                 ToolInstall.skipMessage("chromium or chromedriver"));
@@ -48,7 +49,8 @@ final class SeleniumChromium implements AutoCloseable {
                         "--no-sandbox",
                         "--disable-gpu",
                         "--disable-dev-shm-usage",
-                        "--window-size=1280,1000");
+                        "--window-size=1280,1000")
+                .addArguments(arguments);
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
         return new SeleniumChromium(driver);

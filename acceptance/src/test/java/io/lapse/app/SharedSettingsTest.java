@@ -7,6 +7,7 @@ import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.config.SharedSettings;
 import io.lapse.devstack.DevStackExtension;
+import io.lapse.devstack.RedisCluster;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The user guide's mistake: one service started with a ttl of its own (or another key prefix) would arm or fire by
  * other rules than the rest, silently. It waits instead, not ready, saying what differs, and never starts its work;
- * once on-call declares its settings on purpose (a change across a rolling restart), it starts.
+ * once on-call declares its settings on purpose (a change across a rolling restart), it starts. Another deployment
+ * (its own push topic) on the same Redis is none of its business.
  */
 @Tag("slow")
 class SharedSettingsTest {
@@ -73,20 +75,43 @@ class SharedSettingsTest {
         }
     }
 
+    /**
+     * On a Redis Cluster, where the declaration's key lies outside every shard's hash tag: a process with another key
+     * prefix for the same push topic waits, and another deployment (its own topics) with that same prefix starts.
+     */
     @Test
-    void aServiceWithAnotherKeyPrefixForTheSameTopicsWaits() throws Exception {
-        Namespace run = new Namespace("shared-prefix");
-        LapseConfig first = config(run, Map.of());
-        LapseConfig other = config(run, Map.of("redis.key-prefix", "elsewhere"));
-        try (LapseRuntime declaring = new LapseRuntime(first, Clock.systemUTC()).start(EnumSet.of(ServiceName.INGEST));
-                LapseRuntime differing = new LapseRuntime(other, Clock.systemUTC())) {
-            CompletableFuture.runAsync(() -> differing.start(EnumSet.of(ServiceName.INGEST)));
-            ManagementClient management = new ManagementClient(differing.managementPort());
+    void onARedisClusterAServiceWithAnotherKeyPrefixForTheSameTopicsWaitsAndAnotherDeploymentStarts() throws Exception {
+        try (RedisCluster cluster = RedisCluster.start(3)) {
+            Map<String, String> onCluster = Map.of("redis.uri", cluster.uri(), "redis.cluster", "true");
+            Namespace run = new Namespace("shared-prefix");
+            LapseConfig first = config(run, onCluster);
+            LapseConfig other = config(run, with(onCluster, "redis.key-prefix", "elsewhere"));
+            LapseConfig otherDeployment =
+                    config(new Namespace("shared-other"), with(onCluster, "redis.key-prefix", "elsewhere"));
+            try (LapseRuntime declaring =
+                            new LapseRuntime(first, Clock.systemUTC()).start(EnumSet.of(ServiceName.INGEST));
+                    LapseRuntime differing = new LapseRuntime(other, Clock.systemUTC());
+                    LapseRuntime another = new LapseRuntime(otherDeployment, Clock.systemUTC())) {
+                CompletableFuture.runAsync(() -> differing.start(EnumSet.of(ServiceName.INGEST)));
+                ManagementClient management = new ManagementClient(differing.managementPort());
 
-            awaitWaitingFor(
-                    management,
-                    "redis.key-prefix is elsewhere here, " + first.redis().keyPrefix() + " declared");
+                awaitWaitingFor(
+                        management,
+                        "redis.key-prefix is elsewhere here, " + first.redis().keyPrefix() + " declared");
+                assertThat(another.start(EnumSet.of(ServiceName.INGEST))).isSameAs(another);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> new ManagementClient(another.managementPort())
+                                        .get("/health/ready")
+                                        .statusCode()
+                                == 200);
+            }
         }
+    }
+
+    private static Map<String, String> with(Map<String, String> settings, String key, String value) {
+        Map<String, String> more = new HashMap<>(settings);
+        more.put(key, value);
+        return more;
     }
 
     /** Until the process's readiness says that start-up waits for its settings to agree, naming this difference. */

@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * {@code lapse} launcher and the fault suite use the archive only while it is newer than the jar, and any failure
  * here leaves no archive, which costs start-up time and nothing else.
  *
- * <p>Arguments: the jar, the archive to write.
+ * <p>Arguments: the jar, the archive to write, and optionally the {@code java} to train with (by default this JVM's):
+ * an archive is valid only for the JVM build that wrote it, so the image's archive is trained on the image's own
+ * runtime (image/pom.xml).
  */
 final class ClassArchiveTraining {
 
@@ -43,10 +45,13 @@ final class ClassArchiveTraining {
     public static void main(String[] args) throws IOException {
         Path jar = Path.of(args[0]).toAbsolutePath();
         Path archive = Path.of(args[1]).toAbsolutePath();
-        Path log = archive.resolveSibling("lapse-jsa-training.log");
+        Path java = args.length > 2
+                ? Path.of(args[2]).toAbsolutePath()
+                : Path.of(System.getProperty("java.home"), "bin", "java");
+        Path log = archive.resolveSibling(archive.getFileName().toString().replace(".jsa", "") + "-jsa-training.log");
         Files.deleteIfExists(archive);
         try {
-            train(jar, archive, log);
+            train(java, jar, archive, log);
         } catch (Exception | Error e) {
             // an optimisation that failed must not fail the build
             System.out.println("class-data archive training failed: " + e);
@@ -57,7 +62,7 @@ final class ClassArchiveTraining {
                         : "wrote no class-data archive, lapse.jar starts without one: see " + log);
     }
 
-    private static void train(Path jar, Path archive, Path log) throws Exception {
+    private static void train(Path java, Path jar, Path archive, Path log) throws Exception {
         Path stateDir = TempDirs.create("lapse-jsa-training");
         try (DevStack stack = DevStack.start()) {
             LapseConfig config = LapseConfig.load(null, Map.of())
@@ -70,12 +75,7 @@ final class ClassArchiveTraining {
                 upstream.start();
                 int port = Ports.free();
                 ProcessBuilder all = new ProcessBuilder(
-                                Path.of(System.getProperty("java.home"), "bin", "java")
-                                        .toString(),
-                                "-XX:ArchiveClassesAtExit=" + archive,
-                                "-jar",
-                                jar.toString(),
-                                "all")
+                                java.toString(), "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar.toString(), "all")
                         .redirectErrorStream(true)
                         .redirectOutput(log.toFile());
                 all.environment()

@@ -20,19 +20,30 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 /**
  * Waits until the compensator has processed its input topics up to where they ended when the wait began, so that a
  * rebuild starting then knows every status and every expiry published before Redis lost its data: it then repeats no
- * published expiry and skips none. With exactly-once processing a committed offset means the mirror's changelog holds
- * everything before it. First the pushes, pull results and expiries; then the repartition topic those read in another
- * partition than their order's were forwarded to, which Kafka Streams writes in transactions: each ends with a marker,
- * so having processed everything but the last offset is having processed everything.
+ * published expiry and skips none. A committed offset means the mirror holds everything before it: the push folder
+ * commits the pushes' offsets in the transaction that hands their updates to the mirror's repartition topic, and Kafka
+ * Streams, with exactly-once processing, commits the other inputs' offsets with what it wrote to the store's changelog.
+ * First the pushes, pull results and expiries; then the repartition topic (the pushes' hand-overs, and the pull results
+ * and expiries read in another partition than their order's), which is written in transactions: each ends with a
+ * marker, so having processed everything but the last offset is having processed everything.
  */
 final class CaughtUp {
 
     private static final Duration POLL = Duration.ofMillis(100);
 
+    /**
+     * A consumer group's offsets on some topics.
+     *
+     * @param slack offsets per partition it may stay behind: a transaction's commit marker, which no consumer commits
+     */
+    record Reading(String group, List<String> topics, long slack) {
+        Reading {
+            topics = List.copyOf(topics);
+        }
+    }
+
     private final Admin admin;
-    private final String groupId;
-    private final List<String> inputs;
-    private final String repartitionTopic;
+    private final List<List<Reading>> stages;
     private final Clock clock;
 
     /** The wait for the compensator of this configuration: its three input topics, then its repartition topic. */
@@ -41,37 +52,45 @@ final class CaughtUp {
         TopicNames topics = config.topics();
         return new CaughtUp(
                 admin,
-                applicationId,
-                List.of(topics.push(), topics.pulled(), topics.expired()),
-                CompensatorTopology.repartitionTopic(applicationId),
+                List.of(
+                        List.of(
+                                new Reading(CompensatorTopology.pushGroup(applicationId), List.of(topics.push()), 0),
+                                new Reading(applicationId, List.of(topics.pulled(), topics.expired()), 0)),
+                        List.of(new Reading(
+                                applicationId, List.of(CompensatorTopology.repartitionTopic(applicationId)), 1))),
                 clock);
     }
 
-    CaughtUp(Admin admin, String groupId, List<String> inputs, String repartitionTopic, Clock clock) {
+    /** @param stages each waited for in turn, its end offsets read when the one before is done */
+    CaughtUp(Admin admin, List<List<Reading>> stages, Clock clock) {
         this.admin = admin;
-        this.groupId = groupId;
-        this.inputs = inputs;
-        this.repartitionTopic = repartitionTopic;
+        this.stages = List.copyOf(stages);
         this.clock = clock;
     }
 
     /** @return records the compensator still had to process when the wait ended: 0 when it caught up */
     long await(Duration timeout) throws InterruptedException {
         long deadline = clock.millis() + timeout.toMillis();
-        long behind = awaitOffsets(ends(inputs), 0, deadline);
-        if (behind > 0) {
-            return behind;
+        for (List<Reading> stage : stages) {
+            long behind = awaitStage(stage, deadline);
+            if (behind > 0) {
+                return behind;
+            }
         }
-        return awaitOffsets(ends(List.of(repartitionTopic)), 1, deadline);
+        return 0;
     }
 
-    private long awaitOffsets(Map<TopicPartition, Long> ends, long slack, long deadline) throws InterruptedException {
+    private long awaitStage(List<Reading> stage, long deadline) throws InterruptedException {
+        Map<Reading, Map<TopicPartition, Long>> ends = new HashMap<>();
+        stage.forEach(reading -> ends.put(reading, ends(reading.topics())));
         while (true) {
-            Map<TopicPartition, OffsetAndMetadata> committed = committed();
             long behind = 0;
-            for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
-                OffsetAndMetadata offset = committed.get(end.getKey());
-                behind += Math.max(0, end.getValue() - slack - (offset == null ? 0 : offset.offset()));
+            for (Reading reading : stage) {
+                Map<TopicPartition, OffsetAndMetadata> committed = committed(reading.group());
+                for (Map.Entry<TopicPartition, Long> end : ends.get(reading).entrySet()) {
+                    OffsetAndMetadata offset = committed.get(end.getKey());
+                    behind += Math.max(0, end.getValue() - reading.slack() - (offset == null ? 0 : offset.offset()));
+                }
             }
             if (behind == 0 || clock.millis() >= deadline) {
                 return behind;
@@ -80,10 +99,10 @@ final class CaughtUp {
         }
     }
 
-    private Map<TopicPartition, OffsetAndMetadata> committed() {
+    private Map<TopicPartition, OffsetAndMetadata> committed(String group) {
         return Blocking.await(
-                admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
-                "read the offsets of consumer group " + groupId);
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
+                "read the offsets of consumer group " + group);
     }
 
     /** The last stable offset of every partition of the topics; a topic that does not exist yet has none. */

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /** What the compensator tells Prometheus: how much it mirrors, what it rebuilt, and when it last looked at Redis. */
 final class CompensatorMetrics {
@@ -25,6 +26,7 @@ final class CompensatorMetrics {
         DRIFT
     }
 
+    private final MeterRegistry registry;
     private final Clock clock;
     private final long startedAt;
     private final AtomicLong orders = new AtomicLong(-1);
@@ -39,6 +41,7 @@ final class CompensatorMetrics {
     private final AtomicLong[] lastDurationMillis = {new AtomicLong(-1), new AtomicLong(-1)};
 
     CompensatorMetrics(MeterRegistry registry, Clock clock) {
+        this.registry = registry;
         this.clock = clock;
         this.startedAt = clock.millis();
         Gauge.builder("lapse.compensator.orders", orders, n -> n.get() < 0 ? Double.NaN : n.get())
@@ -96,6 +99,13 @@ final class CompensatorMetrics {
 
     private static double orNaN(AtomicLong seconds) {
         return seconds.get() < 0 ? Double.NaN : seconds.get();
+    }
+
+    /** @param pending orders whose pushes the push folder holds until the end of its round */
+    void watchPendingPushes(IntSupplier pending) {
+        Gauge.builder("lapse.compensator.pushes.pending", pending, IntSupplier::getAsInt)
+                .description("Orders whose pushes were read and wait for the end of the round to reach the mirror")
+                .register(registry);
     }
 
     /** @param behind records a postponed rebuild waits for the mirror to read; 0 once none waits */

@@ -18,15 +18,16 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * The compensator: a Kafka Streams mirror of what Redis should hold for every order, which rebuilds Redis at once
- * when it lost its data (watch thread), and compares its own part with Redis every compensator.scan-interval (scan
- * thread).
+ * The compensator: a Kafka Streams mirror of what Redis should hold for every order, fed the pushes once a round by
+ * its push folder, which rebuilds Redis at once when it lost its data (watch thread), and compares its own part with
+ * Redis every compensator.scan-interval (scan thread).
  */
 public final class CompensatorService implements Service {
 
     private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
 
     private final CompensatorStreams streams;
+    private final PushFolder pushes;
     private final Admin admin;
     private final RebuildOnLoss rebuild;
     private final RedisLossWatch loss;
@@ -36,6 +37,7 @@ public final class CompensatorService implements Service {
 
     private CompensatorService(
             CompensatorStreams streams,
+            PushFolder pushes,
             Admin admin,
             RebuildOnLoss rebuild,
             RedisLossWatch loss,
@@ -43,6 +45,7 @@ public final class CompensatorService implements Service {
             ServiceLoop scan,
             AtomicBoolean closed) {
         this.streams = streams;
+        this.pushes = pushes;
         this.admin = admin;
         this.rebuild = rebuild;
         this.loss = loss;
@@ -62,14 +65,24 @@ public final class CompensatorService implements Service {
         TopicNames topics = config.topics();
         new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.expired()));
         Admin admin = clients.admin();
+        String applicationId = config.compensator().applicationId();
+        int mirrorPartitions = MirrorPartitions.of(admin, applicationId, CompensatorTopology.inputs(topics));
         CompensatorStreams streams = CompensatorStreams.build(
                 config,
                 clients,
                 admin,
                 Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"),
-                MirrorPartitions.of(admin, config.compensator().applicationId(), CompensatorTopology.inputs(topics)),
+                mirrorPartitions,
+                clock);
+        PushFolder pushes = PushFolder.build(
+                config,
+                clients,
+                new OffsetTakeover(admin, applicationId, CompensatorTopology.pushGroup(applicationId), topics.push()),
+                mirrorPartitions,
+                streams::ranOnce,
                 clock);
         CompensatorMetrics metrics = new CompensatorMetrics(context.registry(), clock);
+        metrics.watchPendingPushes(pushes::pendingOrders);
         TimerRebuild timers = new TimerRebuild(context.redis(), context.keys(), config.timer());
         Supplier<MirrorWriter> writers = () -> new MirrorWriter(timers, config.timer(), false, metrics::written);
         AtomicBoolean closed = new AtomicBoolean();
@@ -82,14 +95,19 @@ public final class CompensatorService implements Service {
                 writers,
                 metrics,
                 closed::get,
+                pushes::handOverUpToNow,
                 RebuildOnLoss.CATCH_UP_ROUND,
                 clock);
         RedisLossWatch loss = new RedisLossWatch(context.epochs(), rebuild, metrics);
+        HandOverRequests handOvers = new HandOverRequests(context.redis(), context.keys(), clock);
         ServiceLoop watch = new ServiceLoop(
                 "lapse-compensator-watch",
                 () -> {
                     // a rebuild reads the changelog, which exists once the streams ran
                     if (streams.ranOnce() && !closed.get()) {
+                        if (handOvers.askedSinceLastLook()) {
+                            pushes.handOverUpToNow();
+                        }
                         try {
                             loss.check();
                         } catch (CancellationException closing) {
@@ -102,16 +120,19 @@ public final class CompensatorService implements Service {
                 () -> {});
         DriftScan drift = new DriftScan(
                 streams,
+                () -> { // this instance's folder at once, the others' within half a second
+                    pushes.handOverUpToNow();
+                    handOvers.ask();
+                },
                 CaughtUp.of(admin, config, clock),
                 loss::redisWhole,
                 context.watermarks(),
                 writers,
                 metrics,
                 config.compensator().scanInterval(),
-                config.timer().ttl(),
                 clock);
         ServiceLoop scan = new ServiceLoop("lapse-compensator-scan", drift::runWhenDue, () -> {}, () -> {});
-        return new CompensatorService(streams, admin, rebuild, loss, watch, scan, closed);
+        return new CompensatorService(streams, pushes, admin, rebuild, loss, watch, scan, closed);
     }
 
     @Override
@@ -125,6 +146,7 @@ public final class CompensatorService implements Service {
             throw new IllegalStateException("the compensator does not start after close()");
         }
         streams.start();
+        pushes.start();
         watch.start();
         scan.start();
     }
@@ -134,13 +156,23 @@ public final class CompensatorService implements Service {
         return streams.local();
     }
 
+    /** The mirror's streams, for a test's own drift scan. */
+    CompensatorStreams streams() {
+        return streams;
+    }
+
+    /** Asks for the pushes read so far to reach the mirror now rather than at the end of the round. */
+    void handOverPushes() {
+        pushes.handOverUpToNow();
+    }
+
     /** Dead once Kafka Streams has stopped for good (an error, or shutting down): a restart is what helps then. */
     @Override
     public Optional<String> livenessProblem() {
         if (!closed.get() && streams.hasStopped()) {
             return Optional.of("the compensator's Kafka Streams have stopped");
         }
-        return ServiceLoop.livenessProblemOf(watch, scan);
+        return pushes.livenessProblem().or(() -> ServiceLoop.livenessProblemOf(watch, scan));
     }
 
     /**
@@ -149,7 +181,7 @@ public final class CompensatorService implements Service {
      */
     @Override
     public boolean isReady() {
-        return !closed.get() && streams.isHealthy() && watch.isHealthy() && loss.redisWhole();
+        return !closed.get() && streams.isHealthy() && pushes.isHealthy() && watch.isHealthy() && loss.redisWhole();
     }
 
     @Override
@@ -160,6 +192,7 @@ public final class CompensatorService implements Service {
         scan.close();
         watch.close();
         rebuild.close();
+        pushes.close();
         streams.close();
         admin.close();
     }

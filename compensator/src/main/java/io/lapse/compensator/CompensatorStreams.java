@@ -1,13 +1,16 @@
 package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.kafka.GroupDeparture;
 import io.lapse.kafka.InstanceSlot;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.lifecycle.StartupTimeline;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -28,11 +31,21 @@ final class CompensatorStreams implements AutoCloseable {
     private final StreamThreads threads;
     private final Runnable coverInputs;
     private final LocalMirror local;
+    private final String applicationId;
+    private final Supplier<Admin> admins;
     private volatile boolean ranOnce;
 
-    private CompensatorStreams(KafkaStreams streams, InstanceSlot slot, StreamThreads threads, Runnable coverInputs) {
+    private CompensatorStreams(
+            KafkaStreams streams,
+            InstanceSlot slot,
+            StreamThreads threads,
+            Runnable coverInputs,
+            String applicationId,
+            Supplier<Admin> admins) {
         this.streams = streams;
         this.slot = slot;
+        this.applicationId = applicationId;
+        this.admins = admins;
         this.threads = threads;
         this.coverInputs = coverInputs;
         this.local = new LocalMirror(streams);
@@ -52,14 +65,19 @@ final class CompensatorStreams implements AutoCloseable {
                         config.topics(), config.timer(), config.compensator().scanInterval(), partitions),
                 StreamsSettings.of(config, stateDir, slot));
         String applicationId = config.compensator().applicationId();
-        List<String> inputs = CompensatorTopology.inputs(config.topics());
+        List<String> inputs = CompensatorTopology.sources(config.topics());
         CompensatorStreams started = new CompensatorStreams(
                 streams,
                 slot,
                 new StreamThreads(clock, THREAD_SETTLE),
-                () -> MirrorPartitions.coverInputs(admin, applicationId, inputs));
+                () -> MirrorPartitions.coverInputs(admin, applicationId, inputs),
+                applicationId,
+                clients::admin);
         streams.setStateListener((state, previous) -> {
             if (state == KafkaStreams.State.RUNNING) {
+                if (!started.ranOnce) {
+                    log.info("compensator streams running (process up {})", StartupTimeline.sinceProcessStart());
+                }
                 started.ranOnce = true;
             }
         });
@@ -119,9 +137,13 @@ final class CompensatorStreams implements AutoCloseable {
 
     @Override
     public void close() {
-        // leaving the group hands the tasks to a restarted or other instance at once, not after the session timeout
+        // leaving the group hands the tasks to another instance at once; alone, it stays, so that the restarted
+        // process gets them back as soon as it joins rather than after an empty group's rebalance
         if (!streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
-                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP))) {
+                .withGroupMembershipOperation(
+                        GroupDeparture.leaves(admins, applicationId, slot.id())
+                                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                                : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP))) {
             log.warn("the compensator's streams did not stop within {}", CLOSE_TIMEOUT);
         }
         slot.close();

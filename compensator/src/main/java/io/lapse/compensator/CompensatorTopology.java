@@ -16,12 +16,13 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The compensator's Kafka Streams topology: pushes, pull results and published expiries, keyed by orderId, fold into a
- * durable mirror of what Redis should hold for every order. An order's state lives in one partition of the mirror,
- * chosen by its orderId ({@link MirrorPartition}); an input read from that partition of its topic folds in at once, any
- * other goes through the repartition topic to the task that owns its partition (producers key and partition as they
- * like, and the topics may differ in partition count). Records that break the contract are skipped (their dead letter
- * is ingest's or the puller's).
+ * The compensator's Kafka Streams topology: pull results and published expiries, keyed by orderId, and the pushes the
+ * {@link PushFolder} hands over once a round, fold into a durable mirror of what Redis should hold for every order.
+ * An order's state lives in one partition of the mirror, chosen by its orderId ({@link MirrorPartition}); a pull result
+ * or expiry read from that partition of its topic folds in at once, any other goes through the repartition topic to the
+ * task that owns its partition (producers key and partition as they like, and the topics may differ in partition
+ * count), as do the pushes' hand-overs. Records that break the contract are skipped (their dead letter is ingest's or
+ * the puller's).
  */
 public final class CompensatorTopology {
 
@@ -45,14 +46,24 @@ public final class CompensatorTopology {
         return List.of(topics.push(), topics.pulled(), topics.expired());
     }
 
+    /** The input topics the streams read themselves; the push folder reads the pushes. */
+    static List<String> sources(TopicNames topics) {
+        return List.of(topics.pulled(), topics.expired());
+    }
+
+    /** The consumer group the compensator's push folder reads the push topic in ({@link PushFolder}). */
+    public static String pushGroup(String applicationId) {
+        return applicationId + "-pushes";
+    }
+
     /** The internal topic Kafka Streams keeps the store in: what a rebuild reads. */
     public static String changelog(String applicationId) {
         return applicationId + "-" + STORE + "-changelog";
     }
 
     /**
-     * The internal topic the inputs read from another partition than their order's go through, keyed by orderId, on
-     * their way to the store; its partition count is the mirror's.
+     * The internal topic the inputs read from another partition than their order's, and the pushes' hand-overs, go
+     * through, keyed by orderId, on their way to the store; its partition count is the mirror's.
      */
     public static String repartitionTopic(String applicationId) {
         return applicationId + "-" + REPARTITION + "-repartition";
@@ -75,17 +86,14 @@ public final class CompensatorTopology {
                         Stores.persistentKeyValueStore(STORE), Serdes.String(), OrderStateSerde.serde())
                 .withCachingDisabled()
                 .withLoggingEnabled(CHANGELOG));
-        KStream<String, MirrorInput> pushes =
-                fold(builder, topics.push(), "push", RecordDecoder.statuses(reader::push), partition);
         KStream<String, MirrorInput> pulls =
                 fold(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull), partition);
         KStream<String, MirrorInput> expiries =
                 fold(builder, topics.expired(), "expired", RecordDecoder.expiries(), partition);
         // what each input's fold forwards lives in another partition: the repartition topic's source joins this
         // subtopology through the store, so the tasks that write the topic also read it, partition p by task p, and
-        // every order's inputs meet in one task and one store
-        pushes.merge(pulls, Named.as("merge-statuses"))
-                .merge(expiries, Named.as("merge-expiries"))
+        // every order's inputs (the push folder's hand-overs among them) meet in one task and one store
+        pulls.merge(expiries, Named.as("merge-expiries"))
                 .repartition(Repartitioned.with(Serdes.String(), MirrorInputSerde.serde())
                         .withName(REPARTITION)
                         .withNumberOfPartitions(partitions)

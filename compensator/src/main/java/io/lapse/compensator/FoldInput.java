@@ -10,15 +10,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the raw records of one input topic and folds each into the mirror of its order: at once when the order lives
+ * Reads the raw records of one input topic (pull results or expiries) and folds each into the mirror of its order: at once when the order lives
  * in this task's partition of the mirror, else forwarded, keyed by orderId, towards the repartition topic and the task
  * that keeps it. A task of the compensator's one subtopology reads partition p of every input topic and of the
  * repartition topic and owns partition p of the store, so an input arriving where the Java client's partitioner put
  * it (producers of the Java client, topics of the repartition topic's partition count) needs no hop.
  *
  * <p>Decoding, routing and folding are one processor because every hand-over from one Kafka Streams processor to the
- * next has a cost of its own (a record context, the end-to-end sensors, a pass-through per merge), paid 67,000 times a
- * second at 1 M orders.
+ * next has a cost of its own (a record context, the end-to-end sensors, a pass-through per merge), paid for every pull
+ * result and expiry: in a storm, a million of each. (Pushes do not come this way: see {@link PushFolder}.)
  *
  * <p>A record that breaks the contract is skipped: one bad record must not stop the compensator, and its one dead
  * letter is written by the service that acts on it (ingest for pushes and pull results, the puller for expiries), so

@@ -68,6 +68,8 @@ public final class OnCallRebuild {
                 }
                 TimerKeys keys =
                         new TimerKeys(config.redis().keyPrefix(), config.timer().shards());
+                // a running compensator hands its pushes to the mirror once a round, or at once when asked
+                new HandOverRequests(redis, keys, clock).ask();
                 FullRebuild rebuild = new FullRebuild(
                         new RedisEpochs(redis, keys),
                         CaughtUp.of(admin, config, clock),

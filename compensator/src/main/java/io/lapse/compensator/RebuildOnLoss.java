@@ -30,6 +30,7 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
     private final CompensatorMetrics metrics;
     private final Consumer<byte[], byte[]> changelog;
     private final BooleanSupplier closing;
+    private final Runnable handOverPushes;
     private final Duration catchUpRound;
     private final Clock clock;
     /** The previous postponed round's figures, for the rate of catching up; -1 while no round was postponed. */
@@ -39,6 +40,8 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
 
     /**
      * @param local        this instance's part of the mirror, read from its stores; the rest is read from the changelog
+     * @param handOverPushes asks the push folder for what it read to reach the mirror now, rather than at the end of
+     *                       its round: the rebuild waits for the mirror to hold every push published before the loss
      * @param catchUpRound how long one round waits for the mirror to catch up before it is postponed
      */
     RebuildOnLoss(
@@ -50,6 +53,7 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
             Supplier<MirrorWriter> writers,
             CompensatorMetrics metrics,
             BooleanSupplier closing,
+            Runnable handOverPushes,
             Duration catchUpRound,
             Clock clock) {
         String applicationId = config.compensator().applicationId();
@@ -65,12 +69,14 @@ final class RebuildOnLoss implements RedisLossWatch.Rebuild, AutoCloseable {
         this.writers = writers;
         this.metrics = metrics;
         this.closing = closing;
+        this.handOverPushes = handOverPushes;
         this.catchUpRound = catchUpRound;
         this.clock = clock;
     }
 
     @Override
     public RebuildResult run(String reason) throws InterruptedException {
+        handOverPushes.run();
         if (behindBefore < 0) {
             log.warn(
                     "{}: rebuilding every timer from the compensator's mirror; nothing fires from those shards until "

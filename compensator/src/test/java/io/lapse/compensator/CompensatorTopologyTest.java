@@ -9,6 +9,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
+import io.lapse.store.OrderUpdate;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +33,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The compensator's topology on its own: what it remembers of each order, and what it skips. */
+/**
+ * The compensator's topology on its own: what it remembers of each order, and what it skips. Pushes come as the push
+ * folder hands them over, through the repartition topic; pull results and expiries as they are published.
+ */
 @Tag("slow")
 class CompensatorTopologyTest {
 
@@ -51,7 +55,7 @@ class CompensatorTopologyTest {
     Path stateDir;
 
     private TopologyTestDriver driver;
-    private TestInputTopic<String, byte[]> pushes;
+    private TestInputTopic<String, MirrorInput> pushes;
     private TestInputTopic<String, byte[]> pulls;
     private TestInputTopic<String, byte[]> expiries;
     private TestOutputTopic<String, byte[]> deadLetters;
@@ -66,7 +70,10 @@ class CompensatorTopologyTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(
                 CompensatorTopology.build(TOPICS, TIMER, PRUNE, PARTITIONS), props, Instant.ofEpochMilli(NOW));
-        pushes = driver.createInputTopic(TOPICS.push(), new StringSerializer(), new ByteArraySerializer());
+        pushes = driver.createInputTopic(
+                CompensatorTopology.repartitionTopic("compensator-test"),
+                new StringSerializer(),
+                MirrorInputSerde.serde().serializer());
         pulls = driver.createInputTopic(TOPICS.pulled(), new StringSerializer(), new ByteArraySerializer());
         expiries = driver.createInputTopic(TOPICS.expired(), new StringSerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(TOPICS.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
@@ -82,8 +89,11 @@ class CompensatorTopologyTest {
         driver.close();
     }
 
+    /** A push as the push folder hands it over, read by ingest's rules. */
     private void push(String orderId, String status, long ts) {
-        pushes.pipeInput(orderId, JsonCodec.STATUS_PUSH.encode(new StatusPush(orderId, status, ts)), NOW);
+        OrderUpdate update =
+                TIMER.isTerminal(status) ? OrderUpdate.terminal(orderId, ts) : OrderUpdate.active(orderId, ts);
+        pushes.pipeInput(orderId, new MirrorInput.Status(update), NOW);
     }
 
     private void pull(PullResult result) {
@@ -159,8 +169,7 @@ class CompensatorTopologyTest {
 
     @Test
     void invalidRecordsAreSkippedWithoutADeadLetterOfItsOwnAndTheNextValidOneIsStillRead() {
-        pushes.pipeInput("bad", "{not json".getBytes(StandardCharsets.UTF_8), NOW);
-        pushes.pipeInput("other", JsonCodec.STATUS_PUSH.encode(new StatusPush("bad", "CHARGING", NOW)), NOW);
+        pulls.pipeInput("bad", "{not json".getBytes(StandardCharsets.UTF_8), NOW);
         pulls.pipeInput("bad", "{\"orderId\":\"bad\"}".getBytes(StandardCharsets.UTF_8), NOW);
         expiries.pipeInput("bad", "{\"orderId\":\"bad\",\"attempt\":0}".getBytes(StandardCharsets.UTF_8), NOW);
         push("good", "CHARGING", NOW - 1_000);
@@ -174,21 +183,10 @@ class CompensatorTopologyTest {
 
     @Test
     void recordsWithoutAKeyAreKeyedByTheirOrderId() {
-        pushes.pipeInput(null, JsonCodec.STATUS_PUSH.encode(new StatusPush("o1", "CHARGING", NOW - 1_000)), NOW);
+        fire(expiry("o1", NOW - 200_000, 1, false));
+        expiries.pipeInput(null, JsonCodec.TIMER_EXPIRED.encode(expiry("o1", NOW - 200_000, 2, false)), NOW);
 
-        assertThat(orders.get("o1")).isEqualTo(OrderState.active(NOW - 1_000));
-    }
-
-    @Test
-    void aMissingTsFallsBackToTheRecordTimestampAndAFutureTsIsClampedToTheReadTime() {
-        pushes.pipeInput(
-                "no-ts",
-                "{\"orderId\":\"no-ts\",\"status\":\"CHARGING\"}".getBytes(StandardCharsets.UTF_8),
-                NOW - 7_000);
-        push("future", "CHARGING", NOW + 60_000);
-
-        assertThat(orders.get("no-ts")).isEqualTo(OrderState.active(NOW - 7_000));
-        assertThat(orders.get("future")).isEqualTo(OrderState.active(NOW));
+        assertThat(orders.get("o1").fired()).isEqualTo(2);
     }
 
     @Test
@@ -219,9 +217,10 @@ class CompensatorTopologyTest {
         assertThat(orders.get(here)).isEqualTo(OrderState.active(NOW - 1_000));
         assertThat(orders.get(elsewhere)).isEqualTo(OrderState.active(NOW - 1_000));
         assertThat(moved.readKeyValuesToList())
-                .as("the push, the expiry and the pull of the order kept in partition 3, and none of the other's")
+                .as("the expiry and the pull of the order kept in partition 3, and none of the other's (pushes come"
+                        + " through the repartition topic from the push folder)")
                 .extracting(record -> record.key)
-                .containsExactly(elsewhere, elsewhere, elsewhere);
+                .containsExactly(elsewhere, elsewhere);
     }
 
     /** An orderId whose state the mirror keeps in this partition. */

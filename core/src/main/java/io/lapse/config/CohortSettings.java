@@ -14,6 +14,9 @@ public record CohortSettings(String field, String keySeparator, int silentPercen
     /** Longest cohort name counted: a longer value is a mistake (a payload, an id), not the name of a cohort. */
     public static final int MAX_NAME_LENGTH = 64;
 
+    /** No cohort told, at the defaults otherwise. */
+    public static final CohortSettings NONE = new CohortSettings("", "", 50, 100, 1000);
+
     public CohortSettings {
         Require.given(ConfigKeys.FLEET_COHORT_FIELD, field);
         Require.given(ConfigKeys.FLEET_COHORT_KEY_SEPARATOR, keySeparator);

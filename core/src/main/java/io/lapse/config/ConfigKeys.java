@@ -25,6 +25,11 @@ public final class ConfigKeys {
             "topics.fleet-events",
             "charging.fleet.events",
             "Fleet silence events: one when many orders go silent at once, one when they speak again.");
+    public static final ConfigKey TOPIC_PARKED = key(
+            "topics.parked",
+            "lapse.puller.parked",
+            "Expiries whose pull waits for upstream (an outage, a request unanswered), each due again after "
+                    + "upstream.circuit-open; the puller writes and reads it.");
     public static final ConfigKey TOPICS_CREATE = key("topics.create", "true", "Create missing topics at start.");
     public static final ConfigKey TOPICS_PARTITIONS =
             key("topics.partitions", "6", "Partitions of topics Lapse creates.");
@@ -75,8 +80,10 @@ public final class ConfigKeys {
             "timer.tombstone-retention",
             "24h",
             "How long finished orders stay marked so replayed statuses cannot revive them.");
-    public static final ConfigKey TIMER_MAX_CLOCK_SKEW =
-            key("timer.max-clock-skew", "5s", "A `ts` further in the future is clamped to the time it was read.");
+    public static final ConfigKey TIMER_MAX_CLOCK_SKEW = key(
+            "timer.max-clock-skew",
+            "5s",
+            "A `ts` further ahead of its record's Kafka timestamp is clamped to that timestamp.");
     public static final ConfigKey TIMER_MAX_EVENT_AGE = key(
             "timer.max-event-age",
             "24h",
@@ -101,7 +108,8 @@ public final class ConfigKeys {
     public static final ConfigKey FLEET_BASELINE = key(
             "fleet.baseline",
             "10m",
-            "The push rate of the recent past a window's rate is compared with (the span before the window).");
+            "The push rate of the recent past a window's rate is compared with (the span before the window); at"
+                    + " least 2.5 × fleet.window + 10s.");
     public static final ConfigKey FLEET_SILENT_PERCENT = key(
             "fleet.silent-percent",
             "50",
@@ -135,8 +143,11 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_BASE_URL =
             key("upstream.base-url", "http://localhost:8081", "A pull is `GET {base-url}/orders/{orderId}/status`.");
     public static final ConfigKey UPSTREAM_TIMEOUT = key("upstream.timeout", "2s", "Time one request may take.");
-    public static final ConfigKey UPSTREAM_MAX_ATTEMPTS =
-            key("upstream.max-attempts", "3", "Requests per pull before it is FAILED.");
+    public static final ConfigKey UPSTREAM_MAX_ATTEMPTS = key(
+            "upstream.max-attempts",
+            "2",
+            "Requests for one pull in a row while upstream does not answer, before the pull is parked "
+                    + "(topics.parked) and asked again after upstream.circuit-open; never FAILED for it.");
     public static final ConfigKey UPSTREAM_RETRY_BACKOFF = key(
             "upstream.retry-backoff",
             "200ms",
@@ -150,11 +161,12 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_CIRCUIT_OPEN = key(
             "upstream.circuit-open",
             "2s",
-            "How long pulls wait once most recent requests failed, before a few of them probe upstream again.");
+            "How long pulls wait once most recent requests failed, before a few of them probe upstream again; and "
+                    + "how long a parked pull waits before it is asked again.");
     public static final ConfigKey UPSTREAM_MAX_BODY_BYTES = key(
             "upstream.max-body-bytes",
             "65536",
-            "Largest response body a pull accepts; a larger one makes the pull FAILED.");
+            "Largest response body a pull accepts; a larger one is a refusal of the order (FAILED).");
     public static final ConfigKey UPSTREAM_PROBE_PATH = key(
             "upstream.probe-path",
             "/",
@@ -175,7 +187,8 @@ public final class ConfigKeys {
     public static final ConfigKey UPSTREAM_BEARER_TOKEN_FILE = key(
             "upstream.bearer-token-file",
             "",
-            "File holding a token sent as Authorization: Bearer <token> with every upstream request; read at start.");
+            "File holding a token sent as Authorization: Bearer <token> with every upstream request; read at start, "
+                    + "and again whenever upstream answers 401, 403 or 407.");
     public static final ConfigKey UPSTREAM_TRUSTSTORE_PATH = key(
             "upstream.truststore.path",
             "",
@@ -195,7 +208,7 @@ public final class ConfigKeys {
     public static final ConfigKey COMPENSATOR_SCAN_INTERVAL = key(
             "compensator.scan-interval",
             "60s",
-            "How often the compensator compares its part of the mirror with Redis, for the orders whose newest status is older than timer.ttl less this interval less 10 s (a loss of Redis's data is noticed within a second regardless).");
+            "How often the compensator hands the pushes it read to its mirror (one update per order per round, whatever its pushes) and compares its part of the mirror with Redis, for the orders whose next deadline or end has passed (a loss of Redis's data is noticed within a second regardless, and the pushes handed over at once).");
     public static final ConfigKey COMPENSATOR_STATE_DIR = key(
             "compensator.state-dir",
             "",
@@ -214,17 +227,31 @@ public final class ConfigKeys {
             "management.address",
             "0.0.0.0",
             "Address the management port binds to; 0.0.0.0 (every interface) lets Prometheus and probes reach it, 127.0.0.1 keeps it local.");
+    public static final ConfigKey MANAGEMENT_DEPLOYMENT = key(
+            "management.deployment",
+            "lapse",
+            "Value of the `deployment` label on every metric of this process; the alert rules and the dashboard aggregate by it, so several deployments can share one Prometheus. Give each deployment its own.");
 
     public static final ConfigKey CONSOLE_ADDRESS = key(
             "console.address",
             "127.0.0.1",
-            "Address `lapse console` binds to; any address but a loopback one requires `console.auth-token-file`.");
+            "Address `lapse console` binds to; any address but a loopback one requires `console.users-file` (or `console.auth-token-file`).");
     public static final ConfigKey CONSOLE_PORT =
             key("console.port", "8088", "Port of `lapse console`; 0 picks a free port.");
+    public static final ConfigKey CONSOLE_USERS_FILE = key(
+            "console.users-file",
+            "",
+            "File of the users of `lapse console`, one a line: `name role token`, the role `viewer` (reads every page) or `operator` (also fires, cancels, rebuilds, replays and redrives); each request presents its user's token (`Authorization: Bearer`) and the audit names that user. Read again when it changes.");
     public static final ConfigKey CONSOLE_AUTH_TOKEN_FILE = key(
             "console.auth-token-file",
             "",
-            "File holding the bearer token `lapse console` requires of every API request (`Authorization: Bearer`); empty: no token, allowed on a loopback address only.");
+            "File holding one bearer token for everyone, who all act as the console's `--user`; empty: no token, allowed on a loopback address only. `console.users-file` replaces it for a team.");
+    public static final ConfigKey CONSOLE_TLS_KEYSTORE_PATH = key(
+            "console.tls.keystore.path",
+            "",
+            "PKCS12 keystore with the certificate and private key of `lapse console`; set, the console serves https only. Empty: http.");
+    public static final ConfigKey CONSOLE_TLS_KEYSTORE_PASSWORD =
+            key("console.tls.keystore.password", "", "Password of console.tls.keystore.path and of its private key.");
 
     private ConfigKeys() {}
 

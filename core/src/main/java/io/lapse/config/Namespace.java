@@ -33,6 +33,7 @@ public record Namespace(String name) {
         keys.put(ConfigKeys.TOPIC_DLQ, name + ".dlq");
         keys.put(ConfigKeys.TOPIC_TIMER_SHARDS, name + ".shards");
         keys.put(ConfigKeys.TOPIC_FLEET_EVENTS, name + ".fleet");
+        keys.put(ConfigKeys.TOPIC_PARKED, name + ".parked");
         keys.put(ConfigKeys.INGEST_GROUP_ID, name + "-ingest");
         keys.put(ConfigKeys.TIMER_GROUP_ID, name + "-timer");
         keys.put(ConfigKeys.PULLER_GROUP_ID, name + "-puller");

@@ -2,7 +2,7 @@ package io.lapse.config;
 
 /** The topics Lapse reads and writes. */
 public record TopicNames(
-        String push, String expired, String pulled, String dlq, String timerShards, String fleetEvents) {
+        String push, String expired, String pulled, String dlq, String timerShards, String fleetEvents, String parked) {
 
     public TopicNames {
         Require.nonEmpty(ConfigKeys.TOPIC_PUSH, push);
@@ -11,6 +11,7 @@ public record TopicNames(
         Require.nonEmpty(ConfigKeys.TOPIC_DLQ, dlq);
         Require.nonEmpty(ConfigKeys.TOPIC_TIMER_SHARDS, timerShards);
         Require.nonEmpty(ConfigKeys.TOPIC_FLEET_EVENTS, fleetEvents);
+        Require.nonEmpty(ConfigKeys.TOPIC_PARKED, parked);
     }
 
     public static TopicNames from(ConfigSource source) {
@@ -20,7 +21,8 @@ public record TopicNames(
                 source.string(ConfigKeys.TOPIC_PULLED),
                 source.string(ConfigKeys.TOPIC_DLQ),
                 source.string(ConfigKeys.TOPIC_TIMER_SHARDS),
-                source.string(ConfigKeys.TOPIC_FLEET_EVENTS)));
+                source.string(ConfigKeys.TOPIC_FLEET_EVENTS),
+                source.string(ConfigKeys.TOPIC_PARKED)));
     }
 
     public static TopicNames defaults() {

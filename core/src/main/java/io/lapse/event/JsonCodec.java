@@ -41,7 +41,8 @@ public final class JsonCodec<T> {
     public static final JsonCodec<StatusHeader> STATUS_HEADER =
             new JsonCodec<>(StatusHeader.class, "StatusPush", StatusHeaderParser::read);
 
-    public static final JsonCodec<TimerExpired> TIMER_EXPIRED = new JsonCodec<>(TimerExpired.class);
+    public static final JsonCodec<TimerExpired> TIMER_EXPIRED =
+            new JsonCodec<>(TimerExpired.class, "TimerExpired", json -> null, TimerExpiredWriter::write);
     public static final JsonCodec<PullResult> PULL_RESULT = new JsonCodec<>(PullResult.class);
     public static final JsonCodec<DeadLetter> DEAD_LETTER = new JsonCodec<>(DeadLetter.class);
     public static final JsonCodec<FleetEvent> FLEET_EVENT = new JsonCodec<>(FleetEvent.class);
@@ -54,16 +55,23 @@ public final class JsonCodec<T> {
     private final ObjectWriter writer;
     /** Reads the common shape of the value faster than data binding, or returns null to leave it to the reader. */
     private final Function<byte[], T> fast;
+    /** Writes the common shape of the value faster than data binding, or returns null to leave it to the writer. */
+    private final Function<T, byte[]> fastWriter;
 
     private JsonCodec(Class<T> type) {
         this(type, type.getSimpleName(), json -> null);
     }
 
     private JsonCodec(Class<T> type, String name, Function<byte[], T> fast) {
+        this(type, name, fast, value -> null);
+    }
+
+    private JsonCodec(Class<T> type, String name, Function<byte[], T> fast, Function<T, byte[]> fastWriter) {
         this.name = name;
         this.reader = MAPPER.readerFor(type);
         this.writer = MAPPER.writerFor(type);
         this.fast = fast;
+        this.fastWriter = fastWriter;
     }
 
     /** @throws InvalidRecordException when the bytes are not a valid event of this type */
@@ -114,6 +122,15 @@ public final class JsonCodec<T> {
     }
 
     public byte[] encode(T value) {
+        byte[] fastJson = fastWriter.apply(value);
+        if (fastJson != null) {
+            return fastJson;
+        }
+        return bound(value);
+    }
+
+    /** Writes the value by data binding alone, as every value not in a codec's fast shape is written. */
+    byte[] bound(T value) {
         try {
             return writer.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {

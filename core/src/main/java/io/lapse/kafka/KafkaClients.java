@@ -66,13 +66,14 @@ public final class KafkaClients {
 
     /**
      * A consumer of a service's group, as a static member with an id of its own (see {@link InstanceSlot}): after a
-     * crash, the restarted process takes its partitions back as soon as it joins. A member that stops heartbeating
-     * is replaced after {@link #MEMBER_SESSION_TIMEOUT_MS}; closing the consumer leaves the group at once.
+     * crash or a restart, the restarted process takes its partitions back as soon as it joins. A member that stops
+     * heartbeating is replaced after {@link #MEMBER_SESSION_TIMEOUT_MS}; closing the consumer leaves the group at once
+     * when other members can take over ({@link GroupDeparture}).
      */
     public KafkaConsumer<byte[], byte[]> member(String groupId, String clientId, Map<String, Object> overrides) {
         InstanceSlot slot = claimSlot(groupId);
         Map<String, Object> props = consumerProperties(groupId, clientId, staticMember(slot), overrides);
-        return new GroupMember(props, slot);
+        return new GroupMember(props, slot, groupId, this::admin);
     }
 
     /** This process's slot in the group; close it once the member it names has left. */

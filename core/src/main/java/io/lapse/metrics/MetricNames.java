@@ -54,8 +54,12 @@ public final class MetricNames {
     public static final String PULLER_DRAIN_ETA = "lapse.puller.drain.eta";
     /** Puller: expiries SKIPPED because this puller had pulled the order OK at or after their deadline. */
     public static final String PULLER_SKIPPED_ALREADY_PULLED = "lapse.puller.skipped.already.pulled";
-    /** Puller: final pulls upstream has not answered, held until it does. */
+    /** Puller: pulls parked until upstream answers them (the parked topic's records not answered yet). */
     public static final String PULLER_HELD = "lapse.puller.held";
+    /** Puller: 1, tagged with its {@code cause}, while upstream is out (the circuit holds pulls back), else 0. */
+    public static final String PULLER_OUTAGE = "lapse.puller.outage";
+    /** Puller: when the outage on now began, epoch seconds; 0 without one. */
+    public static final String PULLER_OUTAGE_SINCE = "lapse.puller.outage.since";
     /** Compensator: when the last scan ({@code scan} = drift or full) of its mirror against Redis completed. */
     public static final String COMPENSATOR_SCAN_LAST = "lapse.compensator.scan.last";
     /** Compensator: how long the last scan ({@code scan} = drift or full) took. */

@@ -36,7 +36,8 @@ class LapseConfigTest {
                         "charging.status.pulled",
                         "charging.status.dlq",
                         "lapse.timer.shards",
-                        "charging.fleet.events"));
+                        "charging.fleet.events",
+                        "lapse.puller.parked"));
     }
 
     @Test

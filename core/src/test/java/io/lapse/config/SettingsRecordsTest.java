@@ -126,7 +126,7 @@ class SettingsRecordsTest {
                 ConfigKeys.TOPICS_REPLICATION_FACTOR,
                 "must be -1 (broker default) or at least 1");
         assertRefused(
-                () -> new TopicNames("push", "", "pulled", "dlq", "shards", "fleet"),
+                () -> new TopicNames("push", "", "pulled", "dlq", "shards", "fleet", "parked"),
                 ConfigKeys.TOPIC_EXPIRED,
                 "must not be empty");
     }
@@ -164,17 +164,35 @@ class SettingsRecordsTest {
                 ConfigKeys.INGEST_MAX_POLL_RECORDS,
                 "must be between 1 and 50000");
         assertRefused(
-                () -> new ManagementSettings("127.0.0.1", 65_536),
+                () -> new ManagementSettings("127.0.0.1", 65_536, "lapse"),
                 ConfigKeys.MANAGEMENT_PORT,
                 "must be a TCP port, or 0 for any free one");
         assertRefused(
-                () -> new ManagementSettings("http://0.0.0.0", 8080),
+                () -> new ManagementSettings("http://0.0.0.0", 8080, "lapse"),
                 ConfigKeys.MANAGEMENT_ADDRESS,
                 "'http://0.0.0.0' is not an address (0.0.0.0, 127.0.0.1, ::, a host name)");
+        assertRefused(
+                () -> new ManagementSettings("0.0.0.0", 8080, " "),
+                ConfigKeys.MANAGEMENT_DEPLOYMENT,
+                "must name the deployment (production, staging, eu-1, ...)");
         assertRefused(
                 () -> new CompensatorSettings("lapse-compensator", Duration.ofSeconds(-1), dir),
                 ConfigKeys.COMPENSATOR_SCAN_INTERVAL,
                 "must be positive");
+    }
+
+    @Test
+    void fleetSettingsRefuseABaselineThatAJudgeTakingOverMidSilenceWouldFindEmpty() {
+        assertRefused(
+                () -> new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(14), 50, 1, CohortSettings.NONE),
+                ConfigKeys.FLEET_BASELINE,
+                "must be at least 2.5 × fleet.window + 10s (15s), so that an ingest instance that takes over judging"
+                        + " while a silence begins still measures pushes from before it");
+
+        assertThat(new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(15), 50, 1, CohortSettings.NONE)
+                        .judgeLease())
+                .as("three checks of a third of a second, and the longest a check waits")
+                .isEqualTo(Duration.ofSeconds(11));
     }
 
     private static void assertRefused(ThrowingCallable construction, ConfigKey key, String problem) {

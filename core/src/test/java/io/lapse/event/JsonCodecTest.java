@@ -138,6 +138,33 @@ class JsonCodecTest {
     }
 
     @Test
+    void timerExpiredIsWrittenByItsOwnWriterAsDataBindingWritesItWhateverItsOrderId() {
+        List<String> ids = List.of(
+                "123456",
+                "o-1",
+                "a b~!#$%&'()*+,-./:;<=>?@[]^_`{|}",
+                "quote\"d",
+                "back\\slash",
+                "tab\tline\n",
+                "ctl\u0001\u001f",
+                "del\u007f",
+                "ünï-cödé",
+                "emoji-\uD83D\uDE00",
+                "x".repeat(128));
+        for (String id : ids) {
+            for (TimerExpired.Source source : TimerExpired.Source.values()) {
+                for (boolean last : new boolean[] {false, true}) {
+                    TimerExpired expiry = new TimerExpired(id, 1763780090000L, 0, 10, 1763780090004L, source, last);
+
+                    assertThat(text(JsonCodec.TIMER_EXPIRED.encode(expiry)))
+                            .as("%s %s %s", id, source, last)
+                            .isEqualTo(text(JsonCodec.TIMER_EXPIRED.bound(expiry)));
+                }
+            }
+        }
+    }
+
+    @Test
     void aManualExpirySaysSo() {
         TimerExpired manual = new TimerExpired("7", 5, 1, 2, 5, TimerExpired.Source.MANUAL, false);
 

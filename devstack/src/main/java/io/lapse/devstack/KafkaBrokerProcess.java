@@ -34,12 +34,17 @@ public final class KafkaBrokerProcess implements AutoCloseable {
             </configuration>
             """;
 
+    /** The listener for clients that reach the broker through a relay ({@link #startBehindRelay}). */
+    private static final String RELAYED = "RELAYED";
+
     private final String bootstrapServers;
     private final ServerProcess server;
+    private final int relayedPort;
 
-    private KafkaBrokerProcess(String bootstrapServers, ServerProcess server) {
+    private KafkaBrokerProcess(String bootstrapServers, ServerProcess server, int relayedPort) {
         this.bootstrapServers = bootstrapServers;
         this.server = server;
+        this.relayedPort = relayedPort;
     }
 
     /**
@@ -48,9 +53,36 @@ public final class KafkaBrokerProcess implements AutoCloseable {
      * @param classpath a classpath holding the broker (kafka_2.13 and its dependencies), e.g. this JVM's
      */
     public static KafkaBrokerProcess start(String classpath) {
+        return start(classpath, 0);
+    }
+
+    /**
+     * As {@link #start(String)}, with a second listener for clients that must reach the broker through a relay (a
+     * link that a test can stall): it listens on {@link #relayedPort()} and advertises {@code relayPort}, where the
+     * relay listens, so that every connection those clients open, after the bootstrap too, goes through the relay.
+     * The clients of {@link #bootstrapServers()} keep their direct link.
+     */
+    public static KafkaBrokerProcess startBehindRelay(String classpath, int relayPort) {
+        if (relayPort <= 0) {
+            throw new IllegalArgumentException("the relay's port must be positive, got " + relayPort);
+        }
+        return start(classpath, relayPort);
+    }
+
+    private static KafkaBrokerProcess start(String classpath, int relayPort) {
         Path dir = TempDirs.create("lapse-kafka-process-");
-        int[] ports = Ports.reserve(2, false);
-        Properties props = KRaftSetup.singleNode(ports[0], ports[1], dir.resolve("logs"), Map.of());
+        int[] ports = Ports.reserve(3, false);
+        Map<String, String> relayed = relayPort == 0
+                ? Map.of()
+                : Map.of(
+                        "listeners",
+                        "PLAINTEXT://127.0.0.1:" + ports[0] + ",CONTROLLER://127.0.0.1:" + ports[1] + "," + RELAYED
+                                + "://127.0.0.1:" + ports[2],
+                        "advertised.listeners",
+                        "PLAINTEXT://127.0.0.1:" + ports[0] + "," + RELAYED + "://127.0.0.1:" + relayPort,
+                        "listener.security.protocol.map",
+                        "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT," + RELAYED + ":PLAINTEXT");
+        Properties props = KRaftSetup.singleNode(ports[0], ports[1], dir.resolve("logs"), relayed);
         KRaftSetup.format(props, dir);
         Path logging = dir.resolve("logback.xml");
         try {
@@ -74,7 +106,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
                 dir,
                 new LogFile(dir.resolve("broker.log")),
                 STOP_TIMEOUT);
-        KafkaBrokerProcess broker = new KafkaBrokerProcess(bootstrapServers, server);
+        KafkaBrokerProcess broker = new KafkaBrokerProcess(bootstrapServers, server, relayPort == 0 ? 0 : ports[2]);
         try {
             broker.start();
             return broker;
@@ -86,6 +118,14 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** Where the relay of {@link #startBehindRelay} forwards to. */
+    public int relayedPort() {
+        if (relayedPort == 0) {
+            throw new IllegalStateException("this broker was started without a relayed listener");
+        }
+        return relayedPort;
     }
 
     /** Config, log dirs and broker.log; deleted by close(). */

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds a {@code redis-server} executable: the one named by {@code LAPSE_REDIS_SERVER}, else the
  * one on PATH, else the binary bundled in {@code com.github.codemonstur:embedded-redis}, so tests run
- * on machines without Redis installed and without Docker.
+ * on machines without Redis installed and without Docker. The bundled binary is also the oldest Redis
+ * Lapse supports, which the store's tests run against whatever is on PATH.
  */
 public final class RedisBinary {
 
@@ -24,7 +25,11 @@ public final class RedisBinary {
 
     private static final Logger log = LoggerFactory.getLogger(RedisBinary.class);
 
-    private static Path located; // guarded by RedisBinary.class; the bundled one is extracted once per JVM
+    /** The oldest Redis Lapse supports (docs/user-guide.md): the version of the bundled binaries. */
+    public static final String OLDEST_SUPPORTED = "6.2";
+
+    private static Path located; // guarded by RedisBinary.class
+    private static Path bundled; // guarded by RedisBinary.class; extracted once per JVM
 
     private RedisBinary() {}
 
@@ -45,7 +50,15 @@ public final class RedisBinary {
             }
             return path;
         }
-        return onPath().orElseGet(RedisBinary::extractBundled);
+        return onPath().orElseGet(RedisBinary::oldestSupported);
+    }
+
+    /** The bundled redis-server, Redis {@value #OLDEST_SUPPORTED}: the oldest Lapse supports. */
+    public static synchronized Path oldestSupported() {
+        if (bundled == null) {
+            bundled = extractBundled();
+        }
+        return bundled;
     }
 
     private static Optional<Path> onPath() {

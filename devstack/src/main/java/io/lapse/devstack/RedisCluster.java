@@ -38,7 +38,7 @@ public final class RedisCluster implements AutoCloseable {
             // should another process take the port meanwhile, the retry needs a fresh one
             AtomicBoolean firstAttempt = new AtomicBoolean(true);
             IntSupplier portPicker = () -> firstAttempt.getAndSet(false) ? port : Ports.reserve(1, true)[0];
-            starters.add(() -> RedisServer.start(portPicker, CLUSTER_ARGS));
+            starters.add(() -> RedisServer.start(RedisBinary.locate(), portPicker, CLUSTER_ARGS));
         }
         RedisCluster cluster = new RedisCluster(Parallel.startAll(starters));
         try {

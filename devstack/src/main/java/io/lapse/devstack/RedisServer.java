@@ -52,15 +52,19 @@ public final class RedisServer implements AutoCloseable {
     }
 
     public static RedisServer start(List<String> extraArgs) {
-        return start(Ports::free, extraArgs);
+        return start(RedisBinary.locate(), Ports::free, extraArgs);
+    }
+
+    /** Redis {@value RedisBinary#OLDEST_SUPPORTED}, the oldest Lapse supports, whatever redis-server is on PATH. */
+    public static RedisServer startOldestSupported() {
+        return start(RedisBinary.oldestSupported(), Ports::free, List.of());
     }
 
     /**
      * Another process may grab the port between picking and binding it; retrying on a fresh port
      * is cheaper than making every test tolerate that rare race.
      */
-    static RedisServer start(IntSupplier portPicker, List<String> extraArgs) {
-        Path binary = RedisBinary.locate();
+    static RedisServer start(Path binary, IntSupplier portPicker, List<String> extraArgs) {
         for (int attempt = 1; ; attempt++) {
             long started = System.nanoTime();
             RedisServer redis =

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
                 + " whether they grow, watermark age, fire lateness, false and missed expiries, CPU, memory and GC of"
                 + " every process, Redis and compensator bytes per order), and writes CSV and PNG plots."
                 + " --fault fleet-silence stops every push at once for --storm after the fleet-silence baseline"
-                + " (fleet.window + fleet.baseline: 12 push intervals) and reports the expiry"
+                + " (fleet.window + fleet.baseline: 12 push intervals, or 7 push intervals + 10 s when that is longer) and reports the expiry"
                 + " storm against the issue's goals: expiries/s, lateness p99, upstream calls per order and ttl, when"
                 + " the last silent order was pulled, false expiries after the resume, the fleet silence events and"
                 + " pulls after a terminal status, each met or not met, with storm.png and storm.csv.")

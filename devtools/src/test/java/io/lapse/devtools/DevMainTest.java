@@ -47,6 +47,13 @@ class DevMainTest {
         assertThat(help("simulator", "--help")).contains("one order (15s)", "--duration");
     }
 
+    @Test
+    void theChaosRunSaysHowToReplayItAndWhichFaultsItCanStrikeWith() {
+        assertThat(help("faults", "chaos", "--help"))
+                .contains("--minutes", "--seed", "--faults")
+                .contains("kill,", "freeze,", "restart (SIGTERM)", "redis (", "link (", "upstream (", "poison");
+    }
+
     /** What the command prints, on one line, after checking that it succeeded. */
     private static String help(String... args) {
         StringWriter out = new StringWriter();

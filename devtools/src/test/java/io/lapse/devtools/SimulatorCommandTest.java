@@ -7,6 +7,7 @@ import io.lapse.devstack.DevStack;
 import io.lapse.devstack.Ports;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusHeader;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,6 +49,21 @@ class SimulatorCommandTest {
                             String.valueOf(port),
                             "--duration",
                             "8s"));
+            // asked while the simulator runs (its --duration is a window), polled from its first moment; what it
+            // pushed stays on the topic, which is read after
+            String orderId = "order-1";
+            HttpClient http = HttpClient.newHttpClient();
+            HttpRequest ask = HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + port + "/orders/" + orderId + "/status"))
+                    .build();
+            HttpResponse<String> status = await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsInstanceOf(ConnectException.class)
+                    .until(
+                            () -> http.send(ask, HttpResponse.BodyHandlers.ofString()),
+                            answer -> answer.statusCode() == 200);
+            assertThat(JsonCodec.STATUS_HEADER.decode(status.body().getBytes()).orderId())
+                    .isEqualTo(orderId);
+
             List<StatusHeader> pushes = new ArrayList<>();
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
                     Map.of(
@@ -57,25 +73,14 @@ class SimulatorCommandTest {
                     new ByteArrayDeserializer(),
                     new ByteArrayDeserializer())) {
                 consumer.subscribe(List.of("simulated.push"));
-                await().atMost(Duration.ofSeconds(30)).until(() -> {
+                await().atMost(Duration.ofSeconds(60)).until(() -> {
                     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                         pushes.add(JsonCodec.STATUS_HEADER.decode(record.value()));
                     }
                     return pushes.size() >= 20;
                 });
             }
-            String orderId = pushes.get(0).orderId();
-
-            HttpResponse<String> status = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(
-                                            URI.create("http://127.0.0.1:" + port + "/orders/" + orderId + "/status"))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-
-            assertThat(status.statusCode()).isEqualTo(200);
-            assertThat(JsonCodec.STATUS_HEADER.decode(status.body().getBytes()).orderId())
-                    .isEqualTo(orderId);
+            assertThat(pushes).extracting(StatusHeader::orderId).contains(orderId);
             assertThat(running.get()).isZero();
         }
     }

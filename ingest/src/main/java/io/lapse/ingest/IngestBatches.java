@@ -2,6 +2,7 @@ package io.lapse.ingest;
 
 import io.lapse.internal.Futures;
 import io.lapse.kafka.DeadLetterSink;
+import io.lapse.lifecycle.StartupTimeline;
 import io.lapse.store.TimerStore;
 import io.lapse.store.WatermarkReport;
 import io.lapse.store.Watermarks;
@@ -258,7 +259,7 @@ final class IngestBatches {
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                 probe.watch(consumer.assignment());
-                log.info("ingest reads {}", partitions);
+                log.info("ingest reads {} (process up {})", partitions, StartupTimeline.sinceProcessStart());
             }
         };
     }

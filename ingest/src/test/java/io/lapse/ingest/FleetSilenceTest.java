@@ -47,7 +47,7 @@ class FleetSilenceTest {
     private static final Duration DETECTED_WITHIN = Duration.ofSeconds(20);
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    static final DevStackExtension stack = DevStackExtension.shared();
 
     private final Set<Integer> quiet = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean pushing = new AtomicBoolean(true);
@@ -73,7 +73,7 @@ class FleetSilenceTest {
                 Map.of(
                         "topics.partitions", Integer.toString(PARTITIONS),
                         "fleet.window", "2s",
-                        "fleet.baseline", "4s")));
+                        "fleet.baseline", "15s")));
         redis = RedisConnection.open(config.redis());
         clients = new KafkaClients(config.kafka());
         ingest = IngestService.build(ServiceContext.of(config, clients, redis, registry, Clock.systemUTC()));

@@ -1,5 +1,6 @@
 package io.lapse.operations;
 
+import io.lapse.compensator.CompensatorService;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.LapseConfig;
@@ -136,6 +137,12 @@ public final class OnCallRig implements AutoCloseable {
         return started(TimerService.build(context(config)));
     }
 
+    /** A compensator keeping its state under {@code stateDir}. */
+    public Service startCompensator(Path stateDir) {
+        return started(
+                CompensatorService.build(context(config.with(Map.of("compensator.state-dir", stateDir.toString())))));
+    }
+
     private ServiceContext context(LapseConfig config) {
         return new ServiceContext(
                 config, clients, redis, store, watermarks, new RedisEpochs(redis, keys), registry, Clock.systemUTC());
@@ -156,7 +163,7 @@ public final class OnCallRig implements AutoCloseable {
     public String metricsUrl() {
         if (management == null) {
             management = ManagementServer.start(
-                    new ManagementSettings("127.0.0.1", config.management().port()), registry, new Health());
+                    new ManagementSettings("127.0.0.1", config.management().port(), "lapse"), registry, new Health());
             started.addLast(management);
         }
         return "http://localhost:" + management.port() + "/metrics";

@@ -1,6 +1,7 @@
 package io.lapse.operations;
 
 import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -8,8 +9,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Hands each test class an {@link OnCallRig} of its own, on one Kafka broker and one Redis for the
- * whole run: starting them costs seconds. JUnit closes the rig after its class and the devstack after the run.
+ * Hands each test class an {@link OnCallRig} of its own, on the JVM's shared Kafka broker and Redis
+ * ({@link DevStackExtension#shared}). JUnit closes the rig after its class and the devstack after the run.
  */
 public final class RigPerClass implements ParameterResolver {
 
@@ -22,9 +23,7 @@ public final class RigPerClass implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        DevStack stack = context.getRoot()
-                .getStore(NAMESPACE)
-                .getOrComputeIfAbsent(DevStack.class, type -> DevStack.start(), DevStack.class);
+        DevStack stack = DevStackExtension.shared(context);
         RigSettings settings = context.getRequiredTestClass().getAnnotation(RigSettings.class);
         Map<String, String> overrides = new HashMap<>();
         for (String setting : settings == null ? new String[0] : settings.value()) {

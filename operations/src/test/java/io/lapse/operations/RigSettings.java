@@ -8,6 +8,6 @@ import java.lang.annotation.Target;
 /** Settings ({@code key=value}) a test class's {@link OnCallRig} runs with, over the rig's own. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
-@interface RigSettings {
+public @interface RigSettings {
     String[] value();
 }

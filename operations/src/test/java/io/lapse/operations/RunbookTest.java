@@ -73,6 +73,21 @@ class RunbookTest {
         rig.startPuller(upstream);
         live = upstream.fleet().startMany(LIVE_ORDERS, "order-");
         awaitWatched(live);
+        ordersFinishedSilently();
+    }
+
+    /**
+     * Two orders finish while silent (their final pushes lost) and are pulled, as in any deployment that has run a
+     * while: the timers have fired and the puller has committed before the first section, so what status shows there
+     * cannot depend on whether a live order also fired while a loaded machine held its pushes back past the ttl.
+     */
+    private static void ordersFinishedSilently() {
+        List<String> finished = upstream.fleet().startMany(2, "order-");
+        awaitWatched(finished);
+        finished.forEach(upstream.fleet()::silence);
+        finished.forEach(upstream.fleet()::finish);
+        await().atMost(LIMIT)
+                .until(() -> finished.stream().allMatch(order -> view(order).phase() == OrderView.Phase.ENDED));
     }
 
     private static Transcript transcript() {
@@ -85,21 +100,19 @@ class RunbookTest {
         Transcript runbook = transcript();
         Instant stopped = Instant.now();
         ingest.close();
-        // both signs of a stopped ingest, so that the transcript does not depend on which came first
-        await().atMost(LIMIT)
-                .until(() ->
-                        rig.lapse("status", "--max-watermark-age", "5s").out().contains("are overdue"));
+        long heldAt = rig.watermarks.low().join().orElseThrow();
 
-        runbook.run("status", "--max-watermark-age", "5s");
+        // both signs of a stopped ingest, so that the transcript does not depend on which came first
+        runbook.runUntil(outcome -> outcome.out().contains("are overdue"), "status", "--max-watermark-age", "5s");
         runbook.run("watermarks");
         ingest = rig.startIngest();
-        await().atMost(LIMIT).until(() -> rig.lapse("status").exit() == 0);
-        runbook.run("status");
+        runbook.runUntil(outcome -> outcome.exit() == 0, "status");
 
         RunbookDocument.section("After a pipeline outage", runbook);
         assertThat(expiriesSince(stopped))
-                .as("no live order fired: the watermark held every deadline while ingest was stopped")
-                .isEmpty();
+                .as("no live order fired: the watermark held back every deadline it had not passed when ingest "
+                        + "stopped")
+                .allSatisfy(expiry -> assertThat(expiry.deadline()).isLessThanOrEqualTo(heldAt));
     }
 
     @Test

@@ -88,8 +88,8 @@ class CompensatorPartitioningTest {
             producer.flush();
             assertMirrorHoldsOneStatePerOrder(compensator);
 
-            // more partitions than the mirror's changelog has: Kafka Streams assigns no task until the changelog has
-            // as many, and the compensator adds them
+            // more partitions than the mirror has: the push folder reads them as they appear, and hands what it reads
+            // there to the partitions of the mirror the orders live in
             grow(lapse, lapse.config.topics().push(), 6);
             // a producer of its own for the new partitions: one that wrote before they existed had its idempotent
             // sequence numbers for them refused by this broker (OUT_OF_ORDER_SEQUENCE_NUMBER, retried for ever)
@@ -187,8 +187,15 @@ class CompensatorPartitioningTest {
         }
     }
 
+    /** Rounds of 2 s: the push folder hands its pushes to the mirror at the end of each. */
     private static Map<String, String> settings() {
-        return Map.of("timer.ttl", TTL.toSeconds() + "s", "timer.repeat", REPEAT.toSeconds() + "s");
+        return Map.of(
+                "timer.ttl",
+                TTL.toSeconds() + "s",
+                "timer.repeat",
+                REPEAT.toSeconds() + "s",
+                "compensator.scan-interval",
+                "2s");
     }
 
     private static byte[] key(String orderId) {

@@ -103,6 +103,7 @@ class RebuildBehindTest {
                         metrics::written),
                 metrics,
                 () -> false,
+                () -> {}, // no push folder runs: the compensator is down
                 Duration.ofSeconds(1),
                 Clock.systemUTC());
     }

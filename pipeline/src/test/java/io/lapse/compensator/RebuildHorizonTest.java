@@ -134,7 +134,7 @@ class RebuildHorizonTest {
                                 == OrderView.Phase.ARMED); // ingest armed its replayed status, due at once
                 replay(producer, lapse, finishedPush); // now the tombstone is in place
                 await().during(Duration.ofSeconds(3))
-                        .atMost(Duration.ofSeconds(6))
+                        .atMost(Duration.ofSeconds(15))
                         .untilAsserted(() -> assertThat(expiriesAfter(lapse, before))
                                 .extracting(TimerExpired::orderId)
                                 .containsExactly("soon"));
@@ -146,7 +146,7 @@ class RebuildHorizonTest {
             }
             // a far order fired early, or a finished one revived, would fire at once: both statuses are long due
             await().during(Duration.ofSeconds(3))
-                    .atMost(Duration.ofSeconds(6))
+                    .atMost(Duration.ofSeconds(15))
                     .untilAsserted(() -> assertThat(expiriesAfter(lapse, before))
                             .extracting(TimerExpired::orderId)
                             .containsExactly("soon"));

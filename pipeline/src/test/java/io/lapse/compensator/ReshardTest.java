@@ -73,7 +73,7 @@ class ReshardTest {
                     await().atMost(GENEROUS).until(after::hasEveryEpoch);
                     // the live orders' keys in the old layout would have fired by now if anything read them
                     await().during(TTL.plusSeconds(1))
-                            .atMost(TTL.plusSeconds(5))
+                            .atMost(TTL.plusSeconds(15))
                             .untilAsserted(() -> assertThat(after.expiries())
                                     .extracting(TimerExpired::orderId)
                                     .doesNotContainAnyElementsOf(live)

@@ -46,7 +46,7 @@ final class RunningLapse implements AutoCloseable {
     final RedisConnection redis;
     final TimerStore store;
     final RedisEpochs epochs;
-    final SimpleMeterRegistry compensatorMetrics = new SimpleMeterRegistry();
+    private SimpleMeterRegistry compensatorMetrics = new SimpleMeterRegistry();
     private final Watermarks watermarks;
     private final List<AutoCloseable> started = new ArrayList<>();
     private TopicRecorder expired;
@@ -94,8 +94,9 @@ final class RunningLapse implements AutoCloseable {
         return this;
     }
 
-    /** Starts a compensator keeping its state under {@code stateDir}. */
+    /** Starts a compensator keeping its state under {@code stateDir}, with metrics of its own. */
     CompensatorService startCompensator(Path stateDir) {
+        compensatorMetrics = new SimpleMeterRegistry();
         compensator = started(CompensatorService.build(
                 context(config.with(Map.of("compensator.state-dir", stateDir.toString())), compensatorMetrics)));
         compensator.start();
@@ -104,6 +105,11 @@ final class RunningLapse implements AutoCloseable {
 
     CompensatorService compensator() {
         return compensator;
+    }
+
+    /** The metrics of the compensator started last. */
+    SimpleMeterRegistry compensatorMetrics() {
+        return compensatorMetrics;
     }
 
     /** Whether every shard of this run's key layout has its epoch: the compensator has rebuilt them all. */

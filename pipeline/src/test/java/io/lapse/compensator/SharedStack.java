@@ -1,13 +1,13 @@
 package io.lapse.compensator;
 
 import io.lapse.devstack.DevStack;
+import io.lapse.devstack.DevStackExtension;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Hands the test classes one Kafka broker and Redis for the whole run: starting them costs seconds, more on a busy
- * machine. Every test isolates itself by names of its own; the root store closes the stack when the run ends.
+ * Hands the test classes the JVM's shared Kafka broker and Redis ({@link DevStackExtension#shared}) as a parameter.
  */
 final class SharedStack implements ParameterResolver {
 
@@ -18,8 +18,6 @@ final class SharedStack implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot()
-                .getStore(ExtensionContext.Namespace.create(SharedStack.class))
-                .getOrComputeIfAbsent(DevStack.class, type -> DevStack.start(), DevStack.class);
+        return DevStackExtension.shared(context);
     }
 }

@@ -141,11 +141,7 @@ class PullerBulkTest extends PipelineTest {
                 "upstream.bulk-path", BULK_PATH,
                 "upstream.bulk-size", "50",
                 "upstream.rate-limit", "1000",
-                "upstream.circuit-open", "1s",
-                // more tries than the outage takes, with their backoff: what a pull that runs out of tries in an
-                // outage gets (FAILED) is the single pull's rule, not the way of bulk requests through retry and
-                // breaker
-                "upstream.max-attempts", "8"));
+                "upstream.circuit-open", "1s"));
         simulator.api().serveBulk(BULK_PATH);
         List<String> orders = simulator.fleet().startMany(1_000, "outage-");
         long backAt = System.currentTimeMillis() + 5_000;

@@ -138,7 +138,8 @@ class PullerFaultsTest extends PipelineTest {
     }
 
     @Test
-    void upstreamSeesTheConfiguredHeaderAndBearerTokenWhichNoLogLineShows(@TempDir Path dir) throws Exception {
+    void upstreamSeesTheConfiguredHeaderAndBearerTokenWhichNoLogLineShowsAndARefusalOfThemIsAnOutage(@TempDir Path dir)
+            throws Exception {
         Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
         start(
                 Map.of(
@@ -147,7 +148,9 @@ class PullerFaultsTest extends PipelineTest {
                         "upstream.headers.X-Api-Key",
                         "k-123",
                         "upstream.max-attempts",
-                        "1"),
+                        "1",
+                        "upstream.circuit-open",
+                        "500ms"),
                 With.NOTHING_ELSE);
         simulator.api().requireHeader("Authorization", "Bearer s3cret-token");
         simulator.api().requireHeader("X-Api-Key", "k-123");
@@ -162,11 +165,21 @@ class PullerFaultsTest extends PipelineTest {
         simulator.api().requireHeader("X-Api-Key", "another key");
         List<String> refused = simulator.fleet().startMany(1, "refused-");
         expire(refused);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> lapse.pullerMetrics()
+                                .get("lapse.puller.outage")
+                                .tag("cause", "credentials")
+                                .gauge()
+                                .value()
+                        == 1);
+        assertThat(resultCounts()).as("waits for upstream, not FAILED").doesNotContainKey(refused.get(0));
+
+        simulator.api().requireHeader("X-Api-Key", "k-123");
+
         await().atMost(Duration.ofSeconds(20)).until(() -> resultCounts().containsKey(refused.get(0)));
         assertThat(resultsByTriple(refused.get(0)).values())
                 .singleElement()
-                .satisfies(results ->
-                        assertThat(results.get(0).error()).startsWith("upstream refused the pull: answered 401"));
+                .satisfies(results -> assertThat(results.get(0).outcome()).isEqualTo(Outcome.OK));
         assertThat(lapse.config.source().describeOverrides())
                 .contains("upstream.headers.X-Api-Key=****")
                 .doesNotContain("k-123");

@@ -23,22 +23,22 @@ import javax.net.ssl.SSLContext;
  * The upstream API, played on 127.0.0.1: answers {@code GET /orders/{orderId}/status} as each test scripts it, and
  * counts what it was asked. An order nobody scripted is CHARGING. {@code GET /} answers 200, other paths 404.
  */
-final class UpstreamStub implements AutoCloseable {
+public final class UpstreamStub implements AutoCloseable {
 
     /** One answer; the stub waits {@code delay} before giving it, as a slow upstream would. */
-    record Answer(int status, String body, Duration delay) {
-        static Answer of(int status, String body) {
+    public record Answer(int status, String body, Duration delay) {
+        public static Answer of(int status, String body) {
             return new Answer(status, body, Duration.ZERO);
         }
 
-        static Answer status(String orderId, String status) {
+        public static Answer status(String orderId, String status) {
             return of(
                     200,
                     "{\"orderId\":\"" + orderId + "\",\"status\":\"" + status + "\",\"soc\":81,\"power\":4.4,"
                             + "\"ts\":" + System.currentTimeMillis() + "}");
         }
 
-        Answer after(Duration wait) {
+        public Answer after(Duration wait) {
             return new Answer(status, body, wait);
         }
     }
@@ -69,7 +69,7 @@ final class UpstreamStub implements AutoCloseable {
         server.start();
     }
 
-    static UpstreamStub start() {
+    public static UpstreamStub start() {
         try {
             return new UpstreamStub(HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0));
         } catch (IOException e) {
@@ -78,7 +78,7 @@ final class UpstreamStub implements AutoCloseable {
     }
 
     /** The stub over https, presenting the certificate of this TLS context. */
-    static UpstreamStub startTls(SSLContext tls) {
+    public static UpstreamStub startTls(SSLContext tls) {
         try {
             HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.setHttpsConfigurator(new HttpsConfigurator(tls));
@@ -88,21 +88,21 @@ final class UpstreamStub implements AutoCloseable {
         }
     }
 
-    String baseUrl() {
+    public String baseUrl() {
         return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:"
                 + server.getAddress().getPort();
     }
 
-    void answer(String orderId, Answer... answers) {
+    public void answer(String orderId, Answer... answers) {
         scripts.put(orderId, List.of(answers));
     }
 
-    int requests(String orderId) {
+    public int requests(String orderId) {
         AtomicInteger count = requests.get(orderId);
         return count == null ? 0 : count.get();
     }
 
-    List<String> rawPaths() {
+    public List<String> rawPaths() {
         return List.copyOf(rawPaths);
     }
 

@@ -1,8 +1,5 @@
 package io.lapse.puller;
 
-import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
-import io.github.resilience4j.bulkhead.ThreadPoolBulkheadConfig;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.config.UpstreamSettings;
@@ -10,8 +7,23 @@ import io.lapse.kafka.DeadLetterSink;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.metrics.MetricNames;
+import io.lapse.puller.asking.Asking;
+import io.lapse.puller.deciding.AnswerOnce;
+import io.lapse.puller.deciding.OrderTurns;
+import io.lapse.puller.deciding.PullDispatcher;
+import io.lapse.puller.deciding.PullDispatcher.Settled;
+import io.lapse.puller.deciding.RecentPulls;
+import io.lapse.puller.publishing.Parking;
+import io.lapse.puller.publishing.ResultPublisher;
+import io.lapse.puller.reading.BacklogGauges;
+import io.lapse.puller.reading.DrainRate;
+import io.lapse.puller.reading.EvenReading;
+import io.lapse.puller.reading.ExpiryLoop;
+import io.lapse.puller.reading.InOrderCommits;
 import io.lapse.store.OrderView;
 import io.lapse.store.ServiceContext;
+import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,27 +32,23 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Answers expiries: for each TimerExpired it either skips (Redis knows of a newer status or the order's end, or this
- * puller pulled the order OK since the expiry's deadline) or pulls the order's status from upstream, earliest silence
- * first and one expiry of an order at a time, and publishes a PullResult. While upstream cannot take more pulls (the circuit is
- * open, the pull threads are busy, the rate limit holds them) it stops reading and holds what it read, uncommitted.
- * Offsets are committed in order, only up to the first expiry whose result Kafka has not acknowledged, so a restart
- * repeats at most the pulls that were in flight.
+ * Answers expiries, in four stages (docs/puller.md follows one pull through them): reading and committing
+ * ({@code reading}: the expired and the parked topic, commits in order), deciding what to pull ({@code deciding}:
+ * skips, duplicates, one expiry of an order at a time), asking upstream ({@code asking}: pull threads, bulk requests,
+ * retries, the circuit breaker and its outage, the judgment of refusals) and publishing ({@code publishing}: results,
+ * dead letters, parked expiries). A pull upstream does not answer is parked, not held, so the committed offsets move
+ * past it and a restart repeats at most the pulls that were in flight.
  */
 public final class PullerService implements Service {
 
-    private static final Logger log = LoggerFactory.getLogger(PullerService.class);
     /** Answered expiries remembered, so that a late duplicate of one is not pulled again. */
     private static final int ANSWERS_REMEMBERED = 20_000;
     /**
@@ -50,20 +58,12 @@ public final class PullerService implements Service {
      */
     private static final int OK_PULLS_REMEMBERED = 100_000;
     /**
-     * Pulls are bounded by the pull threads and their queue ({@code upstreamTakesMore}); an answer that needs no pull
+     * Pulls are bounded by the pull threads and their queue ({@link Asking#takesMore}); an answer that needs no pull
      * (a skip, an attempt waiting for its order's pull before it) only waits for Kafka, and in a storm most answers
      * are such. Bounding them by the pull threads' size, as before, left upstream idle for much of its rate limit
      * while the reading waited for skips; this bound only keeps the records held in memory in check.
      */
     private static final int LEAST_ANSWERS_IN_FLIGHT = 1_000;
-    /**
-     * Pulls read and waiting for a pull thread, per pull thread ({@code upstream.concurrency}), taken earliest silence
-     * first (PullQueue); reading stops while that many wait. The consumer reads a backlog in runs of one partition;
-     * EvenReading keeps the partitions within a second of each other, and the pulls sorted together go out in the
-     * order of their silences within that: with 4 per thread, as before, a storm's backlog went out in the order of
-     * its partitions. 512 at the default 16 threads, half a second at 1,000/s.
-     */
-    static final int PULLS_SORTED_TOGETHER_PER_THREAD = 32;
     /**
      * How long a result waits for others to be published with it: short beside a pull's own time (upstream's answer
      * and the rate permit's wait), and long enough to gather a drain's results into a batch per partition.
@@ -77,54 +77,29 @@ public final class PullerService implements Service {
     private static final Duration EVEN_SLACK = Duration.ofSeconds(1);
 
     private static final Duration EVEN_STALE = Duration.ofSeconds(2);
-    /** How long a pull waits, at most, while pulls of earlier silences read after it go first. */
-    private static final Duration PULL_PATIENCE = Duration.ofSeconds(30);
 
     private final AtomicBoolean running;
-    private final BasePathCheck basePath;
+    private final Asking asking;
     private final ServiceLoop loop;
 
-    private PullerService(AtomicBoolean running, BasePathCheck basePath, ServiceLoop loop) {
+    private PullerService(AtomicBoolean running, Asking asking, ServiceLoop loop) {
         this.running = running;
-        this.basePath = basePath;
+        this.asking = asking;
         this.loop = loop;
     }
 
     /** Creates the topics the puller reads and writes when missing, and everything it needs; {@link #start} runs it. */
     public static PullerService build(ServiceContext context) {
         LapseConfig config = context.config();
-        // true from start() until the loop's last iteration: retries and held pulls stop asking upstream after it
+        // true from start() until the loop's last iteration: retries and parked pulls stop asking upstream after it
         AtomicBoolean running = new AtomicBoolean();
         TopicNames topics = config.topics();
         UpstreamSettings upstream = config.upstream();
-        new TopicProvisioner(context.clients()).ensure(Set.of(topics.expired(), topics.pulled(), topics.dlq()));
-        PullerMetrics metrics = new PullerMetrics(context.registry());
-        UpstreamRoute route = UpstreamRoute.of(upstream, metrics, running::get);
-        ResilientUpstream resilient = route.resilient();
-        BasePathCheck basePath = route.basePath();
+        new TopicProvisioner(context.clients())
+                .ensure(Set.of(topics.expired(), topics.parked(), topics.pulled(), topics.dlq()));
+        Asking asking = Asking.build(upstream, context.clock(), context.registry(), running::get);
         // a poll is a pull thread's worth; reading stops while another would not fit among the pulls sorted together
         int pollRecords = upstream.concurrency();
-        int maxInFlight = 4 * upstream.concurrency();
-        ThreadPoolBulkhead pullThreads = ThreadPoolBulkhead.of(
-                "lapse-pull",
-                ThreadPoolBulkheadConfig.custom()
-                        .coreThreadPoolSize(upstream.concurrency())
-                        .maxThreadPoolSize(upstream.concurrency())
-                        .queueCapacity(maxInFlight - upstream.concurrency())
-                        .build());
-        upstream.bulkUrl()
-                .filter(bulkUrl -> route.bulk().most() >= 2)
-                .ifPresent(bulkUrl -> log.info(
-                        "bulk requests on: while several pulls wait, up to {} orders in one POST to {}, at most {} such"
-                                + " requests in flight; each order takes a permit of the rate limit",
-                        route.bulk().most(),
-                        bulkUrl,
-                        bulkRequestsAtOnce(upstream)));
-        PullQueue pullQueue = new PullQueue(
-                pullThreads, PULL_PATIENCE, context.clock(), running::get, route.bulk(), bulkRequestsAtOnce(upstream));
-        int pullsSortedTogether = PULLS_SORTED_TOGETHER_PER_THREAD * upstream.concurrency();
-        BooleanSupplier upstreamTakesMore = () -> resilient.breaker().getState() != CircuitBreaker.State.OPEN
-                && pullQueue.waiting() + pollRecords <= pullsSortedTogether;
         // cooperative rebalancing leaves the other partitions' pulls in flight when a member joins or leaves
         KafkaConsumer<byte[], byte[]> consumer = context.clients()
                 .member(
@@ -151,44 +126,50 @@ public final class PullerService implements Service {
                 new DeadLetterSink(producer, topics.dlq(), context.clock(), context.registry(), "puller");
         Function<String, CompletableFuture<OrderView>> views =
                 orderId -> context.store().inspect(List.of(orderId)).thenApply(found -> found.get(orderId));
-        FinalAttemptHold hold = new FinalAttemptHold(ResilientUpstream.holdBackoff(upstream), views, running::get);
+        Counter duplicates = Counter.builder("lapse.puller.duplicates")
+                .description("Expiries answered by the answer to an earlier one of the same triple, without a pull")
+                .register(context.registry());
+        Counter alreadyPulled = Counter.builder(MetricNames.PULLER_SKIPPED_ALREADY_PULLED)
+                .description("Expiries answered SKIPPED without a call because this puller had pulled the order OK at "
+                        + "or after their deadline (also counted in lapse.puller.pulls{outcome=skipped})")
+                .register(context.registry());
         PullDispatcher dispatcher = new PullDispatcher(
-                resilient,
-                pullQueue,
-                new ResultPublisher(producer, topics.pulled(), deadLetters, context.clock(), metrics, running::get),
-                new AnswerOnce(ANSWERS_REMEMBERED, metrics::duplicate),
+                asking,
+                new ResultPublisher(
+                        producer, topics.pulled(), deadLetters, context.clock(), context.registry(), running::get),
+                new Parking(producer, topics.parked(), context.clock(), upstream.circuitOpen(), running::get),
+                new AnswerOnce<>(ANSWERS_REMEMBERED, duplicates::increment, Settled.ANSWERED),
                 // the common pool, like the puller's other delayed tasks: a turn after a wait only checks and sends
-                new OrderTurns(ForkJoinPool.commonPool()),
+                new OrderTurns<>(ForkJoinPool.commonPool()),
                 new RecentPulls(OK_PULLS_REMEMBERED),
                 views,
-                hold,
-                metrics::alreadyPulled,
+                alreadyPulled::increment,
+                running::get,
                 context.clock());
         InOrderCommits commits = new InOrderCommits(consumer);
-        BacklogGauges backlog = new BacklogGauges(consumer, commits, context.clock(), context.registry());
         DrainRate drain = new DrainRate(System::nanoTime);
-        PullerLoop pulls = new PullerLoop(
+        BacklogGauges backlog =
+                new BacklogGauges(consumer, commits, topics.parked(), drain, context.clock(), context.registry());
+        ExpiryLoop pulls = new ExpiryLoop(
                 consumer,
                 commits,
                 context.store(),
                 dispatcher,
                 deadLetters,
-                upstreamTakesMore,
+                () -> asking.takesMore(pollRecords),
+                asking::probing,
                 backlog,
                 drain,
                 new EvenReading(EVEN_SLACK, EVEN_STALE, System::nanoTime),
-                hold::held,
+                topics.parked(),
                 running::get,
-                Math.max(LEAST_ANSWERS_IN_FLIGHT, 16 * maxInFlight));
-        metrics.watch(commits::inFlight, resilient::waiting, hold::held, resilient.breaker());
-        metrics.watchDrain(backlog::all, drain);
-        consumer.subscribe(List.of(topics.expired()), commits.rebalanceListener());
+                context.clock(),
+                Math.max(LEAST_ANSWERS_IN_FLIGHT, 64 * upstream.concurrency()));
+        consumer.subscribe(List.of(topics.expired(), topics.parked()), commits.rebalanceListener());
         ServiceLoop loop = new ServiceLoop("lapse-puller", pulls::next, consumer::wakeup, () -> {
             running.set(false);
-            basePath.close();
-            stopPulls(pullThreads);
-            // a blocking read does not heed the interrupt that stopped the pull threads: this ends their requests
-            route.http().close();
+            // pulls not answered yet end now and are parked, so that what was answered behind them is committed
+            asking.close();
             // sends still in flight call back before flush() returns, so their offsets can be committed
             producer.flush();
             try {
@@ -198,15 +179,7 @@ public final class PullerService implements Service {
                 producer.close();
             }
         });
-        return new PullerService(running, basePath, loop);
-    }
-
-    /**
-     * Bulk requests in flight at once: as many as hold {@code upstream.concurrency} orders, and at least two, so that
-     * one waits for its permits while another is answered.
-     */
-    static int bulkRequestsAtOnce(UpstreamSettings upstream) {
-        return Math.max(2, (upstream.concurrency() + upstream.bulkSize() - 1) / upstream.bulkSize());
+        return new PullerService(running, asking, loop);
     }
 
     @Override
@@ -217,17 +190,8 @@ public final class PullerService implements Service {
     @Override
     public synchronized void start() {
         running.set(true);
-        basePath.start();
+        asking.start();
         loop.start();
-    }
-
-    /** Pulls in flight may finish for a few seconds; pulls waiting for upstream end at once. */
-    private static void stopPulls(ThreadPoolBulkhead pullThreads) {
-        try {
-            pullThreads.close();
-        } catch (Exception e) {
-            log.warn("pull threads did not stop cleanly; their expiries are pulled again after a restart", e);
-        }
     }
 
     @Override
@@ -242,7 +206,7 @@ public final class PullerService implements Service {
 
     /** Why the puller is not ready though it runs: upstream's base path answers 404. */
     public Optional<String> unreadyReason() {
-        return basePath.problem();
+        return asking.unreadyReason();
     }
 
     @Override

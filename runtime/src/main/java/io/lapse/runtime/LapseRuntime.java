@@ -4,9 +4,11 @@ import io.lapse.compensator.CompensatorService;
 import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
 import io.lapse.ingest.IngestService;
+import io.lapse.internal.Exceptions;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.StartupRetry;
+import io.lapse.lifecycle.StartupTimeline;
 import io.lapse.puller.PullerService;
 import io.lapse.runtime.management.ConsumerLag;
 import io.lapse.runtime.management.Health;
@@ -31,7 +33,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -47,6 +52,11 @@ public final class LapseRuntime implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LapseRuntime.class);
     private static final Duration MANAGEMENT_OPENS_WITHIN = Duration.ofSeconds(30);
+    private static final Executor MANAGEMENT_OPENER = command -> {
+        Thread opener = new Thread(command, "lapse-management-open");
+        opener.setDaemon(true);
+        opener.start();
+    };
 
     private final LapseConfig config;
     private final Clock clock;
@@ -55,6 +65,7 @@ public final class LapseRuntime implements AutoCloseable {
     private final StartupRetry startup = new StartupRetry();
     private final CountDownLatch managementOpen = new CountDownLatch(1);
     private volatile ManagementServer management;
+    private volatile CompletableFuture<ManagementServer> managementOpening;
     private final List<Service> services = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private RedisConnection redis;
@@ -69,15 +80,27 @@ public final class LapseRuntime implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         health.registerReadiness("startup", startup::problem);
-        Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
-                .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
-                .register(registry);
     }
 
     /** Connects to Redis and Kafka, waiting for them as long as they do not answer, and starts the named services. */
     public LapseRuntime start(Set<ServiceName> names) {
-        management = ManagementServer.start(config.management(), registry, health);
-        managementOpen.countDown();
+        StartupTimeline timeline = new StartupTimeline(clock);
+        timeline.mark("JVM");
+        // every meter names its deployment and service itself, so that alerts and dashboards need no scrape
+        // configuration's relabelling to tell them apart; a meter's own service tag (dead letters) comes first
+        registry.config()
+                .commonTags("deployment", config.management().deployment(), "service", ServiceName.label(names));
+        Gauge.builder("lapse.ready", health, h -> h.isReady() ? 1 : 0)
+                .description("1 while every readiness check of this process passes (GET /health/ready), else 0")
+                .register(registry);
+        // opening the management endpoints takes a few hundred ms of class loading and set-up on a fresh JVM: it runs
+        // beside connecting to Redis and building the services, which is what a restart waits for
+        managementOpening = CompletableFuture.supplyAsync(
+                () -> ManagementServer.start(config.management(), registry, health), MANAGEMENT_OPENER);
+        managementOpening.whenComplete((server, error) -> {
+            management = server;
+            managementOpen.countDown();
+        });
         logEffectiveConfig(names);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -89,12 +112,15 @@ public final class LapseRuntime implements AutoCloseable {
         context = ServiceContext.of(config, clients, redis, registry, clock);
         settings = agreeOnSettings();
         health.register("redis", redis::isOpen);
+        timeline.mark("Redis");
         for (ServiceName name : names) {
             Service service = build(name);
+            timeline.mark(service.name() + " built");
             services.add(service);
             health.register(service.name(), service::isReady);
             health.registerLiveness(service.name(), service::livenessProblem);
             service.start();
+            timeline.mark(service.name() + " started");
         }
         timerWatch = new TimerWatch(
                         new TimerCensus(context.store(), context.watermarks(), context.epochs()), registry, clock)
@@ -110,8 +136,15 @@ public final class LapseRuntime implements AutoCloseable {
                 .start();
         health.registerLiveness("timer-watch", timerWatch::livenessProblem);
         health.registerLiveness("consumer-lag", consumerLag::livenessProblem);
-        management.showStatus(new ProcessStatus(timerWatch, registry, clock));
+        timeline.mark("watches");
+        try {
+            managementOpening.join().showStatus(new ProcessStatus(timerWatch, registry, clock));
+        } catch (CompletionException e) {
+            throw Exceptions.asUnchecked(e);
+        }
+        timeline.mark("management endpoints");
         startup.finished();
+        log.info("started {} {}", names, timeline.summary());
         return this;
     }
 
@@ -177,7 +210,7 @@ public final class LapseRuntime implements AutoCloseable {
     }
 
     /**
-     * The port of the management endpoints, which {@link #start} opens before it waits for Redis and Kafka: called
+     * The port of the management endpoints, which {@link #start} opens while it waits for Redis and Kafka: called
      * while another thread starts the runtime, it waits until they are open.
      */
     public int managementPort() {
@@ -189,7 +222,11 @@ public final class LapseRuntime implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the management endpoints", e);
         }
-        return management.port();
+        ManagementServer server = management;
+        if (server == null) {
+            throw new IllegalStateException("the management endpoints could not be opened (see the log)");
+        }
+        return server.port();
     }
 
     @Override
@@ -214,8 +251,9 @@ public final class LapseRuntime implements AutoCloseable {
         if (consumerLag != null) {
             consumerLag.close();
         }
-        if (management != null) {
-            management.close();
+        if (managementOpening != null) {
+            // opened beside the start-up: closed once open, if start-up failed before
+            managementOpening.thenAccept(ManagementServer::close);
         }
         if (gcMetrics != null) {
             gcMetrics.close();

@@ -58,6 +58,14 @@ public final class Fleet {
         order(orderId).silence();
     }
 
+    /**
+     * Its pushes are lost and its charger stops reporting to the platform too, so the API answers the status it last
+     * pushed: a pull brings nothing newer and re-arms nothing. Steering an unknown or finished order throws.
+     */
+    public void lose(String orderId) {
+        order(orderId).lose();
+    }
+
     public void resume(String orderId) {
         order(orderId).resume();
     }

@@ -26,6 +26,11 @@ final class SimulatedOrder {
     private final int startSoc;
     private final AtomicLong pulls = new AtomicLong();
     private Mode mode = Mode.PUSHING;
+    /** While silent: the time of the status the platform still answers, or 0 when its charger still reports. */
+    private long frozenAt;
+    /** The event time of the last status pushed, or the start before any push. */
+    private long lastPushedAt;
+
     private long finishedAt;
     private boolean finalPushPending;
 
@@ -34,6 +39,7 @@ final class SimulatedOrder {
         this.phase = phase;
         this.startedAt = startedAt;
         this.startSoc = 20 + Math.floorMod(id.hashCode(), 40);
+        this.lastPushedAt = startedAt;
     }
 
     synchronized Mode mode() {
@@ -43,11 +49,20 @@ final class SimulatedOrder {
     synchronized void silence() {
         requireActive("silence");
         mode = Mode.SILENT;
+        frozenAt = 0;
+    }
+
+    /** Silent, and its charger stops reporting too: the platform answers the status it last pushed. */
+    synchronized void lose() {
+        requireActive("lose");
+        mode = Mode.SILENT;
+        frozenAt = lastPushedAt;
     }
 
     synchronized void resume() {
         requireActive("resume");
         mode = Mode.PUSHING;
+        frozenAt = 0;
     }
 
     /** A silent order's final push is lost like its others, so Lapse can only learn of the end by pulling. */
@@ -60,7 +75,10 @@ final class SimulatedOrder {
 
     /** The status as the platform knows it: fresh while charging, the final one once finished. */
     synchronized StatusPush status(long now) {
-        return mode == Mode.FINISHED ? at(finishedAt, "FINISHED") : at(now, "CHARGING");
+        if (mode == Mode.FINISHED) {
+            return at(finishedAt, "FINISHED");
+        }
+        return at(mode == Mode.SILENT && frozenAt > 0 ? frozenAt : now, "CHARGING");
     }
 
     StatusPush serve(long now) {
@@ -80,6 +98,7 @@ final class SimulatedOrder {
     /** The push to send now, if any; a finished order's final push is handed out exactly once. */
     synchronized Optional<StatusPush> takePush(long now) {
         if (mode == Mode.PUSHING) {
+            lastPushedAt = now;
             return Optional.of(at(now, "CHARGING"));
         }
         if (finalPushPending) {

@@ -126,6 +126,11 @@ public final class UpstreamApi implements AutoCloseable {
         requiredHeaders.put(name, value);
     }
 
+    /** From now on no header is required: ends every {@link #requireHeader}. */
+    public void requireNoHeaders() {
+        requiredHeaders.clear();
+    }
+
     /**
      * From now on every status request for these orders is answered {@code status}, as by an upstream that fails on
      * their data while it answers every other order; replaces any orders refused before, and an empty set ends it.

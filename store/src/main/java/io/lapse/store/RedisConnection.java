@@ -20,6 +20,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -85,7 +86,10 @@ public final class RedisConnection implements AutoCloseable {
         TimeoutOptions timeouts = TimeoutOptions.enabled(COMMAND_TIMEOUT);
         SslOptions ssl = sslOptions(settings.tls());
         String what = "Redis at " + settings.displayUri();
+        // Lettuce times every command by default (a LatencyUtils histogram per command type): nobody reads it, and in
+        // an expiry storm the timer paid for it on every claim and acknowledgement
         ClientResources resources = DefaultClientResources.builder()
+                .commandLatencyRecorder(CommandLatencyRecorder.disabled())
                 .reconnectDelay(Delay.exponential(Duration.ZERO, LONGEST_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
                 .build();
         if (settings.cluster()) {

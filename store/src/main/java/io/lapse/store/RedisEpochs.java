@@ -52,7 +52,8 @@ public final class RedisEpochs {
      * @return each shard's generation, to hand to {@link #finish} once the shard is rebuilt
      */
     public CompletableFuture<Map<Integer, String>> begin(String candidate) {
-        return perShard(shard -> BEGIN.run(redis, ScriptOutputType.VALUE, new String[] {next(shard)}, candidate));
+        return perShard(shard ->
+                BEGIN.run(redis, ScriptOutputType.VALUE, new String[] {next(shard), nextServer(shard)}, candidate));
     }
 
     /**
@@ -68,7 +69,8 @@ public final class RedisEpochs {
                 (shard, generation) -> HORIZON.run(
                         redis,
                         ScriptOutputType.INTEGER,
-                        new String[] {next(shard), keys.epochHorizon(shard), keys.epochServer(shard)},
+                        new String[] {next(shard), keys.epochHorizon(shard), keys.epochServer(shard), nextServer(shard)
+                        },
                         generation,
                         Long.toString(horizon),
                         keys.wakeChannel(),
@@ -86,7 +88,12 @@ public final class RedisEpochs {
                 (shard, generation) -> FINISH.run(
                         redis,
                         ScriptOutputType.INTEGER,
-                        new String[] {keys.epoch(shard), next(shard), keys.epochServer(shard), keys.epochHorizon(shard)
+                        new String[] {
+                            keys.epoch(shard),
+                            next(shard),
+                            keys.epochServer(shard),
+                            keys.epochHorizon(shard),
+                            nextServer(shard)
                         },
                         generation,
                         keys.wakeChannel(),
@@ -120,14 +127,16 @@ public final class RedisEpochs {
     /**
      * Takes away the epoch, or a rebuild's horizon, of each of these shards that was declared on another Redis server
      * than the one serving it now: a restart, a failover to a replica or a restored snapshot, any of which may have
-     * lost acknowledged writes. A rebuild whose horizon is taken away cannot declare the epoch either.
+     * lost acknowledged writes. A rebuild whose horizon is taken away cannot declare the epoch either, nor can one that
+     * began on another server.
      *
-     * @return the shards fenced, each with the epoch it had (or {@code up to} and the horizon)
+     * @return the shards fenced, each with the epoch it had (or {@code up to} and the horizon, or {@code rebuild} and
+     *     the epoch of a rebuild under way that began on another server)
      */
     public CompletableFuture<Map<Integer, String>> fence(Collection<Integer> shards) {
         Map<Integer, CompletableFuture<String>> calls = new TreeMap<>();
         shards.forEach(shard -> calls.put(shard, FENCE.run(redis, ScriptOutputType.VALUE, new String[] {
-            keys.epoch(shard), keys.epochServer(shard), keys.epochHorizon(shard), next(shard)
+            keys.epoch(shard), keys.epochServer(shard), keys.epochHorizon(shard), next(shard), nextServer(shard)
         })));
         return Futures.allDone(calls.values()).thenApply(v -> {
             Map<Integer, String> fenced = new TreeMap<>();
@@ -147,6 +156,11 @@ public final class RedisEpochs {
 
     private String next(int shard) {
         return keys.epoch(shard) + ":next";
+    }
+
+    /** The run id of the server the rebuild under way began on: on any other, it may lack the rebuild's writes. */
+    private String nextServer(int shard) {
+        return next(shard) + ":server";
     }
 
     private <T> CompletableFuture<Map<Integer, T>> perShard(Function<Integer, CompletableFuture<T>> call) {

@@ -208,6 +208,14 @@ public final class TimerKeys {
         return prefix + ":fleet:cohort-silences";
     }
 
+    /**
+     * When a compensator instance or on-call last asked every compensator's push folder to hand the pushes it read to
+     * the mirror at once (epoch ms): each instance's loss watch looks twice a second.
+     */
+    public String pushHandOver() {
+        return prefix + ":compensator:hand-over";
+    }
+
     public String watermarks() {
         return prefix + ":watermark";
     }

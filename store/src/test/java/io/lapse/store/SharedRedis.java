@@ -8,7 +8,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Hands test classes one real Redis and a connection to it for the whole run; each test empties it first. The root
- * store closes both when the run ends.
+ * store closes both when the run ends. It is the oldest Redis Lapse supports, since the store's scripts and commands
+ * are what an older Redis could lack.
  */
 final class SharedRedis implements ParameterResolver {
 
@@ -21,8 +22,8 @@ final class SharedRedis implements ParameterResolver {
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         ExtensionContext.Store store = context.getRoot().getStore(ExtensionContext.Namespace.create(SharedRedis.class));
-        RedisServer server =
-                store.getOrComputeIfAbsent(RedisServer.class, type -> RedisServer.start(), RedisServer.class);
+        RedisServer server = store.getOrComputeIfAbsent(
+                RedisServer.class, type -> RedisServer.startOldestSupported(), RedisServer.class);
         if (parameter.getParameter().getType() == RedisServer.class) {
             return server;
         }

@@ -67,6 +67,43 @@ class StaleRedisFenceTest {
     }
 
     @Test
+    void aRebuildBegunOnAMasterThatFailedOverDuringItsFirstPassDeclaresNothingOnThePromotedReplica() {
+        RedisServer master = opened(RedisServer.start());
+        RedisServer replica =
+                opened(RedisServer.start(List.of("--replicaof", "127.0.0.1", Integer.toString(master.port()))));
+        RedisConnection onMaster = connect(master);
+        RedisConnection onReplica = connect(replica);
+        Map<Integer, String> generations =
+                new RedisEpochs(onMaster, KEYS).begin("e1").join();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> onReplica
+                                .async()
+                                .exists(KEYS.epoch(0) + ":next")
+                                .toCompletableFuture()
+                                .join()
+                        == 1);
+
+        // the link breaks and the replica is promoted while the rebuild's first pass writes into the old master: the
+        // promoted replica lacks those writes, and the rebuild goes on against it
+        onReplica.async().replicaofNoOne().toCompletableFuture().join();
+        armOverdue(onMaster);
+
+        RedisEpochs onPromoted = new RedisEpochs(onReplica, KEYS);
+        assertThat(onPromoted.rebuiltUpTo(generations, FAR_FUTURE).join())
+                .as("no shard declared rebuilt up to a horizon over data that lacks the rebuild's writes")
+                .isEmpty();
+        assertThat(onPromoted.finish(generations).join()).as("nor an epoch").isEmpty();
+        assertThat(fenceAll(onReplica))
+                .as("the fence takes the rebuild under way away")
+                .hasSize(SETTINGS.shards());
+        Map<Integer, String> again = onPromoted.begin("e2").join();
+        assertThat(again.values())
+                .as("the next rebuild starts a generation of its own")
+                .containsOnly("e2");
+        assertThat(onPromoted.finish(again).join()).hasSize(SETTINGS.shards());
+    }
+
+    @Test
     void aServerRestartedFromAnOlderSnapshotIsFencedAndFiresNothing() {
         RedisServer server = opened(RedisServer.start());
         RedisConnection connection = connect(server);

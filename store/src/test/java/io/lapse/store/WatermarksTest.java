@@ -19,7 +19,7 @@ class WatermarksTest {
     private final Watermarks marks = new Watermarks(
             redis.connection(),
             new TimerKeys("wm-test", 16),
-            new TopicNames("push", "expired", "pulled", "dlq", "shards", "fleet"),
+            new TopicNames("push", "expired", "pulled", "dlq", "shards", "fleet", "parked"),
             Duration.ofMillis(SLACK));
 
     @BeforeEach

@@ -98,6 +98,22 @@ class ZsetTimerStoreTest {
     }
 
     @Test
+    void theEarliestDueIsTheSoonestDeadlineOfAnyShardAndNoneWhenAllAreEmpty() {
+        assertThat(store.earliestDue().join()).isEmpty();
+        long ts = now();
+        List<String> orders = IntStream.range(0, 16).mapToObj(i -> "o" + i).toList();
+        assertThat(orders.stream().map(store.keys()::shardOf).distinct())
+                .as("orders in every shard")
+                .hasSize(4);
+        store.apply(IntStream.range(0, orders.size())
+                        .mapToObj(i -> OrderUpdate.active(orders.get(i), ts + 1_000L * (orders.size() - i)))
+                        .toList())
+                .join();
+
+        assertThat(store.earliestDue().join()).hasValue(ts + 1_000 + TTL);
+    }
+
+    @Test
     void duplicateAndOutOfOrderStatusesNeverMoveADeadlineEarlier() {
         long ts = now();
         store.apply(List.of(OrderUpdate.active("o1", ts))).join();
@@ -271,6 +287,27 @@ class ZsetTimerStoreTest {
             assertThat(c.deadline()).isEqualTo(first.deadline());
             assertThat(c.attempt()).isEqualTo(first.attempt());
         });
+    }
+
+    @Test
+    void aPushReArmsAnOrderPastTheClaimOfAnOwnerThatDiedWhateverTheLease() {
+        // a ttl shorter than the lease (issue 41): the claim's lease score lies beyond where the push arms the order
+        store = storeWith(Map.of("timer.lease", "1h"));
+        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+        Claim claimed = claimAll().get(0);
+        long spoke = now();
+
+        // the push comes in one batch with orders that have no state entry, as ingest's batches do
+        store.apply(List.of(OrderUpdate.active("o1", spoke), OrderUpdate.active("o2", spoke)))
+                .join();
+
+        assertThat(view("o1").phase()).isEqualTo(OrderView.Phase.ARMED);
+        assertThat(view("o1").dueAt()).hasValue(spoke + TTL);
+        assertThat(store.acknowledge(store.keys().shardOf("o1"), List.of(claimed))
+                        .join())
+                .as("the dead owner's late acknowledgement changes nothing")
+                .isZero();
+        assertThat(view("o1").dueAt()).hasValue(spoke + TTL);
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -27,9 +28,17 @@ import org.slf4j.LoggerFactory;
 final class ExpiryPublisher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ExpiryPublisher.class);
+    private static final TimerExpired.Source[] SOURCES = TimerExpired.Source.values();
 
-    /** No lingering, since every millisecond is lateness; a failed send is known well before a default lease ends. */
+    /**
+     * No lingering, since every millisecond is lateness; a failed send is known well before a default lease ends. No
+     * compression: without lingering a storm's batches hold a hundred expiries or so, and LZ4 allocated two 64 KB
+     * buffers for each batch, over a kilobyte per expiry, most of what the timer allocated (docs/benchmarks.md, "The
+     * timer's CPU per expiry in isolation"); an expiry is 150 bytes, and the broker need not decompress to validate.
+     */
     static final Map<String, Object> PRODUCER_SETTINGS = Map.of(
+            ProducerConfig.COMPRESSION_TYPE_CONFIG,
+            "none",
             ProducerConfig.LINGER_MS_CONFIG,
             0,
             ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
@@ -49,7 +58,8 @@ final class ExpiryPublisher implements AutoCloseable {
         this.topic = topic;
         this.clock = clock;
         this.lateness = Timer.builder(MetricNames.TIMER_FIRE_LATENESS)
-                .description("From an expiry's deadline until Kafka acknowledged its event")
+                .description(
+                        "From an expiry's deadline until Kafka acknowledged it with the rest of its shard's claims")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
@@ -73,60 +83,87 @@ final class ExpiryPublisher implements AutoCloseable {
      * did not take fires again after its lease anyway.
      */
     CompletableFuture<List<Claim>> publish(List<Claim> claims) {
-        // a callback per record, not two futures per record joined by allOf: in a storm, completing those futures was
-        // most of what the producer's I/O thread, a third of the timer's CPU samples, did
-        Answers answers = new Answers(claims.size());
-        for (Claim claim : claims) {
+        // one small callback per record, and the bookkeeping (lateness, counts) once the batch is answered: in a storm
+        // the producer's I/O thread, which runs the callbacks, was the half of the timer's CPU
+        Answers answers = new Answers(claims);
+        for (int i = 0; i < claims.size(); i++) {
+            Claim claim = claims.get(i);
             ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
                     topic,
                     claim.orderId().getBytes(StandardCharsets.UTF_8),
                     JsonCodec.TIMER_EXPIRED.encode(claim.toEvent()));
-            KafkaSend.send(producer, record, (meta, error) -> {
-                if (error == null) {
-                    lateness.record(Math.max(0, clock.millis() - claim.deadline()), TimeUnit.MILLISECONDS);
-                    fired.get(claim.source()).increment();
-                } else {
-                    failures.increment();
-                    log.warn(
-                            "expiry {} attempt {} not acknowledged by Kafka; it fires again after the lease: {}",
-                            claim.orderId(),
-                            claim.attempt(),
-                            error.toString());
-                }
-                answers.ended(claim, error == null);
-            });
+            KafkaSend.send(producer, record, answers.of(i));
         }
         return answers.all;
     }
 
     /** Gathers Kafka's answers to one publish; complete once every send has one. */
-    private static final class Answers {
+    private final class Answers {
 
         private final CompletableFuture<List<Claim>> all = new CompletableFuture<>();
-        private final List<Claim> acked;
+        private final List<Claim> claims;
+        private final boolean[] failed;
         private int pending;
+        private boolean anyFailed;
 
-        Answers(int sends) {
-            this.acked = new ArrayList<>(sends);
-            this.pending = sends;
-            if (sends == 0) {
+        Answers(List<Claim> claims) {
+            this.claims = claims;
+            this.failed = new boolean[claims.size()];
+            this.pending = claims.size();
+            if (claims.isEmpty()) {
                 all.complete(List.of());
             }
         }
 
-        void ended(Claim claim, boolean acknowledged) {
-            List<Claim> result;
+        Callback of(int index) {
+            return (meta, error) -> ended(index, error);
+        }
+
+        private void ended(int index, Exception error) {
+            if (error != null) {
+                Claim claim = claims.get(index);
+                failures.increment();
+                log.warn(
+                        "expiry {} attempt {} not acknowledged by Kafka; it fires again after the lease: {}",
+                        claim.orderId(),
+                        claim.attempt(),
+                        error.toString());
+            }
             // the producer's I/O thread answers, except for a send that failed at once on the caller's
             synchronized (this) {
-                if (acknowledged) {
-                    acked.add(claim);
+                if (error != null) {
+                    failed[index] = true;
+                    anyFailed = true;
                 }
                 if (--pending > 0) {
                     return;
                 }
-                result = List.copyOf(acked);
             }
-            all.complete(result);
+            all.complete(acknowledged());
+        }
+
+        /** Once every send is answered: records their lateness and counts, and returns those Kafka took. */
+        private List<Claim> acknowledged() {
+            List<Claim> acked = anyFailed ? new ArrayList<>(claims.size()) : claims;
+            long now = clock.millis();
+            int[] bySource = new int[SOURCES.length];
+            for (int i = 0; i < claims.size(); i++) {
+                if (failed[i]) {
+                    continue;
+                }
+                Claim claim = claims.get(i);
+                lateness.record(Math.max(0, now - claim.deadline()), TimeUnit.MILLISECONDS);
+                bySource[claim.source().ordinal()]++;
+                if (anyFailed) {
+                    acked.add(claim);
+                }
+            }
+            for (TimerExpired.Source source : SOURCES) {
+                if (bySource[source.ordinal()] > 0) {
+                    fired.get(source).increment(bySource[source.ordinal()]);
+                }
+            }
+            return acked;
         }
     }
 

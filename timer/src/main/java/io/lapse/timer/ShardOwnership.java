@@ -1,6 +1,7 @@
 package io.lapse.timer;
 
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.lifecycle.StartupTimeline;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -27,6 +28,7 @@ final class ShardOwnership implements AutoCloseable {
     private final Runnable onChange;
     private final ServiceLoop loop;
     private volatile Set<Integer> owned = Set.of();
+    private boolean gainedBefore;
 
     /** @param shards timer.shards: partitions of the topic beyond it are no shard of this instance's key layout */
     ShardOwnership(Consumer<byte[], byte[]> consumer, String topic, int shards, Runnable onChange) {
@@ -71,10 +73,14 @@ final class ShardOwnership implements AutoCloseable {
         });
         owned = Set.copyOf(next);
         log.info(
-                "timer shards {} {}; now serving {}",
+                "timer shards {} {}; now serving {}{}",
                 gained ? "gained" : "lost",
                 partitions.stream().map(TopicPartition::partition).sorted().toList(),
-                new TreeSet<>(owned));
+                new TreeSet<>(owned),
+                gained && !gainedBefore
+                        ? " (" + StartupTimeline.sinceProcessStart() + " after the process started)"
+                        : "");
+        gainedBefore |= gained;
         onChange.run();
     }
 

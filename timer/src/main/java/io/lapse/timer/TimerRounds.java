@@ -1,5 +1,6 @@
 package io.lapse.timer;
 
+import io.lapse.lifecycle.StartupTimeline;
 import io.lapse.store.ClaimBatch;
 import io.lapse.store.RedisEpochs;
 import io.lapse.store.TimerStore;
@@ -53,6 +54,7 @@ final class TimerRounds {
     private Set<Integer> lastOwned = Set.of();
     private long lastFullRound;
     private long lastPrune;
+    private boolean claimedBefore;
 
     /**
      * @param owned  the shards this instance serves now
@@ -114,7 +116,12 @@ final class TimerRounds {
         long mark = readWatermark();
         Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
         if (!due.isEmpty()) {
-            firing.fire(claim(due, mark));
+            List<ClaimBatch> round = claim(due, mark);
+            if (!claimedBefore && round.stream().anyMatch(b -> !b.claims().isEmpty())) {
+                claimedBefore = true;
+                log.info("first claims, {} after the process started", StartupTimeline.sinceProcessStart());
+            }
+            firing.fire(round);
         }
         wakeup.sleep(sleepMillis(owned, mark));
     }

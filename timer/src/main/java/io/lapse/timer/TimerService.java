@@ -29,6 +29,9 @@ public final class TimerService implements Service {
 
     private static final Logger log = LoggerFactory.getLogger(TimerService.class);
 
+    /** The settings of the timer's expiry producer beside Lapse's defaults (the benchmark's baseline uses them too). */
+    public static final Map<String, Object> PRODUCER_SETTINGS = ExpiryPublisher.PRODUCER_SETTINGS;
+
     private final ShardOwnership ownership;
     private final Listening listening;
     private final ServiceLoop loop;
@@ -51,7 +54,7 @@ public final class TimerService implements Service {
         TopicProvisioner topics = new TopicProvisioner(clients);
         topics.ensure(Set.of(config.topics().expired()));
         topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
-        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", ExpiryPublisher.PRODUCER_SETTINGS);
+        KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", PRODUCER_SETTINGS);
         // the rounds sleep on it; an ownership change ends their sleep, and the round that follows sees the change
         Wakeup wakeup = new Wakeup();
         ShardOwnership ownership = new ShardOwnership(

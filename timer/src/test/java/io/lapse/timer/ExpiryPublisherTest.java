@@ -3,6 +3,7 @@ package io.lapse.timer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.event.TimerExpired;
+import io.lapse.metrics.MetricNames;
 import io.lapse.store.Claim;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -44,6 +45,29 @@ class ExpiryPublisherTest {
         producer.errorNext(new TimeoutException("delivery timeout"));
 
         assertThat(acked.join()).containsExactly(CLAIMS.get(0));
+    }
+
+    @Test
+    void onlyWhatKafkaAcknowledgedCountsAsFiredAndInTheLateness() {
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CompletableFuture<List<Claim>> acked =
+                new ExpiryPublisher(producer, "expired", Clock.systemUTC(), registry).publish(CLAIMS);
+
+        producer.errorNext(new TimeoutException("delivery timeout"));
+        producer.completeNext();
+        acked.join();
+
+        assertThat(registry.get(MetricNames.TIMER_EXPIRIES)
+                        .tag("source", "timer")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(MetricNames.TIMER_FIRE_LATENESS).timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get("lapse.timer.publish.failures").counter().count())
+                .isEqualTo(1);
     }
 
     @Test

@@ -76,7 +76,9 @@ public final class CompensatorThroughput {
                     + " stream thread, fetches of " + StreamsSettings.FETCH_MIN_BYTES / 1024 + " KB or "
                     + StreamsSettings.FETCH_MAX_WAIT_MS
                     + " ms, a persistent store of one entry per order (the baseline's cached, the"
-                    + " compensator's not), the baseline first");
+                    + " compensator's not), the baseline first; the compensator reads the pushes with its push"
+                    + " folder (a plain consumer, in transactions) and hands its streams one update per order, as"
+                    + " a rebuild asks it to at its start");
             out.println("- CPU µs/record: the JVM's CPU time over the pass, the broker's included, per record");
             out.println();
             out.print(ratio.markdown());

@@ -59,7 +59,7 @@ record FoldRatio(Fold baselineFold, Fold compensatorFold) {
                         "—",
                         "")
                 .row(
-                        "Lapse compensator: decode, route, mirror",
+                        "Lapse compensator: push folder (decode, coalesce per order), mirror",
                         BenchReport.count(compensator.records()),
                         seconds(compensator),
                         BenchReport.count(Math.round(compensator.perSecond())),

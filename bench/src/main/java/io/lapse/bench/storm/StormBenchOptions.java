@@ -1,6 +1,7 @@
 package io.lapse.bench.storm;
 
 import io.lapse.bench.puller.PullThreads;
+import io.lapse.config.FleetSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -90,9 +91,14 @@ public record StormBenchOptions(
         return pushInterval.multipliedBy(2);
     }
 
-    /** fleet.baseline: ten push intervals, so that the baseline is established in a short warm-up. */
+    /**
+     * fleet.baseline: ten push intervals, so that the baseline is established in a short warm-up, or the shortest the
+     * window allows when that is longer.
+     */
     public Duration fleetBaseline() {
-        return pushInterval.multipliedBy(10);
+        Duration tenPushes = pushInterval.multipliedBy(10);
+        Duration least = FleetSettings.leastBaseline(fleetWindow());
+        return tenPushes.compareTo(least) >= 0 ? tenPushes : least;
     }
 
     int concurrency() {

@@ -23,10 +23,14 @@ import org.junit.jupiter.api.Test;
  * the simulated upstream: the silence is said once, every silent order is pulled at most once per ttl and none after
  * its terminal status, nothing fires falsely after the resume, and the storm's plot and samples are written.
  *
- * <p>It runs with the launcher whose {@code bench soak} it serves, apart from the soak's code in faults, so that the
- * build runs it beside the fault suite's scenarios, at a lower priority (devtools/pom.xml).
+ * <p>It runs with the launcher whose {@code bench soak} it serves, apart from the soak's code in faults. It is not
+ * part of {@code ./mvnw verify} ({@code -Psoak} runs it): beside the fault suite's scenarios, on the same two cores,
+ * each judges timing the other disturbs (at nice 10 kill-timer missed its bound in a CI run with this test beside
+ * it; at nice 19 this test's load generator starved and it counted a false expiry), and what it asserts of Lapse the
+ * fault suite's fleet-silence scenario asserts in verify.
  */
 @Tag("slow")
+@Tag("soak") // not in verify: ./mvnw -Psoak verify -pl devtools -am (pom.xml)
 class SoakRunSmokeTest {
 
     private static final SoakOptions OPTIONS = new SoakOptions(

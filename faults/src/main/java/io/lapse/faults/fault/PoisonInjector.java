@@ -18,7 +18,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * TimerExpired to the expired topic at the start. It keeps where Kafka put each record it acknowledged, since those
  * and only those must come back as dead letters; a send Kafka refused is counted apart.
  */
-final class PoisonInjector implements AutoCloseable {
+public final class PoisonInjector implements AutoCloseable {
 
     private final Producer<byte[], byte[]> producer;
     private final String pushTopic;
@@ -30,7 +30,7 @@ final class PoisonInjector implements AutoCloseable {
     private final ScheduledExecutorService schedule =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "faults-poison"));
 
-    PoisonInjector(Producer<byte[], byte[]> producer, String pushTopic, String expiredTopic, String idPrefix) {
+    public PoisonInjector(Producer<byte[], byte[]> producer, String pushTopic, String expiredTopic, String idPrefix) {
         this.producer = producer;
         this.pushTopic = pushTopic;
         this.expiredTopic = expiredTopic;
@@ -41,6 +41,15 @@ final class PoisonInjector implements AutoCloseable {
         long now = System.currentTimeMillis();
         send(new ProducerRecord<>(expiredTopic, null, PoisonKind.framedExpiry(idPrefix + "expired", now)));
         schedule.scheduleAtFixedRate(this::sendNext, 0, period.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** One record of every kind on the push topic now, and one framed TimerExpired on the expired topic. */
+    public void burst() {
+        send(new ProducerRecord<>(
+                expiredTopic, null, PoisonKind.framedExpiry(idPrefix + sent.get(), System.currentTimeMillis())));
+        for (int i = 0; i < PoisonKind.values().length; i++) {
+            sendNext();
+        }
     }
 
     private void sendNext() {
@@ -72,11 +81,11 @@ final class PoisonInjector implements AutoCloseable {
         producer.flush();
     }
 
-    List<RecordRef> acknowledged() {
+    public List<RecordRef> acknowledged() {
         return List.copyOf(acknowledged);
     }
 
-    int refused() {
+    public int refused() {
         return refused.get();
     }
 }

@@ -3,6 +3,7 @@ package io.lapse.faults.lab;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
+import io.lapse.config.FleetSettings;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.config.TopicNames;
@@ -38,16 +39,10 @@ public final class Generation implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(120);
-    /*
-     * How long the warm-up pushes before its silence: a scenario's fault should meet JVMs whose code is compiled, as
-     * in production. Measured on the 2-core machine (per-process CPU every 2 s): with C2, the broker, the four
-     * services and this JVM compiled on both cores for 60 to 80 s after their start; the services now run C1 alone
-     * (LapseProcess), which compiles what a scenario runs within seconds.
-     */
-    private static final Duration COMPILED_AFTER = Duration.ofSeconds(15);
 
     private final String name;
     private final Map<ConfigKey, String> settings;
+    private final Layout layout;
     private final LapseConfig config;
     private final LapseServices services;
     private final Observations observations;
@@ -57,6 +52,7 @@ public final class Generation implements AutoCloseable {
     private Generation(
             String name,
             Map<ConfigKey, String> settings,
+            Layout layout,
             LapseConfig config,
             LapseServices services,
             Observations observations,
@@ -64,6 +60,7 @@ public final class Generation implements AutoCloseable {
             KafkaProducer<byte[], byte[]> poisonProducer) {
         this.name = name;
         this.settings = settings;
+        this.layout = layout;
         this.config = config;
         this.services = services;
         this.observations = observations;
@@ -74,12 +71,14 @@ public final class Generation implements AutoCloseable {
     /**
      * Creates the topics, starts the taps, the pushes and one process per service; returns once all are alive.
      *
-     * @param extra Lapse settings beyond the suite's
+     * @param extra  Lapse settings beyond the suite's
+     * @param layout a process per service, or all in one
      */
-    static Generation start(Lab lab, int number, Map<ConfigKey, String> extra) {
+    static Generation start(Lab lab, int number, Map<ConfigKey, String> extra, Layout layout) {
         String name = "faults-g" + number;
         SuiteSettings settings = lab.settings();
-        Map<ConfigKey, String> lapse = lapseSettings(name, lab);
+        Map<ConfigKey, String> lapse =
+                lapseSettings(name, lab, Boolean.parseBoolean(extra.get(ConfigKeys.REDIS_CLUSTER)));
         lapse.putAll(extra);
         Map<String, String> harness = lapse.entrySet().stream()
                 .collect(Collectors.toMap(e -> e.getKey().name(), Map.Entry::getValue));
@@ -89,13 +88,14 @@ public final class Generation implements AutoCloseable {
         createTopics(lab, config.topics(), settings.partitions());
         KafkaClients clients = new KafkaClients(config.kafka());
         LapseServices services = new LapseServices(
-                lab.jar(),
+                lab.launcher(),
                 lapse.entrySet().stream()
                         .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                 settings.workDir().resolve(name));
         Generation generation = new Generation(
                 name,
                 Map.copyOf(extra),
+                layout,
                 config,
                 services,
                 new Observations(
@@ -107,8 +107,12 @@ public final class Generation implements AutoCloseable {
                 clients.producer("faults-poison", Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none")));
         try {
             generation.pushes.start();
-            for (Role service : Role.values()) {
-                services.add(service);
+            if (layout == Layout.ONE_PROCESS) {
+                services.addAll();
+            } else {
+                for (Role service : Role.values()) {
+                    services.add(service);
+                }
             }
             generation.requireAlive(lab, START_TIMEOUT);
             generation.warmUp(lab);
@@ -121,15 +125,14 @@ public final class Generation implements AutoCloseable {
     }
 
     /**
-     * Runs a workload of the scenarios' shape until its silent orders have fired and been answered, so that scenarios
-     * meet JVMs that have done their work for a while (classes loaded, code compiled, groups settled), as in production;
-     * and so that a generation whose pipeline does not fire at all is found out before any scenario counts on it.
+     * Runs a workload of the scenarios' shape until its silent orders have fired and been answered, so that a
+     * generation whose pipeline does not fire at all is found out before any scenario counts on it. It waits for
+     * nothing else: the processes meet the first scenario as a user's meet their first minutes, compiling as they go.
      */
     private void warmUp(Lab lab) {
         Workload workload = new Workload(lab.fleet(), name + "-warm-up", lab.settings());
         long startedAt = workload.start();
         try {
-            Waiting.sleep(COMPILED_AFTER);
             workload.silenceAfterWarmUp(observations, startedAt, WARM_UP_TIMEOUT);
             Waiting.require(
                     () -> observations.allExpiredAndAnswered(workload.silent()),
@@ -140,24 +143,24 @@ public final class Generation implements AutoCloseable {
         }
     }
 
-    private static Map<ConfigKey, String> lapseSettings(String name, Lab lab) {
+    /** @param onCluster whether the generation runs on the lab's Redis Cluster rather than its redis-server */
+    private static Map<ConfigKey, String> lapseSettings(String name, Lab lab, boolean onCluster) {
         SuiteSettings settings = lab.settings();
         Map<ConfigKey, String> lapse = new LinkedHashMap<>();
         lapse.put(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS, lab.broker().bootstrapServers());
-        lapse.put(ConfigKeys.REDIS_URI, lab.redis().uri());
+        lapse.put(
+                ConfigKeys.REDIS_URI,
+                onCluster ? lab.redisCluster().uri() : lab.redis().uri());
         lapse.putAll(new Namespace(name).keys());
         lapse.put(ConfigKeys.TOPICS_PARTITIONS, Integer.toString(settings.partitions()));
         lapse.put(ConfigKeys.TIMER_TTL, Durations.format(settings.ttl()));
         lapse.put(ConfigKeys.TIMER_REPEAT, Durations.format(settings.ttl()));
         lapse.put(ConfigKeys.UPSTREAM_BASE_URL, lab.upstream().baseUrl());
         lapse.put(ConfigKeys.COMPENSATOR_SCAN_INTERVAL, Durations.format(settings.scanInterval()));
-        // the warm-up spans many baselines: a fleet silence is told within a few push intervals
-        lapse.put(
-                ConfigKeys.FLEET_WINDOW,
-                Durations.format(settings.pushInterval().multipliedBy(2)));
-        lapse.put(
-                ConfigKeys.FLEET_BASELINE,
-                Durations.format(settings.pushInterval().multipliedBy(10)));
+        // a fleet silence is told within a few push intervals, against the shortest baseline the window allows
+        Duration fleetWindow = settings.pushInterval().multipliedBy(2);
+        lapse.put(ConfigKeys.FLEET_WINDOW, Durations.format(fleetWindow));
+        lapse.put(ConfigKeys.FLEET_BASELINE, Durations.format(FleetSettings.leastBaseline(fleetWindow)));
         return lapse;
     }
 
@@ -204,6 +207,10 @@ public final class Generation implements AutoCloseable {
     /** The Lapse settings it runs with beyond the suite's. */
     public Map<ConfigKey, String> settings() {
         return settings;
+    }
+
+    public Layout layout() {
+        return layout;
     }
 
     public TopicNames topics() {

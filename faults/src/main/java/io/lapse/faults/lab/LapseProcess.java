@@ -11,22 +11,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Lapse service as an OS process, {@code java -jar lapse.jar <service>} configured by LAPSE_* variables, as an
- * operator runs it. Its output is appended to a log file across restarts; close() stops it politely (SIGTERM).
+ * One Lapse service as an OS process, {@code lapse <service>} configured by LAPSE_* variables, as an operator runs it
+ * (the launcher execs the JVM, so the process is the JVM itself). Its output is appended to a log file across restarts; close() stops it politely (SIGTERM).
  */
 public final class LapseProcess implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LapseProcess.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-    static final List<String> SUITE_JVM_OPTIONS = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
 
@@ -49,32 +47,25 @@ public final class LapseProcess implements AutoCloseable {
     }
 
     /**
-     * @param environment the LAPSE_* variables; any LAPSE_* variable of this process is not passed on
+     * Runs {@code lapse COMMAND} (a service's, or {@code all}) through the launcher, as a user does.
+     *
+     * @param environment the LAPSE_* variables, {@code LAPSE_JAVA_OPTS} among them when the JVM needs options beyond
+     *                    the launcher's defaults; any LAPSE_* variable of this process is not passed on
      * @param logDir      where {@code <name>.log} is written
      */
     static LapseProcess start(
-            Path jar, Role service, String name, Map<String, String> environment, int managementPort, Path logDir) {
-        // C1 alone: at the suite's 300 orders peak speed does not matter, and C2 compiling on both cores for a minute
-        // after every start was what scenarios had to wait out
-        return start(jar, service, name, environment, managementPort, logDir, SUITE_JVM_OPTIONS);
-    }
-
-    /** @param jvmOptions e.g. the heap; a soak at scale needs C2, which the suite's options leave out */
-    static LapseProcess start(
-            Path jar,
-            Role service,
+            LapseLauncher launcher,
+            String command,
             String name,
             Map<String, String> environment,
             int managementPort,
-            Path logDir,
-            List<String> jvmOptions) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java));
-        command.addAll(jvmOptions);
-        command.addAll(LapseJar.classArchiveOptions(jar));
-        command.addAll(List.of("-jar", jar.toString(), service.command));
+            Path logDir) {
         LapseProcess started = new LapseProcess(
-                name, command, environment, managementPort, new LogFile(logDir.resolve(name + ".log")));
+                name,
+                launcher.command(command),
+                Map.copyOf(environment),
+                managementPort,
+                new LogFile(logDir.resolve(name + ".log")));
         JvmExitCleanup.register(started);
         started.launch();
         return started;
@@ -115,6 +106,15 @@ public final class LapseProcess implements AutoCloseable {
     public synchronized void kill() {
         ChildProcesses.kill(process, STOP_TIMEOUT);
         log.info("{} (process {}) killed", name, process.pid());
+    }
+
+    /** SIGTERM, as an operator's stop, and wait until it has ended (SIGKILL if it ignores that for 30 s). */
+    public synchronized void stop() {
+        thaw();
+        if (!ChildProcesses.stop(process, STOP_TIMEOUT)) {
+            log.warn("{} ignored SIGTERM for {} s, so it was killed", name, STOP_TIMEOUT.toSeconds());
+        }
+        log.info("{} (process {}) stopped", name, process.pid());
     }
 
     public synchronized void freeze() {
@@ -179,10 +179,7 @@ public final class LapseProcess implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (process != null && process.isAlive()) {
-            thaw();
-            if (!ChildProcesses.stop(process, STOP_TIMEOUT)) {
-                log.warn("{} ignored SIGTERM for {} s, so it was killed", name, STOP_TIMEOUT.toSeconds());
-            }
+            stop();
         }
         JvmExitCleanup.unregister(this);
     }

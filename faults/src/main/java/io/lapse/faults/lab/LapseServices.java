@@ -19,7 +19,10 @@ import java.util.function.Function;
  */
 public final class LapseServices implements AutoCloseable {
 
-    private final Path jar;
+    /** The launcher's JVM options; without it, its default heap. */
+    private static final String LAPSE_JAVA_OPTS = "LAPSE_JAVA_OPTS";
+
+    private final LapseLauncher launcher;
     private final Map<String, String> environment;
     private final Path dir;
     private final Function<String, List<String>> jvmOptions;
@@ -27,22 +30,25 @@ public final class LapseServices implements AutoCloseable {
     private final Map<Role, Integer> started = new EnumMap<>(Role.class);
 
     /**
+     * Every instance with the launcher's JVM options, as a user who sets none runs it.
+     *
      * @param environment the LAPSE_* settings every instance shares
      * @param dir         for the instances' logs and state
      */
-    public LapseServices(Path jar, Map<String, String> environment, Path dir) {
-        this(jar, environment, dir, LapseProcess.SUITE_JVM_OPTIONS);
+    public LapseServices(LapseLauncher launcher, Map<String, String> environment, Path dir) {
+        this(launcher, environment, dir, name -> List.of());
     }
 
-    /** @param jvmOptions every instance's, e.g. its heap */
-    public LapseServices(Path jar, Map<String, String> environment, Path dir, List<String> jvmOptions) {
-        this(jar, environment, dir, name -> jvmOptions);
-    }
-
-    /** @param jvmOptions each instance's, by its name (e.g. {@code timer-1}): a profile of its own */
+    /**
+     * @param jvmOptions each instance's, by its name (e.g. {@code timer-1}): a profile of its own; handed to the
+     *                   launcher as {@code LAPSE_JAVA_OPTS} when there are any
+     */
     public LapseServices(
-            Path jar, Map<String, String> environment, Path dir, Function<String, List<String>> jvmOptions) {
-        this.jar = jar;
+            LapseLauncher launcher,
+            Map<String, String> environment,
+            Path dir,
+            Function<String, List<String>> jvmOptions) {
+        this.launcher = launcher;
         this.jvmOptions = jvmOptions;
         this.environment = Map.copyOf(environment);
         this.dir = dir;
@@ -60,19 +66,38 @@ public final class LapseServices implements AutoCloseable {
     /** Starts one more instance of the service; returns without waiting for it to be ready. */
     public synchronized LapseProcess add(Role service) {
         int number = started.merge(service, 1, Integer::sum);
-        String name = service.command + "-" + number;
+        LapseProcess process = start(service.command, service.command + "-" + number, service == Role.COMPENSATOR);
+        running.get(service).add(process);
+        return process;
+    }
+
+    /**
+     * Starts the four services in one {@code lapse all} process, which stands for each of them: a fault that strikes
+     * one strikes them all.
+     */
+    public synchronized LapseProcess addAll() {
+        int number = started.merge(Role.INGEST, 1, Integer::sum);
+        LapseProcess process = start("all", "all-" + number, true);
+        for (Role service : Role.values()) {
+            running.get(service).add(process);
+        }
+        return process;
+    }
+
+    private LapseProcess start(String command, String name, boolean compensates) {
         int port = Ports.free();
         Map<String, String> own = new HashMap<>(environment);
         own.put(ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port));
-        if (service == Role.COMPENSATOR) {
+        if (compensates) {
             own.put(
                     ConfigKeys.COMPENSATOR_STATE_DIR.envName(),
                     dir.resolve(name + "-state").toString());
         }
-        LapseProcess process =
-                LapseProcess.start(jar, service, name, own, port, dir, List.copyOf(jvmOptions.apply(name)));
-        running.get(service).add(process);
-        return process;
+        List<String> options = jvmOptions.apply(name);
+        if (!options.isEmpty()) {
+            own.put(LAPSE_JAVA_OPTS, String.join(" ", options));
+        }
+        return LapseProcess.start(launcher, command, name, own, port, dir);
     }
 
     /** The longest-running instance of the service. */
@@ -82,6 +107,14 @@ public final class LapseServices implements AutoCloseable {
             throw new IllegalStateException("no " + service.command + " is running");
         }
         return instances.get(0);
+    }
+
+    /** The instance of this name, e.g. {@code timer-2}, whether it runs or not. */
+    public synchronized LapseProcess named(String name) {
+        return all().stream()
+                .filter(process -> process.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no instance " + name));
     }
 
     /** Kills the instance for good: the others of its service are to take over its work. */
@@ -95,7 +128,7 @@ public final class LapseServices implements AutoCloseable {
     }
 
     public synchronized List<LapseProcess> all() {
-        return running.values().stream().flatMap(List::stream).toList();
+        return running.values().stream().flatMap(List::stream).distinct().toList();
     }
 
     /** Stops every instance as an operator does (SIGTERM, waiting for each), so each writes what it writes on exit. */

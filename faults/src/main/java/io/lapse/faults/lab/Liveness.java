@@ -25,7 +25,7 @@ public final class Liveness {
     private Liveness() {}
 
     /** Checks until everything is alive or the timeout passes; then says what was wrong at the last check. */
-    static Verdict check(LapseServices services, Map<Role, String> groups, Admin admin, Duration timeout) {
+    public static Verdict check(LapseServices services, Map<Role, String> groups, Admin admin, Duration timeout) {
         AtomicReference<List<String>> problems = new AtomicReference<>();
         boolean alive = Waiting.until(
                 () -> {

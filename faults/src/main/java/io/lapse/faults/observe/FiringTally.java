@@ -21,13 +21,15 @@ public final class FiringTally {
     public static final String DEFINITIONS = """
             - **expected expiries**: silent orders (their pushes stop; upstream still answers for them).
             - **fired**: silent orders with an expiry whose deadline is the ts of the order's newest push in Kafka + \
-            ttl, appended to Kafka no earlier than that deadline and at most the grace later than the deadline or \
-            than the fault's recovery, whichever is later. **missed** = expected − fired.
+            ttl, appended to Kafka no earlier than that deadline and at most the scenario's bound (the grace) later \
+            than the deadline or than the fault's recovery, whichever is later. **missed** = expected − fired.
             - **false**: distinct expiries (orderId, deadline, attempt) of the scenario's orders that Kafka appended \
             before their deadline, or whose order pushed with a ts in (deadline − ttl, deadline] (it was live), or \
             whose order had finished by the deadline.
-            - **slowest firing**: the longest any silent order waited for its expiry, from its deadline or the \
-            fault's recovery, whichever is later (the grace is the most it may be).
+            - **slowest firing / bound**: the longest any silent order waited for its expiry, from its deadline or \
+            the fault's recovery, whichever is later, and the most it may be: 5 s, or the scenario's own bound \
+            (kill-timer: the restarted timer's start; rolling-restart: the deadline; two-instances: the dead \
+            members' session timeout).
             - **duplicates**: copies of an expiry beyond the first (at least once allows them; printed, not judged).
             - **pull results lost**: distinct expiries appended up to the end of the fault plus the grace (or 3 s \
             before the observation ended, if earlier) with no PullResult naming their (deadline, attempt) by its end \
@@ -38,12 +40,14 @@ public final class FiringTally {
     private static final int EXAMPLES = 3;
 
     /**
+     * @param late          missed silent orders that fired with their deadline, only later than the grace
      * @param slowestFiring see {@link #DEFINITIONS}, in ms; -1 when no silent order has an expiry for its deadline
      * @param examples      a few missed, false and unanswered expiries, described
      */
     public record Figures(
             int expected,
             int fired,
+            int late,
             long slowestFiring,
             int falseExpiries,
             int falseOrders,
@@ -85,7 +89,10 @@ public final class FiringTally {
 
         int expected = 0;
         int fired = 0;
+        int late = 0;
         long slowest = -1;
+        String slowestOrder = null;
+        long slowestDeadline = 0;
         for (String order : workload.silent()) {
             PushHistory history = histories.get(order);
             if (history == null) {
@@ -100,16 +107,29 @@ public final class FiringTally {
                     .filter(e -> e.deadline() == deadline && e.appendedAt() >= deadline)
                     .mapToLong(e -> Math.max(0, e.appendedAt() - from))
                     .min();
-            if (waited.isPresent()) {
-                slowest = Math.max(slowest, waited.getAsLong());
+            if (waited.isPresent() && waited.getAsLong() > slowest) {
+                slowest = waited.getAsLong();
+                slowestOrder = order;
+                slowestDeadline = deadline;
             }
             if (waited.isPresent() && waited.getAsLong() <= grace.toMillis()) {
                 fired++;
-            } else if (expected - fired <= EXAMPLES) {
+                continue;
+            }
+            if (waited.isPresent()) {
+                late++;
+            }
+            if (expected - fired <= EXAMPLES) {
                 examples.add("missed: " + order + " " + firstExpiry(own, deadline));
             }
         }
 
+        if (slowestOrder != null) {
+            long appended = slowest + Math.max(slowestDeadline, timeline.recoveredAt());
+            examples.add("slowest: " + slowestOrder + " fired " + seconds(appended - slowestDeadline)
+                    + " after its deadline, " + seconds(appended - timeline.recoveredAt())
+                    + " after the fault's recovery");
+        }
         int falseExpiries = 0;
         Set<String> falseOrders = new HashSet<>();
         for (Seen.Expiry expiry : distinct.values()) {
@@ -135,6 +155,7 @@ public final class FiringTally {
         return new Figures(
                 expected,
                 fired,
+                late,
                 slowest,
                 falseExpiries,
                 falseOrders.size(),

@@ -8,7 +8,10 @@ import io.lapse.event.StatusHeader;
 import io.lapse.event.TimerExpired;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -61,7 +64,13 @@ public final class Observations implements AutoCloseable {
 
     private static Seen.Expiry expiry(ConsumerRecord<byte[], byte[]> record) {
         TimerExpired expiry = JsonCodec.TIMER_EXPIRED.decode(record.value());
-        return new Seen.Expiry(expiry.orderId(), expiry.deadline(), expiry.attempt(), record.timestamp());
+        return new Seen.Expiry(
+                expiry.orderId(),
+                expiry.deadline(),
+                expiry.lastSeen(),
+                expiry.attempt(),
+                expiry.source().name().toLowerCase(Locale.ROOT),
+                record.timestamp());
     }
 
     private static Seen.Pull pull(ConsumerRecord<byte[], byte[]> record) {
@@ -72,6 +81,8 @@ public final class Observations implements AutoCloseable {
                         result.orderId(),
                         result.expiry().deadline(),
                         result.expiry().attempt(),
+                        result.outcome().name(),
+                        result.status() == null ? null : result.status().ts(),
                         record.timestamp());
     }
 
@@ -80,6 +91,7 @@ public final class Observations implements AutoCloseable {
         return new Seen.DeadLetter(
                 new RecordRef(letter.sourceTopic(), letter.partition(), letter.offset()),
                 letter.key(),
+                letter.reason(),
                 record.timestamp());
     }
 
@@ -93,11 +105,23 @@ public final class Observations implements AutoCloseable {
         return expired.containsAll(orders) && answered.containsAll(orders);
     }
 
-    List<Seen.Push> pushes() {
+    /** The event time of each of these orders' newest push read back so far; orders without one are left out. */
+    public Map<String, Long> newestPushes(Collection<String> orders) {
+        Set<String> wanted = Set.copyOf(orders);
+        Map<String, Long> newest = new HashMap<>();
+        for (Seen.Push push : pushes.seen()) {
+            if (wanted.contains(push.orderId())) {
+                newest.merge(push.orderId(), push.ts(), Math::max);
+            }
+        }
+        return newest;
+    }
+
+    public List<Seen.Push> pushes() {
         return pushes.seen();
     }
 
-    List<Seen.Expiry> expiries() {
+    public List<Seen.Expiry> expiries() {
         return expiries.seen();
     }
 

@@ -1,6 +1,6 @@
 package io.lapse.faults.observe;
 
-/** What the suite read back from Lapse's topics, reduced to what the tally needs. */
+/** What the suite and the chaos run read back from Lapse's topics, reduced to what their judges need. */
 public final class Seen {
 
     private Seen() {}
@@ -11,31 +11,40 @@ public final class Seen {
     }
 
     /** A status push in Kafka: the order's event time, and whether it ended the order. */
-    record Push(String orderId, long ts, boolean terminal) implements OfOrder {}
+    public record Push(String orderId, long ts, boolean terminal) implements OfOrder {}
 
     /**
      * A TimerExpired.
      *
+     * @param source     timer, compensator, … as on the wire
      * @param appendedAt when Kafka appended it (the expired topic is created with LogAppendTime)
      */
-    record Expiry(String orderId, long deadline, int attempt, long appendedAt) implements OfOrder {
+    public record Expiry(String orderId, long deadline, long lastSeen, int attempt, String source, long appendedAt)
+            implements OfOrder {
 
-        Key key() {
+        public Key key() {
             return new Key(orderId, deadline, attempt);
         }
     }
 
-    /** A PullResult, by the expiry it answers. */
-    public record Pull(String orderId, long deadline, int attempt, long appendedAt) implements OfOrder {
+    /**
+     * A PullResult, by the expiry it answers.
+     *
+     * @param outcome  OK, NOT_FOUND, FAILED or SKIPPED
+     * @param statusTs the event time of the status upstream answered, when the outcome is OK; else null
+     * @param appendedAt the record's timestamp (the puller's clock)
+     */
+    public record Pull(String orderId, long deadline, int attempt, String outcome, Long statusTs, long appendedAt)
+            implements OfOrder {
 
-        Key key() {
+        public Key key() {
             return new Key(orderId, deadline, attempt);
         }
     }
 
-    /** A DeadLetter, by the record it stands for. */
-    public record DeadLetter(RecordRef source, String key, long writtenAt) {}
+    /** A DeadLetter: the record it stands for, its key, why, and when. */
+    public record DeadLetter(RecordRef source, String key, String reason, long writtenAt) {}
 
     /** (orderId, deadline, attempt): what identifies an expiry, and what its pull result refers to. */
-    record Key(String orderId, long deadline, int attempt) {}
+    public record Key(String orderId, long deadline, int attempt) {}
 }

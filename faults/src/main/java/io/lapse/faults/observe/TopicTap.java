@@ -31,6 +31,8 @@ public final class TopicTap<T> implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TopicTap.class);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** At the start, or after the broker came back, a position needs a round trip: on a busy machine more than a poll. */
+    private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(2);
 
     private final String topic;
     private final List<TopicPartition> partitions;
@@ -86,7 +88,7 @@ public final class TopicTap<T> implements AutoCloseable {
             }
         }
         for (TopicPartition partition : partitions) {
-            positions.put(partition, consumer.position(partition, POLL));
+            positions.put(partition, consumer.position(partition, POSITION_TIMEOUT));
         }
     }
 
@@ -104,7 +106,7 @@ public final class TopicTap<T> implements AutoCloseable {
     }
 
     /** @return whether the tap read up to the end offsets Kafka reported at the call, within the timeout */
-    boolean awaitCaughtUp(Admin admin, Duration timeout) {
+    public boolean awaitCaughtUp(Admin admin, Duration timeout) {
         Map<TopicPartition, Long> ends;
         try {
             ends = admin

@@ -1,11 +1,10 @@
 package io.lapse.faults.scenario;
 
+import io.lapse.devstack.TempDirs;
+import io.lapse.faults.chaos.ChaosCommand;
 import io.lapse.faults.lab.Lab;
-import io.lapse.faults.lab.LapseJar;
-import java.io.IOException;
+import io.lapse.faults.lab.LapseLauncher;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,6 +20,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "faults",
         mixinStandardHelpOptions = true,
+        subcommands = ChaosCommand.class,
         description = "Run each Lapse service as its own process (app/target/lapse.jar) under kills, freezes, a lost "
                 + "broker, lost Redis data, upstream outages and poison records, and print one table of what fired.")
 public final class FaultSuite implements Callable<Integer> {
@@ -50,7 +50,7 @@ public final class FaultSuite implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SuiteSettings settings = SuiteSettings.defaults(workDir != null ? workDir : temporaryWorkDir());
+        SuiteSettings settings = SuiteSettings.defaults(workDir != null ? workDir : TempDirs.create("lapse-faults-"));
         return run(Scenarios.select(scenarios, settings), settings, System.out) ? 0 : 1;
     }
 
@@ -61,20 +61,12 @@ public final class FaultSuite implements Callable<Integer> {
      */
     static boolean run(List<Scenario> chosen, SuiteSettings settings, PrintStream out) {
         System.err.println("fault suite: logs of every process in " + settings.workDir());
-        try (Lab lab = Lab.start(settings, LapseJar.locate(), System.getProperty("java.class.path"))) {
+        try (Lab lab = Lab.start(settings, LapseLauncher.locate(), System.getProperty("java.class.path"))) {
             Suite suite = new Suite(lab);
             chosen.forEach(suite::run);
             out.print(ResultTable.markdown(suite.results(), settings));
             out.flush();
             return suite.results().stream().allMatch(ScenarioResult::passed);
-        }
-    }
-
-    private static Path temporaryWorkDir() {
-        try {
-            return Files.createTempDirectory("lapse-faults-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a work directory", e);
         }
     }
 }

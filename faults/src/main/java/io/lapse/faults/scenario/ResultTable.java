@@ -14,7 +14,7 @@ final class ResultTable {
             "expected expiries",
             "fired",
             "missed",
-            "slowest firing",
+            "slowest firing / bound",
             "false",
             "duplicates",
             "pull results lost",
@@ -65,15 +65,14 @@ final class ResultTable {
     private static String workload(SuiteSettings settings) {
         return String.format(
                 "Each scenario: %d orders pushing every %d ms, ttl %d ms; after %d ms %d go silent and %d "
-                        + "finish; the fault strikes 1 s later; grace %d ms. Each service runs as its own process "
-                        + "(java -jar app/target/lapse.jar <service>).",
+                        + "finish; the fault strikes 1 s later. Each service runs as its own process, started as "
+                        + "the README says (./lapse <service>, LAPSE_* variables, the launcher's JVM options).",
                 settings.orders(),
                 settings.pushInterval().toMillis(),
                 settings.ttl().toMillis(),
                 settings.warmUp().toMillis(),
                 settings.silent(),
-                settings.finished(),
-                settings.grace().toMillis());
+                settings.finished());
     }
 
     private static List<String> cells(ScenarioResult result) {
@@ -88,7 +87,7 @@ final class ResultTable {
                 Integer.toString(firing.expected()),
                 Integer.toString(firing.fired()),
                 Integer.toString(firing.missed()),
-                seconds(firing.slowestFiring()),
+                seconds(firing.slowestFiring()) + " / " + seconds(result.grace().toMillis()),
                 Integer.toString(firing.falseExpiries()),
                 Integer.toString(firing.duplicates()),
                 Integer.toString(firing.pullsLost()),

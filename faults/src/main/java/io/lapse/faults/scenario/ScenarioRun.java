@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One scenario on the lab's current generation: its orders push for the warm-up, then some go silent and some finish;
  * a second later the fault strikes; once it is over, the observation runs until the last silent order's first expiry
- * is due (deadline or recovery, whichever is later, plus the grace) and its pull result had time to follow, or until
- * every silent order fired and was answered 3 s ago, if sooner. Then the taps read Kafka to the end, the consumers are
+ * is due (deadline or recovery, whichever is later, plus the grace) and its pull result had time to follow, and as long
+ * again as {@link #OVERTIME} while some silent order has not fired, or until every silent order fired and was answered
+ * 3 s ago, if sooner. Then the taps read Kafka to the end, the consumers are
  * checked, and the figures tallied.
  */
 final class ScenarioRun {
@@ -43,6 +44,12 @@ final class ScenarioRun {
      * the scenario watches this much longer for a false expiry or a lost answer, and ends.
      */
     private static final Duration QUIET = Duration.ofSeconds(3);
+
+    /**
+     * How much longer than the bound and the settling the observation waits for silent orders that have not fired
+     * and been answered: a failed bound then still shows by how much it was missed.
+     */
+    private static final Duration OVERTIME = Duration.ofSeconds(20);
 
     private ScenarioRun() {}
 
@@ -79,11 +86,11 @@ final class ScenarioRun {
             log.info("{}: injecting the fault into {}", scenario.name(), generation.name());
             FaultReport fault = scenario.fault().inject(lab, workload);
             long firingDue = Math.max(silencedAt + settings.ttl().toMillis(), fault.recoveredAt())
-                    + settings.grace().toMillis();
+                    + scenario.grace().toMillis();
             long answeredBy = Math.max(firingDue, System.currentTimeMillis());
             QuietAfter allIn = new QuietAfter(() -> generation.observations().allExpiredAndAnswered(workload.silent()));
             long endedAt = Waiting.untilTimeOr(
-                    answeredBy + settings.settle().toMillis(),
+                    answeredBy + settings.settle().plus(OVERTIME).toMillis(),
                     () -> generation.services().all().forEach(LapseProcess::watchReadiness),
                     allIn::heldFor);
             // expiries appended in the last moments, a silent order's next attempt say, need not be answered yet
@@ -116,12 +123,19 @@ final class ScenarioRun {
         }
         Liveness.Verdict consumers = generation.liveness(lab, LIVENESS_TIMEOUT);
         Observations seen = generation.observations();
-        FiringTally.Figures firing = FiringTally.of(
-                workload, seen, timeline, lab.settings().ttl(), lab.settings().grace());
+        FiringTally.Figures firing =
+                FiringTally.of(workload, seen, timeline, lab.settings().ttl(), scenario.grace());
         notes.addAll(firing.examples());
         DeadLetterTally.Figures deadLetters =
                 DeadLetterTally.of(fault.poison(), seen.deadLetters(), timeline, otherPoison, fault.failingOrders());
         return new ScenarioResult(
-                scenario.name(), firing, deadLetters, consumers, fault.poison(), fault.failures(), notes);
+                scenario.name(),
+                scenario.grace(),
+                firing,
+                deadLetters,
+                consumers,
+                fault.poison(),
+                fault.failures(),
+                notes);
     }
 }

@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs scenarios one after another on a lab. They share a generation of Lapse processes while they pass; after a
- * scenario fails (or could not run) the next one starts on a fresh generation, so that its verdict is its own; so does
- * a scenario whose settings are not the current generation's.
+ * Runs scenarios one after another on a lab. They share a generation of Lapse processes while they pass, or fail on
+ * their time bound alone (everything fired, only late); after any other failure (or a scenario that could not run) the
+ * next one starts on a fresh generation, so that its verdict is its own; so does a scenario whose settings are not the
+ * current generation's.
  */
 final class Suite {
 
@@ -30,17 +31,19 @@ final class Suite {
     ScenarioResult run(Scenario scenario) {
         ScenarioResult result;
         try {
-            if (renew || !lab.generation().settings().equals(scenario.settings())) {
-                lab.renew(scenario.settings());
+            if (renew
+                    || !lab.generation().settings().equals(scenario.settings())
+                    || lab.generation().layout() != scenario.layout()) {
+                lab.renew(scenario.settings(), scenario.layout());
             }
             log.info("{}: starting", scenario.name());
             result = ScenarioRun.run(scenario, lab, Set.copyOf(poisonSent));
         } catch (Exception e) {
             log.error("{} could not run", scenario.name(), e);
-            result = ScenarioResult.couldNotRun(scenario.name(), e.toString());
+            result = ScenarioResult.couldNotRun(scenario, e.toString());
         }
         poisonSent.addAll(result.poison());
-        renew = !result.passed();
+        renew = !result.leftTheProcessesHealthy();
         results.add(result);
         log.info("{}: {}", scenario.name(), result.passed() ? "PASS" : "FAIL " + result.failures());
         return result;

@@ -8,7 +8,7 @@ import io.lapse.config.Namespace;
 import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.devstack.RedisServer;
 import io.lapse.devstack.TopicReadiness;
-import io.lapse.faults.lab.LapseJar;
+import io.lapse.faults.lab.LapseLauncher;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.lab.Waiting;
@@ -50,9 +50,8 @@ public final class AtRestRun {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
     /** As {@code ./lapse} runs a service when LAPSE_JAVA_OPTS is not set. */
-    private static final List<String> LAUNCHER_JVM_OPTIONS = List.of("-Xmx2g");
-
     private final AtRestOptions options;
+
     private final PrintStream out;
     private final String name;
     private final Path dir;
@@ -114,11 +113,10 @@ public final class AtRestRun {
                     .with(Map.of(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.name(), broker.bootstrapServers()))
                     .kafka());
             try (LapseServices services = new LapseServices(
-                            LapseJar.locate(),
+                            LapseLauncher.locate(),
                             settings.entrySet().stream()
                                     .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
-                            dir,
-                            LAUNCHER_JVM_OPTIONS);
+                            dir);
                     PushGenerator pushes = new PushGenerator(
                             fleet, clients, settings.get(ConfigKeys.TOPIC_PUSH), options.pushInterval(), () -> {});
                     RedisInfo redisInfo = new RedisInfo(redis.uri())) {

@@ -23,25 +23,25 @@ public final class Capacity {
     public static int find(SoakOptions options, List<Integer> sizes, PrintStream out) {
         out.println("capacity: soaks of " + options.duration().toMinutes() + " min at " + sizes + " orders; " + "a size"
                 + " holds when no lag grows, no expiry is false and no silent order is missed; " + Growth.DEFINITION);
-        MarkdownTable table = new MarkdownTable(
-                "orders", "ingest grows", "compensator grows", "puller grows", "false", "missed", "holds");
+        List<String> columns = new ArrayList<>(List.of("orders"));
+        for (String group : Sampler.GROUPS) {
+            columns.add(group + " grows");
+        }
+        columns.addAll(List.of("false", "missed", "holds"));
+        MarkdownTable table = new MarkdownTable(columns.toArray(String[]::new));
         List<String> notes = new ArrayList<>();
         int largest = 0;
         for (int orders : sizes) {
             SoakResult result = SoakRun.run(options.withOrders(orders), out);
-            boolean holds = !result.lagGrows("ingest")
-                    && !result.lagGrows("compensator")
-                    && !result.lagGrows("puller")
-                    && result.falseExpiries() == 0
-                    && result.missed() == 0;
-            table.row(
-                    String.format(Locale.ROOT, "%,d", orders),
-                    yesNo(result.lagGrows("ingest")),
-                    yesNo(result.lagGrows("compensator")),
-                    yesNo(result.lagGrows("puller")),
-                    Long.toString(result.falseExpiries()),
-                    Long.toString(result.missed()),
-                    holds ? "yes" : "**no**");
+            List<String> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "%,d", orders)));
+            boolean holds = result.falseExpiries() == 0 && result.missed() == 0;
+            for (String group : Sampler.GROUPS) {
+                holds &= !result.lagGrows(group);
+                row.add(yesNo(result.lagGrows(group)));
+            }
+            row.addAll(List.of(
+                    Long.toString(result.falseExpiries()), Long.toString(result.missed()), holds ? "yes" : "**no**"));
+            table.row(row.toArray(String[]::new));
             notes.add(String.format(Locale.ROOT, "%,d orders: %s", orders, result.dir()));
             if (!holds) {
                 break;

@@ -23,13 +23,18 @@ record Growth(double secondsPerMinute, double rise) {
         return secondsPerMinute / 60 > GROWING_SLOPE && rise > GROWING_RISE;
     }
 
-    /** @param column e.g. lag.ingest.seconds; samples where it is NaN are left out */
-    static Growth of(List<SoakSample> samples, String column) {
+    /** The samples a run is judged over: its last five minutes, or its last two thirds when it is shorter. */
+    static List<SoakSample> window(List<SoakSample> samples) {
         if (samples.isEmpty()) {
-            return new Growth(0, 0);
+            return samples;
         }
         double end = samples.get(samples.size() - 1).at();
         double from = end > WINDOW_SECONDS * 1.5 ? end - WINDOW_SECONDS : end / 3;
+        return samples.stream().filter(sample -> sample.at() >= from).toList();
+    }
+
+    /** @param column e.g. lag.ingest.seconds; samples where it is NaN are left out */
+    static Growth of(List<SoakSample> samples, String column) {
         double n = 0;
         double sx = 0;
         double sy = 0;
@@ -37,9 +42,9 @@ record Growth(double secondsPerMinute, double rise) {
         double sxy = 0;
         double first = Double.NaN;
         double last = Double.NaN;
-        for (SoakSample sample : samples) {
+        for (SoakSample sample : window(samples)) {
             double y = sample.get(column);
-            if (sample.at() < from || Double.isNaN(y)) {
+            if (Double.isNaN(y)) {
                 continue;
             }
             double x = sample.at();

@@ -50,12 +50,17 @@ final class LoadProcess implements AutoCloseable {
         this.reader.setDaemon(true);
     }
 
-    /** @param arguments {@link SoakLoad}'s */
-    static LoadProcess start(String classpath, int orders, List<String> arguments, Path log, Judge judge) {
+    /**
+     * @param arguments  {@link SoakLoad}'s
+     * @param jvmOptions beside its heap, e.g. a CPU profile's
+     */
+    static LoadProcess start(
+            String classpath, int orders, List<String> arguments, List<String> jvmOptions, Path log, Judge judge) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long heapMegabytes = Math.max(512, orders * HEAP_PER_ORDER / (1 << 20));
-        List<String> command = new ArrayList<>(
-                List.of(java, "-Xmx" + heapMegabytes + "m", "-cp", classpath, SoakLoad.class.getName()));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + heapMegabytes + "m"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classpath, SoakLoad.class.getName()));
         command.addAll(arguments);
         Process process;
         try {

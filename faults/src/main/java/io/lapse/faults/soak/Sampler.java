@@ -3,6 +3,7 @@ package io.lapse.faults.soak;
 import io.lapse.bench.lateness.Lateness;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.metrics.MetricNames;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,8 +17,22 @@ import java.util.function.Supplier;
  */
 final class Sampler {
 
-    /** The consumer groups a soak follows, by the service they belong to. */
-    static final String[] GROUPS = {"ingest", "compensator", "puller"};
+    /**
+     * The consumer groups a soak follows, by the service they belong to: the compensator's push folder reads the
+     * pushes and commits them once a round (compensator.scan-interval), and its streams fold them, the pull results
+     * and the expiries into the mirror.
+     */
+    static final String[] GROUPS = {"ingest", "compensator", "mirror", "puller"};
+
+    /**
+     * The lag a group is judged by ({@link Growth}): its lag in seconds, but for a group that commits once a round by
+     * design (the compensator's push folder, every compensator.scan-interval) the least of it over the last round,
+     * which is the lag right after its latest hand-over: a sawtooth of a round's height whose floor rises only when it
+     * falls behind.
+     */
+    static String judgedLag(String group) {
+        return "lag." + group + ".judged";
+    }
 
     private final SoakOptions options;
     private final long startedAt;
@@ -30,11 +45,19 @@ final class Sampler {
     private final Judge judge;
     private final Map<String, ProcessUsage> usage = new HashMap<>();
     private final Map<String, Long> usagePid = new HashMap<>();
+    private final BrokerRequests requests;
+    /** Each counted process's requests at the previous sample, and its pid then. */
+    private final Map<String, double[]> lastRequests = new HashMap<>();
+    /** The floors of the lags of the groups that commit once a round, by group. */
+    private final Map<String, RoundFloor> floors = new HashMap<>();
+
     private long lastSampledAt;
     private long lastPushesSent;
 
     /**
      * @param groups   group id by the name of its service ({@link #GROUPS})
+     * @param rounds   how long the groups that commit once a round hold their records back, by the name of their
+     *                 service
      * @param services each Lapse service's current process, by service name
      * @param pids     every process to watch (the services too), by name
      */
@@ -47,7 +70,9 @@ final class Sampler {
             LagProbe lags,
             StoreProbe stores,
             LoadProcess load,
-            Judge judge) {
+            Judge judge,
+            BrokerRequests requests,
+            Map<String, Duration> rounds) {
         this.options = options;
         this.startedAt = startedAt;
         this.groups = Map.copyOf(groups);
@@ -57,6 +82,8 @@ final class Sampler {
         this.stores = stores;
         this.load = load;
         this.judge = judge;
+        this.requests = requests;
+        rounds.forEach((group, round) -> floors.put(group, new RoundFloor(round)));
         this.lastSampledAt = startedAt;
     }
 
@@ -76,6 +103,7 @@ final class Sampler {
             GroupLag lag = lag(groups.get(service));
             f.put("lag." + service + ".records", lag == null ? Double.NaN : lag.records());
             f.put("lag." + service + ".seconds", lag == null ? Double.NaN : lag.seconds());
+            f.put(judgedLag(service), judged(service, now, lag == null ? Double.NaN : lag.seconds()));
         }
         Map<String, String> pages = new HashMap<>();
         services.forEach((name, process) -> pages.put(name, PrometheusText.page(process.get())));
@@ -90,6 +118,12 @@ final class Sampler {
         });
         pages.forEach(
                 (name, page) -> f.put("gc.seconds." + name, PrometheusText.sum(page, "jvm_gc_pause_seconds_sum")));
+        for (String service : services.keySet()) {
+            long pid = pids.get(service).getAsLong();
+            f.put("requests." + service, requestRate(service, pid, requests.sentBy(pid), now));
+        }
+        long broker = pids.get("broker").getAsLong();
+        f.put("requests.broker", requestRate("broker", broker, requests.receivedBy(broker), now));
         f.put("redis.used_memory", readOrNaN(stores::redisUsedMemory));
         f.put("compensator.state.bytes", readOrNaN(stores::stateDirBytes));
         f.put("compensator.changelog.bytes", readOrNaN(stores::changelogBytes));
@@ -109,6 +143,21 @@ final class Sampler {
         f.put("late.max.seconds", late.length == 0 ? Double.NaN : lateness.max() / 1000.0);
         lastSampledAt = now;
         return new SoakSample((now - startedAt) / 1000.0, f);
+    }
+
+    /** Requests a second since the previous sample; NaN at the first, and when the process or its count is new. */
+    private double requestRate(String name, long pid, double total, long now) {
+        double[] before = lastRequests.put(name, new double[] {pid, total, now});
+        if (before == null || before[0] != pid || Double.isNaN(total) || total < before[1] || now <= before[2]) {
+            return Double.NaN;
+        }
+        return (total - before[1]) / ((now - before[2]) / 1000.0);
+    }
+
+    /** The least lag of the group over its last round, or its lag when it commits as it goes. */
+    private double judged(String group, long now, double seconds) {
+        RoundFloor floor = floors.get(group);
+        return floor == null || Double.isNaN(seconds) ? seconds : floor.add(now, seconds);
     }
 
     private GroupLag lag(String group) {

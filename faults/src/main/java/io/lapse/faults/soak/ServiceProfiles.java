@@ -11,13 +11,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * A CPU profile of every service of a soak ({@code --profile}): each process records JDK Flight Recorder's execution
- * samples into {@code profiles/<name>.jfr} (written as it exits), and the soak sums up where each spent its CPU: the
+ * A CPU profile of every service of a soak ({@code --profile}), of the load generator and of the soak's own JVM (the
+ * judge): each records JDK Flight Recorder's execution samples into {@code profiles/<name>.jfr} (written as it exits), and the soak sums up where each spent its CPU: the
  * methods on top of the sampled stacks, and the Lapse methods nearest the top, which say which of Lapse's work it was.
  */
 final class ServiceProfiles {
@@ -44,6 +46,22 @@ final class ServiceProfiles {
                 "-XX:+DebugNonSafepoints",
                 "-XX:StartFlightRecording=filename=" + dir.resolve(processName + ".jfr")
                         + ",settings=profile,dumponexit=true");
+    }
+
+    /** Starts recording this JVM (the soak's own: the judge and the sampler); written to {@code name}.jfr at close. */
+    JudgeProfile recordThisJvm(String name) {
+        try {
+            Files.createDirectories(dir);
+            Recording recording = new Recording(Configuration.getConfiguration("profile"));
+            recording.setDestination(dir.resolve(name + ".jfr"));
+            recording.start();
+            return () -> {
+                recording.stop(); // which writes it to its destination
+                recording.close();
+            };
+        } catch (IOException | java.text.ParseException e) {
+            throw new UncheckedIOException(new IOException("cannot record this JVM's profile", e));
+        }
     }
 
     /** A table per recording written: the top methods by share of the process's execution samples. */

@@ -73,7 +73,7 @@ final class SoakReport {
         MarkdownTable lags = new MarkdownTable(
                 "consumer group", "lag (records, end)", "lag (s, end)", "lag (s, max)", "slope (s/min)", "grows");
         for (String group : Sampler.GROUPS) {
-            Growth growth = Growth.of(samples, "lag." + group + ".seconds");
+            Growth growth = Growth.of(samples, Sampler.judgedLag(group));
             lags.row(
                     group,
                     compact(last.get("lag." + group + ".records")),
@@ -82,7 +82,14 @@ final class SoakReport {
                     String.format(Locale.ROOT, "%+.2f", growth.secondsPerMinute()),
                     growth.grows() ? "**yes**" : "no");
         }
-        out.append(lags).append('\n').append("(").append(Growth.DEFINITION).append(")\n\n");
+        out.append(lags)
+                .append('\n')
+                .append("(")
+                .append(Growth.DEFINITION)
+                .append("; the compensator's push folder commits once a round, every compensator.scan-interval, so its"
+                        + " lag is a sawtooth that high, judged by its least over each round; the mirror is the"
+                        + " compensator's streams, folding what the folder hands over, the pull results and the"
+                        + " expiries)\n\n");
         Lateness late = Lateness.of(lateness);
         MarkdownTable outcomes = new MarkdownTable("outcome", "value");
         outcomes.row(
@@ -139,7 +146,9 @@ final class SoakReport {
                     String.format(Locale.ROOT, "%.0f", max(samples, s -> s.get("rss.mb." + process))),
                     service ? gcPerMinute(samples, process) : "");
         }
-        out.append(processes);
+        out.append(processes)
+                .append("\n#### What it cost per 1 M watched orders\n\n")
+                .append(CostTable.markdown(samples, options.orders()));
         return out.toString();
     }
 

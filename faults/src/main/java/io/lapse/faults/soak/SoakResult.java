@@ -37,7 +37,7 @@ public record SoakResult(
 
     /** Whether the lag of the service's group grows (see {@link Growth}). */
     public boolean lagGrows(String service) {
-        return Growth.of(samples, "lag." + service + ".seconds").grows();
+        return Growth.of(samples, Sampler.judgedLag(service)).grows();
     }
 
     public long falseExpiries() {

@@ -1,6 +1,7 @@
 package io.lapse.faults.soak;
 
 import io.lapse.bench.puller.PullThreads;
+import io.lapse.compensator.CompensatorTopology;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
@@ -9,7 +10,7 @@ import io.lapse.devstack.JvmExitCleanup;
 import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.devstack.RedisServer;
 import io.lapse.devstack.TopicReadiness;
-import io.lapse.faults.lab.LapseJar;
+import io.lapse.faults.lab.LapseLauncher;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
@@ -73,7 +74,7 @@ public final class SoakRun {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir, e);
         }
-        Path jar = LapseJar.locate();
+        LapseLauncher launcher = LapseLauncher.locate();
         String classpath = System.getProperty("java.class.path");
         out.printf(
                 "soak %s: %,d orders every %s, ttl %s, %s; broker, redis-server, load generator and four services"
@@ -90,7 +91,10 @@ public final class SoakRun {
                         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             Map<ConfigKey, String> settings = new LinkedHashMap<>(new Namespace(name).keys());
             createTopics(admin, settings);
-            try (Judge judge = new Judge(
+            ServiceProfiles profiles = new ServiceProfiles(dir.resolve("profiles"));
+            SoakResult result;
+            try (JudgeProfile judgeProfile = options.profile() ? profiles.recordThisJvm("judge") : JudgeProfile.NONE;
+                    Judge judge = new Judge(
                             broker.bootstrapServers(),
                             settings.get(ConfigKeys.TOPIC_PUSH),
                             settings.get(ConfigKeys.TOPIC_EXPIRED),
@@ -102,6 +106,7 @@ public final class SoakRun {
                             classpath,
                             options.orders(),
                             loadArguments(broker, settings),
+                            options.profile() ? profiles.jvmOptions("load") : List.of(),
                             dir.resolve("logs").resolve("load.log"),
                             judge)) {
                 judge.start();
@@ -123,15 +128,13 @@ public final class SoakRun {
                 if (options.fault() == SoakFault.FLEET_SILENCE) {
                     settings.putAll(FleetSilenceStorm.serviceSettings(options.stormBench(dir)));
                 }
-                ServiceProfiles profiles = new ServiceProfiles(dir.resolve("profiles"));
-                SoakResult result;
                 try (LapseServices services = new LapseServices(
-                        jar,
+                        launcher,
                         settings.entrySet().stream()
                                 .collect(Collectors.toMap(e -> e.getKey().envName(), Map.Entry::getValue)),
                         dir.resolve("logs"),
                         process -> serviceJvmOptions(process, profiles))) {
-                    ServiceReaper reaper = new ServiceReaper(jar);
+                    ServiceReaper reaper = new ServiceReaper(launcher.jar());
                     JvmExitCleanup.register(reaper);
                     try {
                         result = soakWith(services, settings, broker, redis, admin, judge, load);
@@ -142,11 +145,12 @@ public final class SoakRun {
                         JvmExitCleanup.unregister(reaper);
                     }
                 }
-                if (options.profile()) {
-                    reportProfiles(profiles);
-                }
-                return result;
             }
+            // the load writes its recording as it exits, and the judge's is written as it closes
+            if (options.profile()) {
+                reportProfiles(profiles);
+            }
+            return result;
         }
     }
 
@@ -165,7 +169,8 @@ public final class SoakRun {
         String compensatorId = settings.get(ConfigKeys.COMPENSATOR_APPLICATION_ID);
         try (LagProbe lags = new LagProbe(admin, broker.bootstrapServers());
                 StoreProbe stores = new StoreProbe(
-                        admin, compensatorId, dir.resolve("logs").resolve("compensator-1-state"), redis.uri())) {
+                        admin, compensatorId, dir.resolve("logs").resolve("compensator-1-state"), redis.uri());
+                BrokerRequests requests = new BrokerRequests()) {
             long startedAt = System.currentTimeMillis();
             load.go();
             Sampler sampler = new Sampler(
@@ -173,14 +178,21 @@ public final class SoakRun {
                     startedAt,
                     Map.of(
                             "ingest", settings.get(ConfigKeys.INGEST_GROUP_ID),
-                            "compensator", compensatorId,
+                            "compensator", CompensatorTopology.pushGroup(compensatorId),
+                            "mirror", compensatorId,
                             "puller", settings.get(ConfigKeys.PULLER_GROUP_ID)),
                     serviceSuppliers(services),
                     pids(services, broker, redis, load),
                     lags,
                     stores,
                     load,
-                    judge);
+                    judge,
+                    requests,
+                    Map.of(
+                            "compensator",
+                            Durations.parse(settings.getOrDefault(
+                                    ConfigKeys.COMPENSATOR_SCAN_INTERVAL,
+                                    ConfigKeys.COMPENSATOR_SCAN_INTERVAL.defaultValue()))));
             String fault = soak(startedAt, sampler, services, stores, broker, settings, judge, load);
             return finish(judge, fault);
         }

@@ -67,7 +67,7 @@ class DeadLetterTallyTest {
     void deadLettersOfOrdersWhosePullsTheFaultMadeFailAreExpected() {
         DeadLetterTally.Figures figures = DeadLetterTally.of(
                 List.of(),
-                List.of(new Seen.DeadLetter(SECOND, "refused-1", 5_000), letter(FIRST, 5_000)),
+                List.of(new Seen.DeadLetter(SECOND, "refused-1", "pull FAILED", 5_000), letter(FIRST, 5_000)),
                 SCENARIO,
                 Set.of(),
                 Set.of("refused-1"));
@@ -76,6 +76,6 @@ class DeadLetterTallyTest {
     }
 
     private static Seen.DeadLetter letter(RecordRef source, long writtenAt) {
-        return new Seen.DeadLetter(source, "order-1", writtenAt);
+        return new Seen.DeadLetter(source, "order-1", "not JSON", writtenAt);
     }
 }

@@ -149,7 +149,7 @@ class FiringTallyTest {
     void anExpiryWithoutAPullResultIsLostOnlyWhenItWasDueForOne() {
         expiries.add(expiry("t-1", 5_000, 1, 5_100));
         expiries.add(expiry("t-1", 13_000, 1, 13_100));
-        pulls.add(new Seen.Pull("t-1", 5_000, 2, 5_100));
+        pulls.add(new Seen.Pull("t-1", 5_000, 2, "OK", 5_100L, 5_100));
 
         assertThat(tally(TIMELINE).pullsLost()).isEqualTo(1);
     }
@@ -170,11 +170,12 @@ class FiringTallyTest {
     }
 
     private static Seen.Expiry expiry(String orderId, long deadline, int attempt, long appendedAt) {
-        return new Seen.Expiry(orderId, deadline, attempt, appendedAt);
+        return new Seen.Expiry(orderId, deadline, deadline - TTL.toMillis(), attempt, "timer", appendedAt);
     }
 
     private void answered(Seen.Expiry expiry) {
         expiries.add(expiry);
-        pulls.add(new Seen.Pull(expiry.orderId(), expiry.deadline(), expiry.attempt(), expiry.appendedAt()));
+        pulls.add(new Seen.Pull(
+                expiry.orderId(), expiry.deadline(), expiry.attempt(), "OK", expiry.appendedAt(), expiry.appendedAt()));
     }
 }

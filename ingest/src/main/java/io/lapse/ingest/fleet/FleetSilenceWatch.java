@@ -6,7 +6,6 @@ import io.lapse.event.FleetEvent.PartitionRate;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.FleetSilence;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +31,6 @@ import org.slf4j.LoggerFactory;
 public final class FleetSilenceWatch {
 
     private static final Logger log = LoggerFactory.getLogger(FleetSilenceWatch.class);
-    private static final long TIMEOUT_SECONDS = 10;
 
     private final FleetSettings settings;
     private final SilenceRule rule;
@@ -92,7 +90,7 @@ public final class FleetSilenceWatch {
         Map<Integer, Long> ends = await(pushEnds.get());
         rates.read(at, ends);
         Optional<FleetEvent> recorded = await(silence.current());
-        if (!await(silence.lead(watcher, lease()))) {
+        if (!await(silence.lead(watcher, settings.judgeLease()))) {
             stepDown();
             gauges.show(
                     recorded.isPresent(),
@@ -258,13 +256,8 @@ public final class FleetSilenceWatch {
         return on;
     }
 
-    /** Long enough to outlast a check that is slow, short enough that a crashed judge is replaced within seconds. */
-    private Duration lease() {
-        return settings.checkInterval().multipliedBy(3).plusSeconds(TIMEOUT_SECONDS);
-    }
-
     private static <T> T await(CompletableFuture<T> future) throws Exception {
-        return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return future.get(FleetSettings.CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static double sum(List<PartitionRate> rates, ToDoubleFunction<PartitionRate> rate) {

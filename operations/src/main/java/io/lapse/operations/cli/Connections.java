@@ -77,13 +77,18 @@ public final class Connections implements AutoCloseable {
         }
     }
 
-    /** A consumer that reads by assignment, commits nothing and never creates a topic by asking for it. */
+    /**
+     * A consumer that reads by assignment, commits nothing, never creates a topic by asking for it, and reads only
+     * committed records.
+     */
     public KafkaConsumer<byte[], byte[]> reader() {
         Map<String, Object> overrides = new HashMap<>();
         overrides.put(ConsumerConfig.GROUP_ID_CONFIG, null);
         overrides.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         overrides.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         overrides.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        // a record of a transaction that was aborted (a fleet event of a judge fenced mid-publish) never happened
+        overrides.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         return clients.consumer(null, "lapse-oncall", overrides);
     }
 

@@ -49,6 +49,16 @@ public abstract class OnCallCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Says on one line of stderr what the command found wrong, in place of its output.
+     *
+     * @return {@link Exit#PROBLEM}
+     */
+    protected int problem(String finding) {
+        err().println(spec.qualifiedName() + ": " + finding);
+        return Exit.PROBLEM;
+    }
+
     protected PrintWriter out() {
         return spec.commandLine().getOut();
     }

@@ -26,10 +26,12 @@ final class BackgroundJobs implements AutoCloseable {
      * One run as the page sees it.
      *
      * @param description what runs, in words
-     * @param progress the progress line the run drew last; empty when it drew none
-     * @param outcome  null while it runs
+     * @param user        who started it
+     * @param progress    the progress line the run drew last; empty when it drew none
+     * @param outcome     null while it runs
      */
-    record State(long id, String description, String reason, String progress, OnCallCommands.Outcome outcome) {
+    record State(
+            long id, String description, String user, String reason, String progress, OnCallCommands.Outcome outcome) {
 
         boolean running() {
             return outcome == null;
@@ -55,13 +57,15 @@ final class BackgroundJobs implements AutoCloseable {
     private final class Job {
         final long id = ids.incrementAndGet();
         final String description;
+        final String user;
         final String reason;
         final Function<StringWriter, OnCallCommands.Outcome> work;
         final StringWriter progress = new StringWriter();
         volatile OnCallCommands.Outcome outcome;
 
-        Job(String description, String reason, Function<StringWriter, OnCallCommands.Outcome> work) {
+        Job(String description, String user, String reason, Function<StringWriter, OnCallCommands.Outcome> work) {
             this.description = description;
+            this.user = user;
             this.reason = reason;
             this.work = work;
         }
@@ -84,7 +88,7 @@ final class BackgroundJobs implements AutoCloseable {
                     .filter(line -> !line.isEmpty())
                     .reduce((first, second) -> second)
                     .orElse("");
-            return new State(id, description, reason, shown, outcome);
+            return new State(id, description, user, reason, shown, outcome);
         }
     }
 
@@ -92,8 +96,9 @@ final class BackgroundJobs implements AutoCloseable {
      * @param work the run, drawing its progress to the writer it is given
      * @return the run started, or empty when one is still running
      */
-    Optional<State> start(String description, String reason, Function<StringWriter, OnCallCommands.Outcome> work) {
-        Job job = new Job(description, reason, work);
+    Optional<State> start(
+            String description, String user, String reason, Function<StringWriter, OnCallCommands.Outcome> work) {
+        Job job = new Job(description, user, reason, work);
         Job previous = latest.get();
         if ((previous != null && previous.outcome == null) || !latest.compareAndSet(previous, job)) {
             return Optional.empty();

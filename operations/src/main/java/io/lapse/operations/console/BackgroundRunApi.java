@@ -1,7 +1,7 @@
 package io.lapse.operations.console;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.Optional;
@@ -13,43 +13,53 @@ import java.util.function.Function;
  */
 final class BackgroundRunApi {
 
-    /** A run's state as the page reads it. */
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What a run's state adds for the page, beside what every run shows. */
     @FunctionalInterface
-    interface Shown {
-        ObjectNode of(BackgroundJobs.State state) throws IOException;
+    interface Details {
+        void add(BackgroundJobs.State state, ObjectNode shown) throws IOException;
     }
 
     private final BackgroundJobs jobs;
     private final String action;
-    private final Shown shown;
+    private final Details details;
 
     /** @param action what runs, in the refusals ("replay", "rebuild") */
-    BackgroundRunApi(BackgroundJobs jobs, String action, Shown shown) {
+    BackgroundRunApi(BackgroundJobs jobs, String action, Details details) {
         this.jobs = jobs;
         this.action = action;
-        this.shown = shown;
+        this.details = details;
     }
 
     void start(
-            HttpExchange exchange,
-            String description,
-            String reason,
-            Function<StringWriter, OnCallCommands.Outcome> work)
+            Exchange exchange, String description, String reason, Function<StringWriter, OnCallCommands.Outcome> work)
             throws IOException {
-        Optional<BackgroundJobs.State> started = jobs.start(description, reason, work);
+        Optional<BackgroundJobs.State> started =
+                jobs.start(description, exchange.caller().user(), reason, work);
         if (started.isEmpty()) {
-            ConsoleApi.respond(exchange, 409, ConsoleApi.error("a " + action + " is running: wait for its summary"));
-            return;
+            throw new Refusal(409, "a " + action + " is running: wait for its summary");
         }
-        ConsoleApi.respond(exchange, 202, shown.of(started.get()).toString());
+        exchange.respond(202, shown(started.get()));
     }
 
-    void latest(HttpExchange exchange) throws IOException {
+    /** GET: the run going on now, or the last one. */
+    void latest(Exchange exchange) throws IOException {
         Optional<BackgroundJobs.State> latest = jobs.latest();
         if (latest.isEmpty()) {
-            ConsoleApi.respond(exchange, 404, ConsoleApi.error("no " + action + " has run from this console"));
-            return;
+            throw new Refusal(404, "no " + action + " has run from this console");
         }
-        ConsoleApi.respond(exchange, 200, shown.of(latest.get()).toString());
+        exchange.respond(200, shown(latest.get()));
+    }
+
+    private String shown(BackgroundJobs.State state) throws IOException {
+        ObjectNode node = JSON.createObjectNode()
+                .put("id", state.id())
+                .put("running", state.running())
+                .put("user", state.user())
+                .put("reason", state.reason())
+                .put("progress", state.progress());
+        details.add(state, node);
+        return node.toString();
     }
 }

@@ -1,7 +1,5 @@
 package io.lapse.operations.console;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,9 +7,9 @@ import java.util.Map;
 
 /**
  * The console's page, script and style, from the jar: the console works without internet access, and serves nothing
- * but these three. The page comes with the CSRF cookie its script sends back as a header.
+ * but these three besides its API. The page comes with the CSRF cookie its script sends back as a header.
  */
-final class ConsoleAssets implements HttpHandler {
+final class ConsoleAssets {
 
     private record Asset(String type, byte[] body) {}
 
@@ -26,35 +24,12 @@ final class ConsoleAssets implements HttpHandler {
         this.guard = guard;
     }
 
-    @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            Asset asset = ASSETS.get(exchange.getRequestURI().getRawPath());
-            if (asset == null || !exchange.getRequestMethod().equals("GET")) {
-                ConsoleApi.respond(exchange, 404, ConsoleApi.error("no such page"));
-                return;
-            }
-            exchange.getResponseHeaders().set("Content-Type", asset.type());
-            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-            exchange.getResponseHeaders().add("Set-Cookie", guard.csrfCookie());
-            secure(exchange);
-            exchange.sendResponseHeaders(200, asset.body().length);
-            exchange.getResponseBody().write(asset.body());
+    void serve(Exchange exchange) {
+        Asset asset = ASSETS.get(exchange.rawPath());
+        if (asset == null || !exchange.method().equals("GET")) {
+            throw new Refusal(404, "no such page");
         }
-    }
-
-    /**
-     * Headers on every response: scripts from this origin only (an injected inline script or handler does not run),
-     * no framing (no clickjacking of the buttons), no guessing of content types.
-     */
-    static void secure(HttpExchange exchange) {
-        exchange.getResponseHeaders()
-                .set(
-                        "Content-Security-Policy",
-                        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                                + "img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
-        exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-        exchange.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+        exchange.respondAsset(asset.type(), asset.body(), guard.csrfCookie());
     }
 
     private static Asset load(String name, String type) {

@@ -22,8 +22,11 @@ import picocli.CommandLine.Spec;
                     + "of manual actions; fire and cancel an order, redrive dead letters and replay a topic from it "
                     + "(a dry run first, which the console requires), and rebuild Redis's timers as lapse rebuild "
                     + "does, each with a reason the audit keeps.",
-            "Binds to console.address:console.port (127.0.0.1:8088). Any address but a loopback one requires "
-                    + "console.auth-token-file: every request then needs Authorization: Bearer <token>.",
+            "Binds to console.address:console.port (127.0.0.1:8088), https with console.tls.keystore.path. Any "
+                    + "address but a loopback one requires console.users-file: users with a token and a role each "
+                    + "(viewer reads, operator also acts), every request presenting its user's token as "
+                    + "Authorization: Bearer <token>, the audit naming that user. (console.auth-token-file instead "
+                    + "gives everyone one token and --user's name.)",
             "Runs until interrupted (Ctrl-C). Exit code 2, with one line on stderr, when it cannot start."
         },
         footer = {
@@ -48,7 +51,8 @@ public final class ConsoleCommand implements Callable<Integer> {
     @Option(
             names = "--user",
             paramLabel = "NAME",
-            description = "Who acts from this console, for the audit; default: the OS user.")
+            description = "Who acts from this console, for the audit, when it has no console.users-file (whose "
+                    + "tokens name their users); default: the OS user.")
     String user;
 
     @Spec
@@ -68,11 +72,7 @@ public final class ConsoleCommand implements Callable<Integer> {
         try {
             Duration limit = options.timeout();
             console = ConsoleServer.start(
-                    options.configFile(),
-                    metricsUrls == null ? List.of() : metricsUrls,
-                    user == null ? System.getProperty("user.name") : user,
-                    limit,
-                    rebuilder);
+                    options.configFile(), metricsUrls == null ? List.of() : metricsUrls, user, limit, rebuilder);
         } catch (RuntimeException e) {
             log.debug("console failed to start", e);
             err.println("console: " + e.getMessage());

@@ -1,52 +1,41 @@
 package io.lapse.operations.console;
 
-import com.sun.net.httpserver.HttpServer;
 import io.lapse.config.LapseConfig;
+import io.lapse.http.HardenedServer;
 import io.lapse.operations.status.StatusCommand;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The web console: its page and its API on the JDK's HTTP server, on a few named threads. Started by
- * {@link #start}; {@link #close} stops it, once, whoever calls it first.
+ * The web console: its page and its API on the management port's {@link HardenedServer}. Started by {@link #start};
+ * {@link #close} stops it, once, whoever calls it first.
  */
 public final class ConsoleServer implements AutoCloseable {
 
-    /** Each request runs a command against Kafka and Redis: a few at a time is what on-call needs. */
-    private static final int THREADS = 4;
+    /**
+     * Each request runs a command against Kafka and Redis: six at a time is what a team on call needs, beside the
+     * threads that accept and read connections.
+     */
+    private static final int THREADS = 10;
+    /** The longest a request may run: a dry run reading a long replay range can take minutes. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(5);
 
-    private final HttpServer server;
-    private final ExecutorService threads;
-    private final List<BackgroundJobs> jobs;
-    private final LatenessHistory lateness;
-    private final String host;
+    private final HardenedServer server;
+    /** The background work that outlives requests: replays, rebuilds, the lateness history. */
+    private final List<Runnable> stopping;
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ConsoleServer(
-            HttpServer server,
-            ExecutorService threads,
-            List<BackgroundJobs> jobs,
-            LatenessHistory lateness,
-            String host) {
+    private ConsoleServer(HardenedServer server, List<Runnable> stopping) {
         this.server = server;
-        this.threads = threads;
-        this.jobs = jobs;
-        this.lateness = lateness;
-        this.host = host;
+        this.stopping = stopping;
     }
 
     /**
@@ -54,7 +43,8 @@ public final class ConsoleServer implements AutoCloseable {
      *
      * @param configFile  null for defaults and the environment only
      * @param metricsUrls services' /metrics for the overview; empty for lapse status's default
-     * @param user        who acts, named in the audit log
+     * @param user        who acts, named in the audit, without console.users-file (whose tokens name their users);
+     *                    null: the OS user
      * @param rebuilder   what the Rebuild button runs: lapse rebuild's work
      * @throws IllegalArgumentException with one line naming the setting, when the console cannot or must not start
      */
@@ -62,62 +52,63 @@ public final class ConsoleServer implements AutoCloseable {
             Path configFile, List<String> metricsUrls, String user, Duration timeout, TimerRebuilder rebuilder) {
         LapseConfig config = LapseConfig.load(configFile, System.getenv());
         ConsoleSettings settings = ConsoleSettings.from(config.source());
-        RequestGuard guard =
-                new RequestGuard(settings.tokenFile() == null ? null : BearerToken.read(settings.tokenFile()));
-        OnCallCommands commands = new OnCallCommands(configFile, metricsUrls, timeout.toMillis() + "ms", user);
-        return serve(settings, guard, commands, config, rebuilder, timeout);
+        if (settings.usersFile() != null && user != null) {
+            throw new IllegalArgumentException("--user names who acts when the console has no users file: with "
+                    + "console.users-file each token names its user, so leave --user out");
+        }
+        Callers callers = Callers.of(settings, user == null ? System.getProperty("user.name") : user);
+        OnCallCommands commands = new OnCallCommands(configFile, metricsUrls, timeout.toMillis() + "ms");
+        return serve(settings, callers, commands, config, rebuilder, timeout);
     }
 
     private static ConsoleServer serve(
             ConsoleSettings settings,
-            RequestGuard guard,
+            Callers callers,
             OnCallCommands commands,
             LapseConfig config,
             TimerRebuilder rebuilder,
             Duration timeout) {
-        HttpServer server;
-        try {
-            server = HttpServer.create(
-                    new InetSocketAddress(InetAddress.getByName(settings.address()), settings.port()), 0);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot serve the console on " + settings.address() + ":"
-                    + settings.port() + " (console.address, console.port): " + e.getMessage());
-        }
-        ExecutorService threads = Executors.newFixedThreadPool(THREADS, named());
-        server.setExecutor(threads);
+        Clock clock = Clock.systemUTC();
+        RequestGuard guard = new RequestGuard(callers, settings.tls() != null);
         ConsoleAudit audit = new ConsoleAudit(config);
         BackgroundJobs replays = new BackgroundJobs("replay");
         BackgroundJobs rebuilds = new BackgroundJobs("rebuild");
         LatenessHistory lateness = LatenessHistory.start(
                 commands.metricsUrls().isEmpty() ? StatusCommand.defaultMetricsUrls(config) : commands.metricsUrls(),
                 timeout,
-                Clock.systemUTC());
-        server.createContext(
-                "/api/",
-                new ConsoleApi(
-                        commands,
-                        guard,
-                        audit,
-                        new RepublishApi(
-                                commands,
-                                replays,
-                                new DryRuns<>("redrive", Clock.systemUTC()),
-                                new DryRuns<>("replay", Clock.systemUTC())),
-                        new RebuildApi(rebuilder, config, rebuilds, audit, commands.user()),
-                        lateness,
-                        config.topics().expired()));
-        server.createContext("/", new ConsoleAssets(guard));
-        server.start();
-        String host = settings.address().contains(":") ? "[" + settings.address() + "]" : settings.address();
-        return new ConsoleServer(server, threads, List.of(replays, rebuilds), lateness, host);
+                clock);
+        List<Runnable> stopping = List.of(replays::close, rebuilds::close, lateness::close);
+        List<Route> routes = new ArrayList<>();
+        routes.addAll(
+                new ConsoleApi(commands, guard, audit, lateness, config.topics().expired()).routes());
+        routes.addAll(new RepublishApi(commands, replays, clock).routes());
+        routes.addAll(new RebuildApi(rebuilder, config, rebuilds, audit).routes());
+        HardenedServer server;
+        try {
+            server = HardenedServer.start(
+                    new HardenedServer.Settings(
+                            "console",
+                            settings.address(),
+                            settings.port(),
+                            "console.address, console.port",
+                            THREADS,
+                            REQUEST_TIMEOUT,
+                            settings.tls()),
+                    new ConsoleHandler(routes, guard, new ConsoleAssets(guard)));
+        } catch (RuntimeException e) {
+            stopping.forEach(Runnable::run);
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return new ConsoleServer(server, stopping);
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
+    /** {@code https://…} when it serves TLS. */
     public URI url() {
-        return URI.create("http://" + host + ":" + port() + "/");
+        return server.url();
     }
 
     /** Blocks until the console is closed. */
@@ -131,27 +122,10 @@ public final class ConsoleServer implements AutoCloseable {
             return;
         }
         try {
-            server.stop(1);
-            threads.shutdown();
-            if (!threads.awaitTermination(5, TimeUnit.SECONDS)) {
-                threads.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            threads.shutdownNow();
-            Thread.currentThread().interrupt();
+            server.close();
         } finally {
-            jobs.forEach(BackgroundJobs::close);
-            lateness.close();
+            stopping.forEach(Runnable::run);
             stopped.countDown();
         }
-    }
-
-    private static ThreadFactory named() {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "lapse-console-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -22,9 +22,8 @@ import picocli.CommandLine;
  * @param configFile passed as --config; null for defaults and LAPSE_* variables only
  * @param metricsUrls passed as --metrics each, for status; empty: status's own default
  * @param timeout passed as --timeout
- * @param user passed as --user to fire and cancel, for the audit
  */
-record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout, String user) {
+record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout) {
 
     /** What one command printed and how it exited; {@code out} is its JSON document when it did its work. */
     record Outcome(int exit, String out, String err) {
@@ -46,9 +45,6 @@ record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout,
 
     OnCallCommands {
         metricsUrls = List.copyOf(metricsUrls);
-        if (user == null || user.isBlank()) {
-            throw new IllegalArgumentException("--user: who acts must be named, for the audit");
-        }
     }
 
     Outcome status() {
@@ -73,43 +69,54 @@ record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout,
         return run(new DlqListCommand(), args);
     }
 
-    Outcome fire(String orderId, String reason) {
+    /** @param user who fires, for the audit */
+    Outcome fire(String orderId, String reason, String user) {
         return run(new FireCommand(), List.of("--reason", reason, "--user", user, "--", orderId));
     }
 
-    Outcome cancel(String orderId, String reason) {
+    /** @param user who cancels, for the audit */
+    Outcome cancel(String orderId, String reason, String user) {
         return run(new CancelCommand(), List.of("--reason", reason, "--user", user, "--", orderId));
     }
 
     /** @param letters where the dead letters are, as dlq list says (topic/partition@offset) */
-    Outcome redrive(List<String> letters, boolean dryRun, String reason) {
-        // attached with "=": a value from the page is never taken for an option
-        List<String> args = new ArrayList<>(List.of("--at=" + String.join(",", letters)));
-        publishing(args, dryRun, reason);
-        return run(new DlqRedriveCommand(), args);
+    Outcome redriveDryRun(List<String> letters) {
+        return run(new DlqRedriveCommand(), redriving(letters, "--dry-run"));
     }
 
-    /** A dry run, or a run audited with the console's user and the reason given on the page. */
-    private void publishing(List<String> args, boolean dryRun, String reason) {
-        if (dryRun) {
-            args.add("--dry-run");
-        } else {
-            args.addAll(List.of("--why=" + reason, "--user=" + user));
-        }
+    /** @param user who redrives, for the audit */
+    Outcome redrive(List<String> letters, String reason, String user) {
+        return run(new DlqRedriveCommand(), redriving(letters, "--why=" + reason, "--user=" + user));
+    }
+
+    private static List<String> redriving(List<String> letters, String... publishing) {
+        // attached with "=": a value from the page is never taken for an option
+        List<String> args = new ArrayList<>(List.of("--at=" + String.join(",", letters)));
+        args.addAll(List.of(publishing));
+        return args;
+    }
+
+    Outcome replayDryRun(ReplayRequest replay) {
+        return run(new ReplayCommand(), replaying(replay, "--dry-run"));
     }
 
     /**
-     * @param key    null for every order's records
+     * @param user   who replays, for the audit
      * @param stderr where the replay draws its progress while it runs
      */
-    Outcome replay(
-            String topic, String from, String to, String key, boolean dryRun, String reason, StringWriter stderr) {
-        List<String> args = new ArrayList<>(List.of("--topic=" + topic, "--from=" + from, "--to=" + to));
-        if (key != null) {
-            args.add("--key=" + key);
+    Outcome replay(ReplayRequest replay, String reason, String user, StringWriter stderr) {
+        return run(
+                new ReplayCommand().drawingProgress(), replaying(replay, "--why=" + reason, "--user=" + user), stderr);
+    }
+
+    private static List<String> replaying(ReplayRequest replay, String... publishing) {
+        List<String> args =
+                new ArrayList<>(List.of("--topic=" + replay.topic(), "--from=" + replay.from(), "--to=" + replay.to()));
+        if (replay.key() != null) {
+            args.add("--key=" + replay.key());
         }
-        publishing(args, dryRun, reason);
-        return run(new ReplayCommand().drawingProgress(), args, stderr);
+        args.addAll(List.of(publishing));
+        return args;
     }
 
     private Outcome run(Object command, List<String> specific) {

@@ -1,55 +1,47 @@
 package io.lapse.operations.console;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import io.lapse.config.LapseConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Rebuild from the page: what {@code lapse rebuild} does, in the background, with its progress and then its summary.
- * It needs a reason, and is audited with the console's user before it starts: it writes to Redis from the first
+ * It needs a reason, and is audited with the operator's name before it starts: it writes to Redis from the first
  * moment, and a rebuild the console could not audit does not start.
  */
 final class RebuildApi {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     static final String AUDITED_AS = "every timer in Redis, from the compensator's state in Kafka";
 
     private final TimerRebuilder rebuilder;
     private final LapseConfig config;
     private final BackgroundRunApi rebuilds;
     private final ConsoleAudit audit;
-    private final String user;
 
-    RebuildApi(TimerRebuilder rebuilder, LapseConfig config, BackgroundJobs rebuilds, ConsoleAudit audit, String user) {
+    RebuildApi(TimerRebuilder rebuilder, LapseConfig config, BackgroundJobs rebuilds, ConsoleAudit audit) {
         this.rebuilder = rebuilder;
         this.config = config;
-        this.rebuilds = new BackgroundRunApi(rebuilds, "rebuild", RebuildApi::state);
+        this.rebuilds = new BackgroundRunApi(rebuilds, "rebuild", RebuildApi::details);
         this.audit = audit;
-        this.user = user;
+    }
+
+    List<Route> routes() {
+        return List.of(Route.act("/api/rebuild", this::start), Route.read("/api/rebuild", rebuilds::latest));
     }
 
     /** POST /api/rebuild {reason} */
-    void start(HttpExchange exchange) throws IOException {
-        String reason = ConsoleApi.text(ConsoleApi.body(exchange), "reason");
-        if (reason == null) {
-            ConsoleApi.respond(exchange, 400, ConsoleApi.error("say why: a reason is required, for the audit"));
-            return;
-        }
-        rebuilds.start(exchange, "rebuild", reason, progress -> auditThenRebuild(reason, progress));
+    private void start(Exchange exchange) throws IOException {
+        String reason = Exchange.required(exchange.body(), "reason", "say why: a reason is required, for the audit");
+        String user = exchange.caller().user();
+        rebuilds.start(exchange, "rebuild", reason, progress -> auditThenRebuild(reason, user, progress));
     }
 
-    /** GET /api/rebuild: the rebuild running now, or the last one. */
-    void latest(HttpExchange exchange) throws IOException {
-        rebuilds.latest(exchange);
-    }
-
-    private OnCallCommands.Outcome auditThenRebuild(String reason, StringWriter progress) {
+    private OnCallCommands.Outcome auditThenRebuild(String reason, String user, StringWriter progress) {
         try {
             audit.record("rebuild", AUDITED_AS, reason, user);
         } catch (Exception e) {
@@ -70,12 +62,7 @@ final class RebuildApi {
         }
     }
 
-    private static ObjectNode state(BackgroundJobs.State state) {
-        ObjectNode node = JSON.createObjectNode()
-                .put("id", state.id())
-                .put("running", state.running())
-                .put("reason", state.reason())
-                .put("progress", state.progress());
+    private static void details(BackgroundJobs.State state, ObjectNode node) {
         OnCallCommands.Outcome outcome = state.outcome();
         if (outcome != null) {
             node.put("exit", outcome.exit());
@@ -85,6 +72,5 @@ final class RebuildApi {
                 node.put("summary", outcome.out().strip());
             }
         }
-        return node;
     }
 }

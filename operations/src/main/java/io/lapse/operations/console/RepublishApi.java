@@ -3,18 +3,19 @@ package io.lapse.operations.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
-import java.io.StringWriter;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * Redrive and replay from the page: {@code lapse dlq redrive} and {@code lapse replay} with their own rules. A dry run
- * only reads, and answers with a {@code dryRunId}; a run must name the dry run of the same parameters, and needs a
- * reason, which the command audits with the console's user.
+ * only reads, and answers with a {@code dryRunId}; a run must name the same user's dry run of the same parameters,
+ * runs what that dry run looked at (a replay its window, fixed at the dry run), and needs a reason, which the command
+ * audits with the operator's name.
  */
 final class RepublishApi {
 
@@ -24,136 +25,107 @@ final class RepublishApi {
 
     private static final int MAX_LETTERS = 1000;
     private static final String DRY_RUN_ID = "dryRunId";
+    private static final String NO_REASON = "say why: a reason is required, for the audit";
 
     private final OnCallCommands commands;
     private final BackgroundRunApi replays;
+    private final Clock clock;
     private final DryRuns<List<String>> redriveDryRuns;
     private final DryRuns<ReplayRequest> replayDryRuns;
 
-    RepublishApi(
-            OnCallCommands commands,
-            BackgroundJobs replays,
-            DryRuns<List<String>> redriveDryRuns,
-            DryRuns<ReplayRequest> replayDryRuns) {
+    RepublishApi(OnCallCommands commands, BackgroundJobs replays, Clock clock) {
         this.commands = commands;
-        this.replays = new BackgroundRunApi(replays, "replay", RepublishApi::state);
-        this.redriveDryRuns = redriveDryRuns;
-        this.replayDryRuns = replayDryRuns;
+        this.replays = new BackgroundRunApi(replays, "replay", RepublishApi::details);
+        this.clock = clock;
+        this.redriveDryRuns = new DryRuns<>("redrive", clock);
+        this.replayDryRuns = new DryRuns<>("replay", clock);
+    }
+
+    List<Route> routes() {
+        return List.of(
+                Route.act("/api/dead-letters/redrive", this::redrive),
+                Route.act("/api/replay", this::replay),
+                Route.read("/api/replay", replays::latest));
     }
 
     /** POST /api/dead-letters/redrive {letters: [where, …], dryRun, dryRunId, reason} */
-    void redrive(HttpExchange exchange) throws IOException {
-        JsonNode body = ConsoleApi.body(exchange);
+    private void redrive(Exchange exchange) throws IOException {
+        JsonNode body = exchange.body();
         List<String> letters = new ArrayList<>();
         body.path("letters").forEach(letter -> letters.add(letter.asText("")));
         if (letters.isEmpty() || letters.size() > MAX_LETTERS) {
-            ConsoleApi.respond(
-                    exchange, 400, ConsoleApi.error("select between 1 and " + MAX_LETTERS + " dead letters"));
-            return;
+            throw new Refusal(400, "select between 1 and " + MAX_LETTERS + " dead letters");
         }
         Optional<String> odd =
                 letters.stream().filter(l -> !LETTER.matcher(l).matches()).findFirst();
         if (odd.isPresent()) {
-            ConsoleApi.respond(exchange, 400, ConsoleApi.error("'" + odd.get() + "' is not topic/partition@offset"));
-            return;
+            throw new Refusal(400, "'" + odd.get() + "' is not topic/partition@offset");
         }
         // the same selection in another order is the same redrive
         List<String> selection = letters.stream().distinct().sorted().toList();
+        String user = exchange.caller().user();
         if (body.path("dryRun").asBoolean(false)) {
-            OnCallCommands.Outcome outcome = commands.redrive(letters, true, null);
-            respondToDryRun(exchange, outcome, redriveDryRuns, selection);
+            respondToDryRun(
+                    exchange,
+                    commands.redriveDryRun(selection),
+                    () -> redriveDryRuns.remember(user, selection, selection));
             return;
         }
-        String reason = ConsoleApi.text(body, "reason");
-        if (reason == null) {
-            ConsoleApi.respond(exchange, 400, ConsoleApi.error("say why: a reason is required, for the audit"));
-            return;
-        }
-        if (refused(exchange, redriveDryRuns.take(ConsoleApi.text(body, DRY_RUN_ID), selection))) {
-            return;
-        }
-        OnCallCommands.Outcome outcome = commands.redrive(letters, false, reason);
+        String reason = Exchange.required(body, "reason", NO_REASON);
+        List<String> reviewed = redriveDryRuns.take(Exchange.text(body, DRY_RUN_ID), user, selection);
+        OnCallCommands.Outcome outcome = commands.redrive(reviewed, reason, user);
         // exit 1: something was refused or failed; the report says what
         ConsoleApi.respondWith(exchange, outcome, outcome.exit() <= 1 ? 200 : 422);
     }
 
-    /** POST /api/replay {topic, from, to, key, dryRun, dryRunId, reason}: a dry run answers at once, a run starts in the back. */
-    void replay(HttpExchange exchange) throws IOException {
-        JsonNode body = ConsoleApi.body(exchange);
-        ReplayRequest request;
+    /**
+     * POST /api/replay {topic, from, to, key, dryRun, dryRunId, reason}: a dry run answers at once with the window it
+     * fixed, a run starts in the background and replays that window.
+     */
+    private void replay(Exchange exchange) throws IOException {
+        JsonNode body = exchange.body();
+        ReplayRequest asked;
         try {
-            request = new ReplayRequest(
-                    ConsoleApi.text(body, "topic"),
-                    ConsoleApi.text(body, "from"),
-                    ConsoleApi.text(body, "to"),
-                    ConsoleApi.text(body, "key"));
+            asked = new ReplayRequest(
+                    Exchange.text(body, "topic"),
+                    Exchange.text(body, "from"),
+                    Exchange.text(body, "to"),
+                    Exchange.text(body, "key"));
         } catch (IllegalArgumentException e) {
-            ConsoleApi.respond(exchange, 400, ConsoleApi.error(e.getMessage()));
-            return;
+            throw new Refusal(400, e.getMessage());
         }
+        String user = exchange.caller().user();
         if (body.path("dryRun").asBoolean(false)) {
-            OnCallCommands.Outcome outcome = commands.replay(
-                    request.topic(), request.from(), request.to(), request.key(), true, null, new StringWriter());
-            respondToDryRun(exchange, outcome, replayDryRuns, request);
+            ReplayRequest fixed = asked.fixedAt(clock.millis());
+            OnCallCommands.Outcome outcome = commands.replayDryRun(fixed);
+            respondToDryRun(exchange, outcome, () -> replayDryRuns.remember(user, asked, fixed));
             return;
         }
-        String reason = ConsoleApi.text(body, "reason");
-        if (reason == null) {
-            ConsoleApi.respond(exchange, 400, ConsoleApi.error("say why: a reason is required, for the audit"));
-            return;
-        }
-        if (refused(exchange, replayDryRuns.take(ConsoleApi.text(body, DRY_RUN_ID), request))) {
-            return;
-        }
+        String reason = Exchange.required(body, "reason", NO_REASON);
+        ReplayRequest reviewed = replayDryRuns.take(Exchange.text(body, DRY_RUN_ID), user, asked);
         replays.start(
-                exchange,
-                request.describe(),
-                reason,
-                progress -> commands.replay(
-                        request.topic(), request.from(), request.to(), request.key(), false, reason, progress));
-    }
-
-    /** GET /api/replay: the replay running now, or the last one. */
-    void latestReplay(HttpExchange exchange) throws IOException {
-        replays.latest(exchange);
+                exchange, reviewed.describe(), reason, progress -> commands.replay(reviewed, reason, user, progress));
     }
 
     /** The dry run's report with the id a run of the same parameters names; no id for a dry run that failed. */
-    private static <P> void respondToDryRun(
-            HttpExchange exchange, OnCallCommands.Outcome outcome, DryRuns<P> dryRuns, P parameters)
+    private static void respondToDryRun(Exchange exchange, OnCallCommands.Outcome outcome, Supplier<String> remember)
             throws IOException {
         if (outcome.exit() > 1 || outcome.out().isBlank()) {
             ConsoleApi.respondWith(exchange, outcome, 422);
             return;
         }
         ObjectNode report = (ObjectNode) JSON.readTree(outcome.out());
-        report.put(DRY_RUN_ID, dryRuns.remember(parameters));
-        ConsoleApi.respond(exchange, 200, report.toString());
+        report.put(DRY_RUN_ID, remember.get());
+        exchange.respond(200, report.toString());
     }
 
-    private static boolean refused(HttpExchange exchange, Optional<RequestGuard.Refusal> refusal) throws IOException {
-        if (refusal.isPresent()) {
-            ConsoleApi.respond(
-                    exchange,
-                    refusal.get().status(),
-                    ConsoleApi.error(refusal.get().reason()));
-        }
-        return refusal.isPresent();
-    }
-
-    private static ObjectNode state(BackgroundJobs.State state) throws IOException {
-        ObjectNode node = JSON.createObjectNode()
-                .put("id", state.id())
-                .put("running", state.running())
-                .put("replay", state.description())
-                .put("reason", state.reason())
-                .put("progress", state.progress());
+    private static void details(BackgroundJobs.State state, ObjectNode node) throws IOException {
+        node.put("replay", state.description());
         OnCallCommands.Outcome outcome = state.outcome();
         if (outcome != null && outcome.exit() <= 1 && !outcome.out().isBlank()) {
             node.set("report", JSON.readTree(outcome.out()));
         } else if (outcome != null) {
             node.put("error", outcome.error());
         }
-        return node;
     }
 }

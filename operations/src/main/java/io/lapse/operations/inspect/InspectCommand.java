@@ -8,7 +8,6 @@ import io.lapse.operations.cli.Connections;
 import io.lapse.operations.cli.Exit;
 import io.lapse.operations.cli.Json;
 import io.lapse.operations.cli.OnCallCommand;
-import io.lapse.operations.cli.OnCallError;
 import io.lapse.operations.cli.Show;
 import io.lapse.operations.kafka.OffsetRange;
 import io.lapse.store.AuditLog;
@@ -32,7 +31,7 @@ import picocli.CommandLine.Parameters;
                     + "behind its deadline, its shard without an epoch or without a timer, a lease), what on-call did "
                     + "to it by hand, and its pushes (event ts beside record time), expiries and pull results on the "
                     + "topics within --lookback, read from the partitions its key lies in only.",
-            "Exit code 2, with one line on stderr, when neither Redis nor the topics know the order."
+            "Exit code 1, with one line on stderr, when neither Redis nor the topics know the order."
         },
         footer = {"%nExamples:", "  lapse inspect 123456", "  lapse inspect 123456 --lookback 6h --json"})
 public final class InspectCommand extends OnCallCommand {
@@ -106,8 +105,8 @@ public final class InspectCommand extends OnCallCommand {
                     Show.time(since));
         }
         if (!report.isKnown()) {
-            throw new OnCallError("unknown order '" + order + "': neither Redis nor the topics within --lookback "
-                    + lookback + " know it (a longer --lookback looks further back)");
+            return problem("unknown order '" + order + "': neither Redis nor the topics within --lookback " + lookback
+                    + " know it (a longer --lookback looks further back)");
         }
         if (json) {
             Json.print(out(), report);

@@ -26,11 +26,15 @@ public final class ManualAction {
         return Arguments.orderId(orderId);
     }
 
+    /** Who acts: the one --user names, or the OS user. */
+    String user() {
+        return user == null ? System.getProperty("user.name") : user;
+    }
+
     /** Notes in Redis who did what to the order, and why. */
     void audit(Connections connections, String action) {
         new AuditLog(connections.redis(), connections.keys())
-                .record(new AuditLog.Entry(
-                        0, action, order(), reason, user == null ? System.getProperty("user.name") : user))
+                .record(new AuditLog.Entry(0, action, order(), reason, user()))
                 .join();
     }
 

@@ -19,8 +19,12 @@ final class ServiceMetrics {
     static final String LAST_SCAN = MetricNames.prometheus(MetricNames.COMPENSATOR_SCAN_LAST, "_seconds");
     /** The periodic scan of every order in the mirror; {@code full} is a rebuild, which only a loss of Redis starts. */
     static final String DRIFT_SCAN = "drift";
-    /** Final pulls upstream has not answered, held by a puller until it does. */
+    /** Pulls a puller has parked until upstream answers them. */
     static final String HELD_PULLS = MetricNames.prometheus(MetricNames.PULLER_HELD, "");
+    /** 1, with its {@code cause}, while a puller finds upstream out. */
+    static final String OUTAGE = MetricNames.prometheus(MetricNames.PULLER_OUTAGE, "");
+    /** When that outage began, epoch seconds. */
+    static final String OUTAGE_SINCE = MetricNames.prometheus(MetricNames.PULLER_OUTAGE_SINCE, "_seconds");
     /** Expiries a puller has not answered yet, over the partitions it reads. */
     static final String BACKLOG = MetricNames.prometheus(MetricNames.PULLER_BACKLOG_ALL, "");
     /** Expiries a puller answered per second over the last minute. */
@@ -33,7 +37,9 @@ final class ServiceMetrics {
      * @param p50Millis   null when no timer reached has fired anything
      * @param fired       expiries the reached timers have fired
      * @param lastDriftScan epoch ms, null when no service reached exports it
-     * @param heldPulls   final pulls the reached pullers hold for an answer from upstream
+     * @param heldPulls   pulls the reached pullers have parked until upstream answers them
+     * @param outage      why a reached puller finds upstream out (its {@code cause}), or null while none does
+     * @param outageSince when the earliest such outage began, epoch ms; 0 without one
      * @param rebuildBehind records the reached compensators must read before their postponed rebuild; 0 when none waits
      * @param backlog     expiries the reached pullers have not answered yet
      * @param drainRate   expiries the reached pullers answered per second over the last minute
@@ -46,6 +52,8 @@ final class ServiceMetrics {
             long fired,
             Long lastDriftScan,
             long heldPulls,
+            String outage,
+            long outageSince,
             long rebuildBehind,
             long backlog,
             double drainRate) {
@@ -75,6 +83,8 @@ final class ServiceMetrics {
         LatenessHistogram lateness = LatenessHistogram.EMPTY;
         Long lastScan = null;
         double held = 0;
+        String outage = null;
+        double outageSince = 0;
         double behind = 0;
         double backlog = 0;
         double drainRate = 0;
@@ -92,6 +102,10 @@ final class ServiceMetrics {
             for (PrometheusText.Sample sample : samples) {
                 if (sample.name().equals(HELD_PULLS)) {
                     held += sample.value();
+                } else if (sample.name().equals(OUTAGE) && sample.value() > 0) {
+                    outage = sample.labels().get("cause");
+                } else if (sample.name().equals(OUTAGE_SINCE) && sample.value() > 0) {
+                    outageSince = outageSince == 0 ? sample.value() : Math.min(outageSince, sample.value());
                 } else if (sample.name().equals(REBUILD_BEHIND)) {
                     behind += sample.value();
                 } else if (sample.name().equals(BACKLOG)) {
@@ -113,6 +127,8 @@ final class ServiceMetrics {
                 lateness.fired(),
                 lastScan,
                 Math.round(held),
+                outage,
+                Math.round(outageSince * 1000),
                 Math.round(behind),
                 Math.round(backlog),
                 drainRate);

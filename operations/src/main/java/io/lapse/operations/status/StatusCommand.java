@@ -24,13 +24,15 @@ import picocli.CommandLine.Option;
         description = {
             "Lapse on one screen: each partition's watermark and its age, the consumer lag of ingest, "
                     + "puller and compensator, watched timers per shard, overdue timers and the oldest, fire lateness "
-                    + "p50/p99 and the pullers' backlog with its drain rate from the services' /metrics, the dead-letter "
+                    + "p50/p99, the pullers' backlog with its drain rate and an upstream outage from the services' "
+                    + "/metrics, the dead-letter "
                     + "topic, the compensator's last drift scan, "
                     + "the Redis epoch and a fleet silence.",
             "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
                     + "without one, overdue timers, dead letters within --dlq-window, shards without an epoch "
-                    + "marker or without a timer serving them, final pulls held, a pull backlog that does not drain, or a fleet silence (producers stopped writing "
-                    + "to push partitions at once). The problems are listed last."
+                    + "marker or without a timer serving them, an upstream outage, pulls parked, a pull backlog that "
+                    + "does not drain, a fleet silence (producers stopped writing to push partitions at once), or a "
+                    + "service whose /metrics does not answer (this status cannot see it). The problems are listed last."
         },
         footer = {
             "%nExamples:",
@@ -44,8 +46,9 @@ public final class StatusCommand extends OnCallCommand {
     @Option(
             names = "--metrics",
             paramLabel = "URL",
-            description = "A service's /metrics to read fire lateness "
-                    + "from; repeat for each. Default: http://localhost:<management.port>/metrics.")
+            description = "A service's /metrics to read fire lateness, the pull backlog, held pulls and the drift scan "
+                    + "from; repeat for each; one that does not answer is a problem. "
+                    + "Default: http://localhost:<management.port>/metrics.")
     List<String> metricsUrls;
 
     @Option(

@@ -16,6 +16,17 @@ final class StatusProblems {
 
     private StatusProblems() {}
 
+    /** What an outage's cause ({@code lapse_puller_outage{cause}}) means, and what to do. */
+    static String outageCause(String cause) {
+        return switch (cause) {
+            case "credentials" ->
+                "it refuses the credentials (401, 403 or 407): renew the token in "
+                        + "upstream.bearer-token-file, which the pullers read again, or upstream.headers.*";
+            case "refusals" -> "it refuses most orders alike (the same 4xx, or 200s that are no status)";
+            default -> "it does not answer (timeouts, 5xx, 408, 429, no connection)";
+        };
+    }
+
     static List<String> of(
             PartitionMarks marks,
             long now,
@@ -55,12 +66,21 @@ final class StatusProblems {
             problems.add(Show.count(deadLetters.recent(), "dead letter") + " in the last " + Show.duration(window)
                     + ": lapse dlq list --since -" + Durations.format(Duration.ofMillis(window)));
         }
+        metrics.unreachable()
+                .forEach(service -> problems.add("a service does not answer (" + service + "): lapse status "
+                        + "cannot see its fire lateness, pull backlog, parked pulls or drift scan; is it running, and is "
+                        + "--metrics its address?"));
+        if (metrics.outage() != null) {
+            problems.add("upstream is out since " + Show.time(metrics.outageSince()) + ": "
+                    + outageCause(metrics.outage())
+                    + "; the pullers park every pull, give no order up for it, and pull each once upstream answers "
+                    + "(the pullers' logs say what it answered)");
+        }
         if (metrics.heldPulls() > 0) {
-            problems.add(Show.count(metrics.heldPulls(), "final pull is", "final pulls are")
-                    + " held: upstream does not answer for "
+            problems.add(Show.count(metrics.heldPulls(), "pull is", "pulls are")
+                    + " parked: upstream does not answer for "
                     + (metrics.heldPulls() == 1 ? "its order" : "their orders")
-                    + ", and billing waits; the puller's log names them, lapse inspect ORDER shows one, and "
-                    + "lapse cancel ORDER lets one go");
+                    + ", and billing waits; lapse inspect ORDER shows one, and lapse cancel ORDER lets one go");
         }
         if (metrics.secondsToDrain().isEmpty()) {
             problems.add("the pullers' backlog of " + Show.count(metrics.backlog(), "expiry", "expiries")

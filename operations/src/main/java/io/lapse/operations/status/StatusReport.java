@@ -65,11 +65,18 @@ record StatusReport(
         out.println("fire lateness  " + describeLateness());
         out.println("dead letters   " + describeDeadLetters());
         out.println("pull backlog   " + describeBacklog());
+        out.println("upstream       "
+                + (metrics.outage() == null
+                        ? "answering (no puller finds it out)"
+                        : "out since " + Show.time(metrics.outageSince()) + " (" + Show.ago(metrics.outageSince(), at)
+                                + "): " + StatusProblems.outageCause(metrics.outage())
+                                + "; pulls are parked and asked again once it answers (lapse_puller_outage)"));
         out.println("held pulls     "
                 + (metrics.heldPulls() == 0
                         ? "none"
-                        : Show.count(metrics.heldPulls(), "final pull", "final pulls")
-                                + " upstream does not answer, tried again until it does (lapse_puller_held)"));
+                        : Show.count(metrics.heldPulls(), "pull", "pulls")
+                                + " parked until upstream answers, asked again every upstream.circuit-open "
+                                + "(lapse_puller_held)"));
         out.println("compensator    last drift scan "
                 + (metrics.lastDriftScan() == null
                         ? "unknown (no service " + "reached exports " + ServiceMetrics.LAST_SCAN + "{scan=\""

@@ -8,6 +8,8 @@ const DEAD_LETTER_CHART_MS = 30000;
 const SVG = 'http://www.w3.org/2000/svg';
 let overviewTimer = null;
 let deadLetterChartAt = 0;
+// who the console says this tab acts as: {user, role, mayAct}; null until it knows
+let session = null;
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -75,34 +77,54 @@ async function api(path, options) {
   return {status: response.status, ok: response.ok, body};
 }
 
+/** Asks who this tab acts as, and offers the operators' forms and buttons to operators only. */
+async function startSession() {
+  const result = await api('/api/session');
+  if (!result.ok) { say('session: ' + failure(result)); return; }
+  const s = result.body;
+  session = s.user ? {user: s.user, role: s.role, mayAct: s.mayAct} : null;
+  if (!byId('replay-topic').value) byId('replay-topic').value = s.expiredTopic;
+  byId('token-box').hidden = session !== null || !s.tokenRequired;
+  byId('who').textContent = session === null ? ''
+    : session.user + ', ' + session.role + (session.mayAct ? '' : ': reads only');
+  const mayAct = session !== null && session.mayAct;
+  document.querySelectorAll('[data-needs=operator]').forEach(node => { node.hidden = !mayAct; });
+}
+
 function failure(result) {
   return (result.body && result.body.error) ? result.body.error : 'HTTP ' + result.status;
 }
 
-// ---- tabs
+// ---- tabs: each a <section class="tab" id="NAME">, a link in the nav with data-tab="NAME", and its entry here,
+// whose open(rest) loads what it shows; rest is what follows NAME/ in the address (#order/ORDER)
 
-function show(tab) {
+const TABS = {
+  'overview': {open() { deadLetterChartAt = 0; refreshOverview(); rebuilds.latest(); }},
+  'order': {open(id) {
+    if (!id) return;
+    byId('order-id').value = decodeURIComponent(id);
+    inspect(byId('order-id').value);
+  }},
+  'dead-letters': {open() { loadDeadLetters(); }},
+  'replay': {open() { replays.latest(); }},
+  'audit': {open() { loadAudit(); }},
+};
+
+function show(tab, rest) {
   document.querySelectorAll('section.tab').forEach(s => { s.hidden = s.id !== tab; });
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === tab));
   // a page opens at its top, not where the last one was scrolled to
   window.scrollTo(0, 0);
   clearTimeout(overviewTimer);
   say('');
-  if (tab === 'overview') { deadLetterChartAt = 0; refreshOverview(); rebuilds.latest(); }
-  if (tab === 'dead-letters') loadDeadLetters();
-  if (tab === 'replay') replays.latest();
-  if (tab === 'audit') loadAudit();
+  TABS[tab].open(rest);
 }
 
 function route() {
   const hash = location.hash.replace(/^#/, '');
-  const [tab, id] = hash.split('/', 2);
-  const known = ['overview', 'order', 'dead-letters', 'replay', 'audit'];
-  show(known.includes(tab) ? tab : 'overview');
-  if (tab === 'order' && id) {
-    byId('order-id').value = decodeURIComponent(id);
-    inspect(byId('order-id').value);
-  }
+  const slash = hash.indexOf('/');
+  const tab = slash < 0 ? hash : hash.substring(0, slash);
+  show(TABS[tab] ? tab : 'overview', slash < 0 ? undefined : hash.substring(slash + 1));
 }
 
 // ---- overview
@@ -266,7 +288,7 @@ function drawRebuild(state) {
     byId('rebuild-result').textContent = '';
     return;
   }
-  byId('rebuild-progress').textContent = 'last rebuild (' + state.reason + ')'
+  byId('rebuild-progress').textContent = 'last rebuild by ' + state.user + ' (' + state.reason + ')'
     + (state.exit === 1 ? ': done, but not exact' : state.exit === 2 ? ': nothing done' : ': done');
   byId('rebuild-result').textContent = state.summary ? state.summary : 'rebuild failed: ' + state.error;
 }
@@ -380,12 +402,14 @@ async function loadDeadLetters() {
     value.appendChild(el('div', l.value));
     value.appendChild(el('div', l.valueHex, 'hex'));
     const pick = el('td');
-    const box = document.createElement('input');
-    box.type = 'checkbox';
-    box.className = 'dlq-pick';
-    box.value = l.at;
-    box.title = 'select ' + l.at;
-    pick.appendChild(box);
+    if (session !== null && session.mayAct) {
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.className = 'dlq-pick';
+      box.value = l.at;
+      box.title = 'select ' + l.at;
+      pick.appendChild(box);
+    }
     return [pick, time(l.written), l.at, l.reason, l.source === null ? 'unknown' : l.source,
       l.key === null ? '(none)' : l.key, value];
   }));
@@ -484,6 +508,8 @@ async function replayDryRun() {
   fillRows('replay-partitions', Object.entries(r.perPartition).map(([partition, count]) => [partition, count]));
   fillList('replay-sample', r.wouldPublish.map(line => 'would publish ' + line)
     .concat(r.selected > r.wouldPublish.length ? ['… and ' + (r.selected - r.wouldPublish.length) + ' more'] : []));
+  byId('replay-window').textContent = 'Replay reads exactly this window, fixed now: from ' + r.from + ' to ' + r.to
+    + ', whenever you run it.';
   plannedReplay = r.selected > 0 ? {form, dryRunId: r.dryRunId} : null;
   byId('replay-run').disabled = plannedReplay === null;
 }
@@ -506,7 +532,7 @@ function drawReplay(state) {
     byId('replay-result').textContent = '';
     return;
   }
-  byId('replay-progress').textContent = 'last replay: ' + state.replay + ' (' + state.reason + ')';
+  byId('replay-progress').textContent = 'last replay by ' + state.user + ': ' + state.replay + ' (' + state.reason + ')';
   byId('replay-result').textContent = state.report ? replaySummary(state.report) : 'replay failed: ' + state.error;
 }
 
@@ -522,9 +548,9 @@ async function loadAudit() {
 
 document.addEventListener('DOMContentLoaded', async () => {
   byId('token').value = sessionStorage.getItem('lapse-console-token') || '';
-  byId('token-save').addEventListener('click', () => {
+  byId('token-save').addEventListener('click', async () => {
     sessionStorage.setItem('lapse-console-token', byId('token').value.trim());
-    byId('token-box').hidden = true;
+    await startSession();
     route();
   });
   byId('order-form').addEventListener('submit', e => {
@@ -550,11 +576,6 @@ document.addEventListener('DOMContentLoaded', async () => {
   document.querySelectorAll('nav a').forEach(a => a.addEventListener('click', e => {
     if (location.hash === '#' + a.dataset.tab) { e.preventDefault(); route(); }
   }));
-  const session = await api('/api/session');
-  if (session.ok) {
-    byId('who').textContent = 'acting as ' + session.body.user;
-    if (!byId('replay-topic').value) byId('replay-topic').value = session.body.expiredTopic;
-    if (session.body.tokenRequired && !sessionStorage.getItem('lapse-console-token')) byId('token-box').hidden = false;
-  }
+  await startSession();
   route();
 });

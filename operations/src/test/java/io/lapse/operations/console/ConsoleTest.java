@@ -1,6 +1,7 @@
 package io.lapse.operations.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TestRun;
 import io.lapse.devstack.DevStackExtension;
+import io.lapse.devstack.SelfSignedTls;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
@@ -17,29 +19,39 @@ import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.TimerStore;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import picocli.CommandLine;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The console against a real Kafka and Redis: what it shows of an order, and when it fires one. */
 @Tag("slow")
@@ -47,6 +59,8 @@ class ConsoleTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String USER = "alice-on-call";
+    private static final String OPERATOR_TOKEN = "olga-operator-token-0123456789";
+    private static final String VIEWER_TOKEN = "victor-viewer-token-0123456789";
     /** The app hands in lapse rebuild; here one that draws a progress line and says what it did. */
     private static final TimerRebuilder REBUILD = (config, out, err) -> {
         err.print("rebuilding shard 1 of 4\r");
@@ -56,7 +70,7 @@ class ConsoleTest {
     };
 
     @RegisterExtension
-    static final DevStackExtension stack = DevStackExtension.kafkaAndRedis();
+    static final DevStackExtension stack = DevStackExtension.shared();
 
     private static Map<String, String> settings;
     private static LapseConfig config;
@@ -227,7 +241,10 @@ class ConsoleTest {
                 .until(() ->
                         !JSON.readTree(get("/api/replay").body()).get("running").asBoolean());
         JsonNode done = JSON.readTree(get("/api/replay").body());
-        assertThat(done.get("replay").asText()).isEqualTo(config.topics().push() + " from -1h to now key console-none");
+        assertThat(done.get("replay").asText())
+                .as("the window its dry run fixed")
+                .matches(Pattern.quote(config.topics().push()) + " from 20\\S+Z to 20\\S+Z key console-none");
+        assertThat(done.get("user").asText()).isEqualTo(USER);
         assertThat(done.get("report").get("dryRun").asBoolean()).isFalse();
         assertThat(done.get("report").get("published").asLong()).isZero();
         JsonNode audit = JSON.readTree(get("/api/audit").body());
@@ -353,21 +370,6 @@ class ConsoleTest {
     }
 
     @Test
-    void anyAddressButLoopbackWithoutATokenFileDoesNotStart() throws Exception {
-        StringWriter err = new StringWriter();
-        int exit = new CommandLine(new ConsoleCommand(REBUILD))
-                .setErr(new PrintWriter(err, true))
-                .execute(
-                        "--config",
-                        configFile(Map.of("console.address", "0.0.0.0")).toString());
-
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString())
-                .startsWith("console: console.address 0.0.0.0 is not a loopback address: set console.auth-token-file")
-                .hasLineCount(1);
-    }
-
-    @Test
     void withATokenFileEveryReadNeedsTheBearerToken() throws Exception {
         Path tokenFile = Files.createTempFile("console-token", ".txt");
         Files.writeString(tokenFile, "s3cret-token\n");
@@ -395,6 +397,133 @@ class ConsoleTest {
             assertThat(wrong.statusCode()).isEqualTo(401);
             assertThat(with.statusCode()).as(with.body()).isEqualTo(200);
         }
+    }
+
+    @Test
+    void aViewerReadsButItsActionIsRefusedEvenSentDirectlyAndAnOperatorsIsAuditedUnderTheTokensUser() throws Exception {
+        String order = "console-roles";
+        store.apply(List.of(OrderUpdate.active(order, System.currentTimeMillis())))
+                .join();
+        try (ConsoleServer team = ConsoleServer.start(
+                configFile(Map.of("console.users-file", usersFile().toString())),
+                List.of(),
+                null,
+                Duration.ofSeconds(5),
+                REBUILD)) {
+            Client viewer = new Client(team.url(), VIEWER_TOKEN);
+            Client operator = new Client(team.url(), OPERATOR_TOKEN);
+            Client nobody = new Client(team.url(), null);
+
+            JsonNode viewerSession = JSON.readTree(viewer.get("/api/session").body());
+            HttpResponse<String> viewerReads = viewer.get("/api/orders/" + order);
+            HttpResponse<String> viewerFires = viewer.post("/api/orders/" + order + "/fire", "{\"reason\":\"r\"}");
+            HttpResponse<String> viewerDryRun = viewer.post(
+                    "/api/replay",
+                    "{\"topic\":\"" + config.topics().expired() + "\",\"from\":\"-1h\",\"dryRun\":true}");
+            HttpResponse<String> viewerRebuilds = viewer.post("/api/rebuild", "{\"reason\":\"r\"}");
+
+            assertThat(viewerSession.get("user").asText()).isEqualTo("victor");
+            assertThat(viewerSession.get("role").asText()).isEqualTo("viewer");
+            assertThat(viewerSession.get("mayAct").asBoolean()).isFalse();
+            assertThat(viewerReads.statusCode()).as(viewerReads.body()).isEqualTo(200);
+            assertThat(viewerFires.statusCode()).as(viewerFires.body()).isEqualTo(403);
+            assertThat(error(viewerFires))
+                    .isEqualTo("victor is a viewer: only an operator fires, cancels, redrives, replays and rebuilds");
+            assertThat(viewerDryRun.statusCode()).as(viewerDryRun.body()).isEqualTo(403);
+            assertThat(viewerRebuilds.statusCode()).as(viewerRebuilds.body()).isEqualTo(403);
+            assertThat(nobody.get("/api/status").statusCode()).isEqualTo(401);
+            assertThat(view(order).phase()).isEqualTo(OrderView.Phase.ARMED);
+            assertThat(expiriesOf(order)).isEmpty();
+
+            HttpResponse<String> operatorFires =
+                    operator.post("/api/orders/" + order + "/fire", "{\"reason\":\"the viewer asked\"}");
+
+            assertThat(operatorFires.statusCode()).as(operatorFires.body()).isEqualTo(200);
+            assertThat(expiriesOf(order)).singleElement();
+            assertThat(JSON.readTree(viewer.get("/api/audit").body())).anySatisfy(entry -> {
+                assertThat(entry.get("orderId").asText()).isEqualTo(order);
+                assertThat(entry.get("user").asText()).isEqualTo("olga");
+            });
+        }
+    }
+
+    @Test
+    void aReplayRunsTheWindowItsDryRunFixedNotOneMovedOnSince() throws Exception {
+        String topic = "console-window-" + System.nanoTime();
+        new TopicProvisioner(clients).ensure(Set.of(topic));
+        send(topic, "window-order", "{\"seen\":\"before the dry run\"}");
+        Client operator = new Client(console.url(), null);
+        String range = "\"topic\":\"" + topic + "\",\"from\":\"-10m\",\"to\":\"now\"";
+
+        HttpResponse<String> dryRun = operator.post("/api/replay", "{" + range + ",\"dryRun\":true}");
+        JsonNode looked = JSON.readTree(dryRun.body());
+        send(topic, "window-order", "{\"seen\":\"after the dry run\"}");
+        HttpResponse<String> run = operator.post(
+                "/api/replay",
+                "{" + range + ",\"dryRunId\":\"" + looked.get("dryRunId").asText() + "\",\"reason\":\"window\"}");
+
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        assertThat(looked.get("selected").asLong()).isEqualTo(1);
+        assertThat(Instant.parse(looked.get("to").asText()))
+                .as("the dry run says which window it read")
+                .isBefore(Instant.now());
+        assertThat(run.statusCode()).as(run.body()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !JSON.readTree(operator.get("/api/replay").body())
+                        .get("running")
+                        .asBoolean());
+        JsonNode report = JSON.readTree(operator.get("/api/replay").body()).get("report");
+        assertThat(report.get("published").asLong())
+                .as("what the dry run counted, not the record written since: %s", report)
+                .isEqualTo(1);
+        assertThat(report.get("from").asText()).isEqualTo(looked.get("from").asText());
+        assertThat(report.get("to").asText()).isEqualTo(looked.get("to").asText());
+    }
+
+    @Test
+    void withAKeystoreTheConsoleServesHttpsWithItsCertificateOnly(@TempDir Path dir) throws Exception {
+        SelfSignedTls tls = SelfSignedTls.create(dir, "console");
+        Map<String, String> https = Map.of(
+                "console.users-file", usersFile().toString(),
+                "console.tls.keystore.path", tls.keystore().toString(),
+                "console.tls.keystore.password", tls.password());
+        try (ConsoleServer secure =
+                ConsoleServer.start(configFile(https), List.of(), null, Duration.ofSeconds(5), REBUILD)) {
+            HttpClient trusting =
+                    HttpClient.newBuilder().sslContext(trusting(tls)).build();
+
+            HttpResponse<String> page =
+                    trusting.send(HttpRequest.newBuilder(secure.url()).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> session = trusting.send(
+                    HttpRequest.newBuilder(secure.url().resolve("/api/session"))
+                            .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(secure.url().getScheme()).isEqualTo("https");
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.headers().firstValue("Set-Cookie"))
+                    .as("the CSRF cookie goes over https only")
+                    .hasValueSatisfying(cookie -> assertThat(cookie).endsWith("; Secure"));
+            assertThat(JSON.readTree(session.body()).get("user").asText()).isEqualTo("olga");
+            URI plain = URI.create("http://127.0.0.1:" + secure.port() + "/api/session");
+            assertThatThrownBy(() ->
+                            http.send(HttpRequest.newBuilder(plain).build(), HttpResponse.BodyHandlers.ofString()))
+                    .as("plain http")
+                    .isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> http.send(
+                            HttpRequest.newBuilder(secure.url()).build(), HttpResponse.BodyHandlers.ofString()))
+                    .as("a client that does not trust the certificate")
+                    .isInstanceOf(SSLHandshakeException.class);
+        }
+        Map<String, String> wrongPassword = new HashMap<>(https);
+        wrongPassword.put("console.tls.keystore.password", "wrong");
+        assertThatThrownBy(() ->
+                        ConsoleServer.start(configFile(wrongPassword), List.of(), null, Duration.ofSeconds(5), REBUILD))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("console.tls.keystore.path: cannot read " + tls.keystore()
+                        + " as a PKCS12 keystore with console.tls.keystore.password")
+                .hasMessageNotContaining(tls.password());
     }
 
     /** Loads the page as a browser would, and returns the CSRF cookie it came with ("name=value"). */
@@ -436,6 +565,69 @@ class ConsoleTest {
             request.header("X-Lapse-Csrf", csrf);
         }
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Olga operates, Victor views. */
+    private static Path usersFile() throws Exception {
+        Path file = Files.createTempFile("console-users", ".txt");
+        return Files.writeString(file, "olga operator " + OPERATOR_TOKEN + "\nvictor viewer " + VIEWER_TOKEN + "\n");
+    }
+
+    private static SSLContext trusting(SelfSignedTls tls) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(tls.truststore())) {
+            trust.load(in, tls.password().toCharArray());
+        }
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trustManagers.getTrustManagers(), null);
+        return context;
+    }
+
+    private static void send(String topic, String key, String value) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = clients.producer("console-test", Map.of())) {
+            producer.send(new ProducerRecord<>(
+                            topic, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)))
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A user of a console, as its page is: the token (null for none), the CSRF cookie the page came with. */
+    private static final class Client {
+
+        private final URI base;
+        private final String token;
+        private String cookie;
+
+        Client(URI base, String token) {
+            this.base = base;
+            this.token = token;
+        }
+
+        HttpResponse<String> get(String path) throws Exception {
+            return http.send(request(path).build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> post(String path, String body) throws Exception {
+            if (cookie == null) {
+                String setCookie = get("/").headers().firstValue("Set-Cookie").orElseThrow();
+                cookie = setCookie.substring(0, setCookie.indexOf(';'));
+            }
+            return http.send(
+                    request(path)
+                            .header("Content-Type", "application/json")
+                            .header("Cookie", cookie)
+                            .header("X-Lapse-Csrf", cookie.substring(cookie.indexOf('=') + 1))
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+
+        private HttpRequest.Builder request(String path) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path));
+            return token == null ? request : request.header("Authorization", "Bearer " + token);
+        }
     }
 
     private static OrderView view(String order) {

@@ -61,6 +61,47 @@ class ConsoleUsageTest {
     }
 
     @Test
+    void aTeamsConsoleTakesItsUsersFromTheFileAndNotFromFlags() throws Exception {
+        Path users = Files.writeString(dir.resolve("users"), "olga operator olga-operator-token-0123456789\n");
+        Path token = Files.writeString(dir.resolve("token"), "one-token-for-everyone\n");
+        Path broken = Files.writeString(dir.resolve("broken"), "olga root olga-operator-token-0123456789\n");
+
+        Outcome withUser =
+                console("--config", config("console.users-file=" + users).toString(), "--user", "alice");
+        Outcome both = console(
+                "--config",
+                config("console.users-file=" + users + "\nconsole.auth-token-file=" + token)
+                        .toString());
+        Outcome invalid =
+                console("--config", config("console.users-file=" + broken).toString());
+        Outcome openWithoutTokens =
+                console("--config", config("console.address=0.0.0.0").toString());
+        Outcome missingKeystore = console(
+                "--config",
+                config("console.tls.keystore.path=" + dir.resolve("absent.p12")).toString());
+
+        assertThat(withUser.exit()).isEqualTo(2);
+        assertThat(withUser.err())
+                .isEqualTo("console: --user names who acts when the console has no users file: with "
+                        + "console.users-file each token names its user, so leave --user out\n");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err())
+                .startsWith("console: console.auth-token-file and console.users-file are both set")
+                .hasLineCount(1);
+        assertThat(invalid.exit()).isEqualTo(2);
+        assertThat(invalid.err())
+                .isEqualTo("console: console.users-file: " + broken
+                        + " line 1: role 'root' is neither viewer nor operator\n");
+        assertThat(openWithoutTokens.exit()).isEqualTo(2);
+        assertThat(openWithoutTokens.err())
+                .startsWith("console: console.address 0.0.0.0 is not a loopback address: set console.users-file")
+                .hasLineCount(1);
+        assertThat(missingKeystore.exit()).isEqualTo(2);
+        assertThat(missingKeystore.err())
+                .isEqualTo("console: console.tls.keystore.path: no file " + dir.resolve("absent.p12") + "\n");
+    }
+
+    @Test
     void theHelpHasExamples() {
         Outcome help = console("--help");
 

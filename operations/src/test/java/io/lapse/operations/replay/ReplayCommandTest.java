@@ -3,6 +3,7 @@ package io.lapse.operations.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.operations.Lapse;
@@ -12,7 +13,11 @@ import io.lapse.store.AuditLog;
 import io.lapse.store.OrderUpdate;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -99,6 +104,54 @@ class ReplayCommandTest {
         assertThat(second.exit()).isZero();
         assertThat(rig.records(target)).hasSize(2);
         assertThat(second.out()).contains("2 replayed before", "published 0");
+    }
+
+    @Test
+    void aFleetEventOfAnAbortedTransactionIsNotReplayed() throws Exception {
+        String events = rig.config.topics().fleetEvents();
+        String target = events + ".replayed";
+        rig.createTopic(events);
+        rig.createTopic(target);
+        FleetEvent aborted = silenceStarted(now - 20_000);
+        FleetEvent committed = silenceStarted(now - 10_000);
+        // as a fleet judge that was fenced mid-publish, and then the one that took over, write them
+        try (KafkaProducer<byte[], byte[]> judge = rig.clients.producer(
+                "replay-test-judge", Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "replay-test-judge"))) {
+            judge.initTransactions();
+            judge.beginTransaction();
+            judge.send(fleetRecord(events, aborted)).get();
+            judge.abortTransaction();
+            judge.beginTransaction();
+            judge.send(fleetRecord(events, committed)).get();
+            judge.commitTransaction();
+        }
+
+        Lapse.Outcome replay = rig.lapse("replay", "--topic", events, "--from", "-1h", "--to-topic", target);
+
+        assertThat(replay.exit()).as(replay.err()).isZero();
+        assertThat(rig.records(target))
+                .extracting(r -> JsonCodec.FLEET_EVENT.decode(r.value()))
+                .containsExactly(committed);
+    }
+
+    private static FleetEvent silenceStarted(long at) {
+        return new FleetEvent(
+                FleetEvent.Kind.SILENCE_STARTED,
+                at,
+                at - 1_000,
+                rig.config.topics().push(),
+                List.of(new FleetEvent.PartitionRate(0, 0, 20)),
+                100,
+                1);
+    }
+
+    private static ProducerRecord<byte[], byte[]> fleetRecord(String topic, FleetEvent event) {
+        return new ProducerRecord<>(
+                topic,
+                0,
+                event.at(),
+                event.topic().getBytes(StandardCharsets.UTF_8),
+                JsonCodec.FLEET_EVENT.encode(event));
     }
 
     @Test

@@ -25,6 +25,11 @@ class ServiceMetricsTest {
             lapse_timer_fire_lateness_seconds_bucket{le="+Inf"} 100.0
             # TYPE lapse_puller_held gauge
             lapse_puller_held 3.0
+            # TYPE lapse_puller_outage gauge
+            lapse_puller_outage{cause="credentials"} 1.0
+            lapse_puller_outage{cause="unanswered"} 0.0
+            # TYPE lapse_puller_outage_since_seconds gauge
+            lapse_puller_outage_since_seconds 1.7639E9
             # TYPE lapse_compensator_rebuild_behind_records gauge
             lapse_compensator_rebuild_behind_records 1200.0
             """;
@@ -58,7 +63,15 @@ class ServiceMetricsTest {
     }
 
     @Test
-    void finalPullsHeldForAnAnswerAreAddedUpOverThePullersReached() {
+    void anUpstreamOutageIsReadWithItsCauseAndSince() {
+        ServiceMetrics.Reading reading = ServiceMetrics.read(List.of(url()), Duration.ofSeconds(2));
+
+        assertThat(reading.outage()).isEqualTo("credentials");
+        assertThat(reading.outageSince()).isEqualTo(1_763_900_000_000L);
+    }
+
+    @Test
+    void pullsParkedForAnAnswerAreAddedUpOverThePullersReached() {
         ServiceMetrics.Reading reading = ServiceMetrics.read(List.of(url(), url()), Duration.ofSeconds(2));
 
         assertThat(reading.heldPulls()).isEqualTo(6);

@@ -3,6 +3,7 @@ package io.lapse.operations.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.config.ManagementSettings;
 import io.lapse.event.FleetEvent;
 import io.lapse.ingest.IngestService;
 import io.lapse.lifecycle.Service;
@@ -10,13 +11,18 @@ import io.lapse.operations.Lapse;
 import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
 import io.lapse.operations.cli.Show;
+import io.lapse.runtime.management.Health;
+import io.lapse.runtime.management.ManagementServer;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.FleetSilence;
 import io.lapse.store.OrderView;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -170,18 +176,36 @@ class StatusCommandTest {
 
     @Test
     @Order(2)
-    void withoutMetricsLatenessIsUnknownNotAFailure() {
-        Lapse.Outcome outcome = rig.lapse(
-                "status",
-                "--metrics",
-                "http://127.0.0.1:9/metrics",
-                "--max-watermark-age",
-                "1h",
-                "--overdue-after",
-                "1h");
+    void aServiceItCannotReachIsAProblemNotABlindSpot() {
+        String seen = rig.metricsUrl();
+        String stopped = aStoppedPullersMetrics();
+        String[] lenient = {"--max-watermark-age", "1h", "--overdue-after", "1h"};
 
-        assertThat(outcome.out())
-                .contains("fire lateness  unknown: no timer reached has fired; not reached: "
-                        + "http://127.0.0.1:9/metrics");
+        Lapse.Outcome seeing = rig.lapse(with(lenient, "--metrics", seen));
+        Lapse.Outcome blind = rig.lapse(with(lenient, "--metrics", seen, "--metrics", stopped));
+
+        assertThat(seeing.exit()).as(seeing.out()).isZero();
+        assertThat(blind.exit()).as(blind.out()).isEqualTo(1);
+        assertThat(blind.out())
+                .contains(
+                        "fire lateness  p50 ",
+                        "; not reached: " + stopped + ": ",
+                        "problems       1\n  - a service does not answer (" + stopped + ": ",
+                        "lapse status cannot see its fire lateness, pull backlog, held pulls or drift scan");
+    }
+
+    /** Where a puller that has stopped served its metrics: nothing answers there now. */
+    private static String aStoppedPullersMetrics() {
+        try (ManagementServer puller = ManagementServer.start(
+                new ManagementSettings("127.0.0.1", 0, "lapse"),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                new Health())) {
+            return "http://127.0.0.1:" + puller.port() + "/metrics";
+        }
+    }
+
+    private static String[] with(String[] options, String... more) {
+        return Stream.concat(Stream.of("status"), Stream.concat(Stream.of(options), Stream.of(more)))
+                .toArray(String[]::new);
     }
 }

@@ -3,26 +3,23 @@ package io.lapse.runtime.management;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.ManagementSettings;
+import io.lapse.http.HardenedServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,55 +28,46 @@ import org.slf4j.LoggerFactory;
  * {@code /health/ready} on the management port. Health answers 200 when UP and 503 when DOWN, with a JSON body naming
  * each failing check and its problem.
  *
- * <p>An orchestrator restarts a process whose health does not answer, so no client may stall the port: Jetty reads
- * requests without holding a thread per connection (a client that sends a byte and waits costs nothing but a socket)
- * and closes a connection idle for {@link #IDLE_TIMEOUT}, so a few slow or stuck clients can neither hang nor starve
- * the probes.
+ * <p>An orchestrator restarts a process whose health does not answer, so no client may stall the port: it is a {@link
+ * HardenedServer}, on which a few slow or stuck clients can neither hang nor starve the probes.
  */
 public final class ManagementServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ManagementServer.class);
     /** Requests are short: a few threads keep one slow scrape from holding up the probes. */
     private static final int THREADS = 6;
+    /** Every page answers in milliseconds; Prometheus gives up on a scrape after 10 s by default. */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
-    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] STATUS_PAGE = statusPage();
 
-    private final Server server;
-    private final ServerConnector connector;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile StatusSource status;
+    private final HardenedServer server;
+    /** Null until the wiring provides it. */
+    private final AtomicReference<StatusSource> status;
 
-    private ManagementServer(Server server, ServerConnector connector) {
+    private ManagementServer(HardenedServer server, AtomicReference<StatusSource> status) {
         this.server = server;
-        this.connector = connector;
+        this.status = status;
     }
 
+    /**
+     * @throws java.io.UncheckedIOException naming management.address and management.port when it cannot listen there
+     */
     public static ManagementServer start(ManagementSettings settings, PrometheusMeterRegistry registry, Health health) {
-        QueuedThreadPool threads = new QueuedThreadPool(THREADS, 2);
-        threads.setName("lapse-management");
-        threads.setDaemon(true);
-        Server server = new Server(threads);
-        ServerConnector connector = new ServerConnector(server, 1, 1);
-        connector.setHost(settings.address());
-        connector.setPort(settings.port());
-        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
-        server.addConnector(connector);
-        ManagementServer management = new ManagementServer(server, connector);
-        server.setHandler(management.routes(registry, health));
-        try {
-            if (new InetSocketAddress(settings.address(), 0).isUnresolved()) {
-                throw new IOException("cannot resolve " + settings.address());
-            }
-            server.start();
-        } catch (Exception e) {
-            management.close();
-            throw new UncheckedIOException(
-                    "cannot serve management endpoints on " + settings.address() + ":" + settings.port()
-                            + " (management.address, management.port)",
-                    e instanceof IOException io ? io : new IOException(e));
-        }
+        AtomicReference<StatusSource> status = new AtomicReference<>();
+        ManagementServer management = new ManagementServer(
+                HardenedServer.start(
+                        new HardenedServer.Settings(
+                                "management",
+                                settings.address(),
+                                settings.port(),
+                                "management.address, management.port",
+                                THREADS,
+                                REQUEST_TIMEOUT,
+                                null),
+                        routes(registry, health, status)),
+                status);
         log.info(
                 "management endpoints on http://{}:{}/ (status page, status.json, metrics, health/live, health/ready)",
                 settings.address(),
@@ -89,7 +77,7 @@ public final class ManagementServer implements AutoCloseable {
 
     /** From now on {@code /status.json} reports what this source says; before, it answers 503. */
     public void showStatus(StatusSource source) {
-        this.status = source;
+        status.set(source);
     }
 
     /** A page the management port serves: its status code, content type and body. */
@@ -99,12 +87,13 @@ public final class ManagementServer implements AutoCloseable {
         }
     }
 
-    private Handler routes(PrometheusMeterRegistry registry, Health health) {
+    private static Handler routes(
+            PrometheusMeterRegistry registry, Health health, AtomicReference<StatusSource> status) {
         Map<String, Supplier<Page>> pages = Map.of(
                 "/",
                 () -> new Page(200, "text/html; charset=utf-8", STATUS_PAGE),
                 "/status.json",
-                () -> statusJson(health),
+                () -> statusJson(health, status.get()),
                 "/metrics",
                 () -> new Page(
                         200,
@@ -130,8 +119,7 @@ public final class ManagementServer implements AutoCloseable {
         };
     }
 
-    private Page statusJson(Health health) {
-        StatusSource source = status;
+    private static Page statusJson(Health health, StatusSource source) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("ready", health.readiness());
         body.put("live", health.liveness());
@@ -172,17 +160,11 @@ public final class ManagementServer implements AutoCloseable {
     }
 
     public int port() {
-        return connector.getLocalPort();
+        return server.port();
     }
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            try {
-                server.stop();
-            } catch (Exception e) {
-                log.warn("the management port did not stop cleanly: {}", e.toString());
-            }
-        }
+        server.close();
     }
 }

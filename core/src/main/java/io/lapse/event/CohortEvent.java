@@ -65,15 +65,7 @@ public record CohortEvent(
 
     @Override
     public void validate() {
-        if (event == null) {
-            throw new InvalidRecordException("event is missing");
-        }
-        if (at <= 0 || since <= 0 || since > at) {
-            throw new InvalidRecordException("at and since must be epoch milliseconds, since not after at");
-        }
-        if (topic == null || topic.isEmpty()) {
-            throw new InvalidRecordException("topic is missing");
-        }
+        FleetEvent.requireHead(event, at, since, topic);
         if (cohort == null || cohort.isEmpty()) {
             throw new InvalidRecordException("cohort is missing");
         }

@@ -8,6 +8,7 @@ import io.lapse.bench.throughput.ThroughputSection;
 import io.lapse.config.Durations;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -70,6 +71,15 @@ public final class BenchReport {
         return new BigDecimal(String.format(Locale.ROOT, "%.4f", fraction * 100))
                         .stripTrailingZeros()
                         .toPlainString() + " %";
+    }
+
+    /** The median of some turns' figures. */
+    public static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted.length % 2 == 1
+                ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
     }
 
     public static String count(long n) {

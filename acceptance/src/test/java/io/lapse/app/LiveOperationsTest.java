@@ -128,7 +128,7 @@ class LiveOperationsTest {
         }
         queried.removeAll(SCRAPE_SERIES);
         // one series per silent cohort, none while no cohort is silent (as in this deployment, which names no
-        // fleet.cohort-field): CohortSilenceStatusTest and the alert's promtool case see it while one is
+        // fleet.cohort-field); the alert's promtool case covers the rule that reads it
         queried.remove("lapse_fleet_cohort_silent_orders");
         assertThat(queried)
                 .contains(

@@ -118,6 +118,27 @@ public final class ConfigKeys {
             "fleet.min-pushes-per-second",
             "1",
             "A partition whose baseline is below this is too quiet to judge, and never counts as silent.");
+    public static final ConfigKey FLEET_COHORT_FIELD = key(
+            "fleet.cohort-field",
+            "",
+            "A top-level field of the push whose value names the order's cohort (an operator, a region, a backend: "
+                    + "e.g. operatorId), so that orders of one cohort going silent together are told; empty: none.");
+    public static final ConfigKey FLEET_COHORT_KEY_SEPARATOR = key(
+            "fleet.cohort-key-separator",
+            "",
+            "Instead of fleet.cohort-field: the cohort is the orderId up to the first of these characters "
+                    + "(: for op17:123456); an orderId without it has no cohort.");
+    public static final ConfigKey FLEET_COHORT_SILENT_PERCENT = key(
+            "fleet.cohort-silent-percent",
+            "50",
+            "A cohort is silent when at least this share of its orders stopped pushing within one fleet.window while "
+                    + "the rest of the fleet pushes (orders that finished are not silent).");
+    public static final ConfigKey FLEET_COHORT_MIN_ORDERS =
+            key("fleet.cohort-min-orders", "100", "A cohort with fewer orders than this is never judged.");
+    public static final ConfigKey FLEET_COHORT_LIMIT = key(
+            "fleet.cohort-limit",
+            "1000",
+            "Most cohorts judged, the largest: ingest's memory stays bounded whatever the number of cohort values.");
 
     public static final ConfigKey UPSTREAM_BASE_URL =
             key("upstream.base-url", "http://localhost:8081", "A pull is `GET {base-url}/orders/{orderId}/status`.");

@@ -5,9 +5,11 @@ import java.time.Duration;
 /**
  * When ingest calls the push topic silent: a partition whose push rate over {@code window} fell by
  * {@code silentPercent} of its rate over the {@code baseline} before, while that baseline was at least
- * {@code minPushesPerSecond}.
+ * {@code minPushesPerSecond}; and when it calls a cohort of orders silent ({@code cohorts}), over the same window and
+ * baseline.
  */
-public record FleetSettings(Duration window, Duration baseline, int silentPercent, int minPushesPerSecond) {
+public record FleetSettings(
+        Duration window, Duration baseline, int silentPercent, int minPushesPerSecond, CohortSettings cohorts) {
 
     /** The longest one check of the push topic waits for the broker or Redis before it fails. */
     public static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
@@ -24,6 +26,7 @@ public record FleetSettings(Duration window, Duration baseline, int silentPercen
                         + " measures pushes from before it");
         Require.between(ConfigKeys.FLEET_SILENT_PERCENT, silentPercent, 1, 100);
         Require.between(ConfigKeys.FLEET_MIN_PUSHES_PER_SECOND, minPushesPerSecond, 1, 1_000_000);
+        Require.given(ConfigKeys.FLEET_COHORT_FIELD, cohorts);
     }
 
     public static FleetSettings from(ConfigSource source) {
@@ -31,7 +34,8 @@ public record FleetSettings(Duration window, Duration baseline, int silentPercen
                 source.duration(ConfigKeys.FLEET_WINDOW),
                 source.duration(ConfigKeys.FLEET_BASELINE),
                 source.integer(ConfigKeys.FLEET_SILENT_PERCENT),
-                source.integer(ConfigKeys.FLEET_MIN_PUSHES_PER_SECOND)));
+                source.integer(ConfigKeys.FLEET_MIN_PUSHES_PER_SECOND),
+                CohortSettings.from(source)));
     }
 
     /**

@@ -54,6 +54,14 @@ public record FleetEvent(
 
     @Override
     public void validate() {
+        requireHead(event, at, since, topic);
+        if (partitions.isEmpty()) {
+            throw new InvalidRecordException("partitions is empty");
+        }
+    }
+
+    /** What every event on the fleet events topic has, a silence's or a cohort's: a kind, its times, the push topic. */
+    static void requireHead(Enum<?> event, long at, long since, String topic) {
         if (event == null) {
             throw new InvalidRecordException("event is missing");
         }
@@ -62,9 +70,6 @@ public record FleetEvent(
         }
         if (topic == null || topic.isEmpty()) {
             throw new InvalidRecordException("topic is missing");
-        }
-        if (partitions.isEmpty()) {
-            throw new InvalidRecordException("partitions is empty");
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.lapse.event;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -45,6 +46,7 @@ public final class JsonCodec<T> {
     public static final JsonCodec<PullResult> PULL_RESULT = new JsonCodec<>(PullResult.class);
     public static final JsonCodec<DeadLetter> DEAD_LETTER = new JsonCodec<>(DeadLetter.class);
     public static final JsonCodec<FleetEvent> FLEET_EVENT = new JsonCodec<>(FleetEvent.class);
+    public static final JsonCodec<CohortEvent> COHORT_EVENT = new JsonCodec<>(CohortEvent.class);
 
     /** The event's name in the contract, for error messages. */
     private final String name;
@@ -105,6 +107,11 @@ public final class JsonCodec<T> {
             throw new InvalidRecordException("value is JSON null");
         }
         return value;
+    }
+
+    /** A parser of the value, for the rare reader that needs one field of a value not of its codec's fast shape. */
+    static JsonParser parser(byte[] json) throws IOException {
+        return MAPPER.createParser(json);
     }
 
     private static String at(JsonMappingException e) {

@@ -14,6 +14,28 @@ public record StatusHeader(String orderId, String status, Long ts) implements Va
 
     public static final int MAX_ORDER_ID_LENGTH = 128;
 
+    /**
+     * Reads a push's header as {@link JsonCodec#STATUS_HEADER} does, and besides it the text of the top-level field the
+     * capture names (a string's characters or a number's digits), in the same scan of the push's bytes.
+     *
+     * @throws InvalidRecordException when the bytes are not a valid StatusPush
+     */
+    public static StatusHeader read(byte[] json, FieldCapture capture) {
+        if (capture == null) {
+            return JsonCodec.STATUS_HEADER.decode(json);
+        }
+        if (json == null || json.length == 0) {
+            throw new InvalidRecordException("value is empty");
+        }
+        StatusHeader header = StatusHeaderParser.read(json, capture);
+        if (header == null) {
+            header = JsonCodec.STATUS_HEADER.bind(json);
+            capture.takeFrom(json);
+        }
+        header.validate();
+        return header;
+    }
+
     @Override
     public void validate() {
         requireOrderId(orderId);

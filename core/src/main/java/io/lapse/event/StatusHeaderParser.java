@@ -26,16 +26,32 @@ final class StatusHeaderParser {
     private static final int MAX_DEPTH = 16;
 
     private final byte[] json;
+    /** The top-level field to take the text of besides the header; null for none. */
+    private final FieldCapture capture;
+
     private int at;
     private int tokenStart;
 
-    private StatusHeaderParser(byte[] json) {
+    private StatusHeaderParser(byte[] json, FieldCapture capture) {
         this.json = json;
+        this.capture = capture;
     }
 
     /** @return the header, or null when the value is not of the plain shape */
     static StatusHeader read(byte[] json) {
-        return json.length > MAX_VALUE_BYTES ? null : new StatusHeaderParser(json).header();
+        return read(json, null);
+    }
+
+    /**
+     * @param capture takes the text of its top-level field, if the push has it as a string or a number; it may hold
+     *     anything when the value is not of the plain shape
+     * @return the header, or null when the value is not of the plain shape
+     */
+    static StatusHeader read(byte[] json, FieldCapture capture) {
+        if (capture != null) {
+            capture.clear();
+        }
+        return json.length > MAX_VALUE_BYTES ? null : new StatusHeaderParser(json, capture).header();
     }
 
     private StatusHeader header() {
@@ -55,6 +71,7 @@ final class StatusHeaderParser {
                     return null;
                 }
                 Field field = Field.of(json, tokenStart, at - 1);
+                boolean captured = field == Field.OTHER && capture != null && capture.names(json, tokenStart, at - 1);
                 if (!skipSpaceTo(':')) {
                     return null;
                 }
@@ -88,8 +105,12 @@ final class StatusHeaderParser {
                         }
                     }
                     case OTHER -> {
+                        int valueStart = at;
                         if (!value(1)) {
                             return null;
+                        }
+                        if (captured) {
+                            capture(valueStart);
                         }
                     }
                 }
@@ -106,6 +127,24 @@ final class StatusHeaderParser {
         }
         skipSpace();
         return at == json.length ? new StatusHeader(orderId, status, ts) : null;
+    }
+
+    /**
+     * Takes the field's text from the value just read: a string's characters, or an integer's digits (an operator
+     * numbered 17 is cohort 17); nothing for a fraction, a negative number or any other value.
+     */
+    private void capture(int valueStart) {
+        if (json[valueStart] == '"') {
+            capture.found(json, valueStart + 1, at - 1);
+            return;
+        }
+        for (int i = valueStart; i < at; i++) {
+            if (json[i] < '0' || json[i] > '9') {
+                capture.clear();
+                return;
+            }
+        }
+        capture.found(json, valueStart, at);
     }
 
     private enum Field {

@@ -31,6 +31,12 @@ public final class MetricNames {
     public static final String FLEET_PUSH_RATE = "lapse.fleet.push.rate";
     /** Ingest: pushes per second written to the push topic over the fleet.baseline before that window. */
     public static final String FLEET_PUSH_BASELINE = "lapse.fleet.push.baseline";
+    /** Ingest: cohorts silent now (the same on every instance: it is read from Redis). */
+    public static final String FLEET_COHORT_SILENCES = "lapse.fleet.cohort.silences";
+    /** Ingest: per silent {@code cohort}, about how many of its orders are silent; absent for other cohorts. */
+    public static final String FLEET_COHORT_SILENT_ORDERS = "lapse.fleet.cohort.silent.orders";
+    /** Ingest: cohorts big enough to be judged (fleet.cohort-min-orders), among the fleet.cohort-limit held. */
+    public static final String FLEET_COHORTS_JUDGED = "lapse.fleet.cohorts.judged";
     /** Puller: pulls by {@code outcome}. */
     public static final String PULLER_PULLS = "lapse.puller.pulls";
     /** Puller: time of one upstream request. */

@@ -184,12 +184,13 @@ class SettingsRecordsTest {
     @Test
     void fleetSettingsRefuseABaselineThatAJudgeTakingOverMidSilenceWouldFindEmpty() {
         assertRefused(
-                () -> new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(14), 50, 1),
+                () -> new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(14), 50, 1, CohortSettings.NONE),
                 ConfigKeys.FLEET_BASELINE,
                 "must be at least 2.5 × fleet.window + 10s (15s), so that an ingest instance that takes over judging"
                         + " while a silence begins still measures pushes from before it");
 
-        assertThat(new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(15), 50, 1).judgeLease())
+        assertThat(new FleetSettings(Duration.ofSeconds(2), Duration.ofSeconds(15), 50, 1, CohortSettings.NONE)
+                        .judgeLease())
                 .as("three checks of a third of a second, and the longest a check waits")
                 .isEqualTo(Duration.ofSeconds(11));
     }

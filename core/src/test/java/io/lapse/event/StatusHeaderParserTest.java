@@ -79,6 +79,64 @@ class StatusHeaderParserTest {
         assertThat(read).isGreaterThan(10_000);
     }
 
+    @Test
+    void theCohortFieldIsTakenInTheSameScanAsAStringOrAnIntegerAndOtherwiseNot() {
+        FieldCapture capture = new FieldCapture("operatorId");
+        record Case(String push, String taken) {}
+        for (Case c : List.of(
+                new Case("{\"orderId\":\"7\",\"operatorId\":\"op-17\",\"status\":\"CHARGING\"}", "op-17"),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorId\" : 17 }", "17"),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorId\":\"\"}", ""),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorId\":1.5}", null),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorId\":-3}", null),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorId\":{\"id\":\"x\"}}", null),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"meta\":{\"operatorId\":\"x\"}}", null),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorIds\":\"x\"}", null),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorId\":null}", null),
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\"}", null),
+                // beyond the scan's plain shape: data binding reads it, and the field from its tree
+                new Case("{\"orderId\":\"7\",\"status\":\"CHARGING\",\"operatorId\":\"B\\u00fchl\"}", "Bühl"),
+                new Case("{\"orderId\":\"ö\",\"status\":\"CHARGING\",\"operatorId\":42}", "42"),
+                new Case("{\"orderId\":\"ö\",\"status\":\"CHARGING\",\"operatorId\":\"a\\nb\"}", null))) {
+            StatusHeader header = StatusHeader.read(utf8(c.push()), capture);
+
+            assertThat(header).as(c.push()).isEqualTo(JsonCodec.STATUS_HEADER.decode(utf8(c.push())));
+            String taken = capture.found()
+                    ? new String(
+                            capture.source(), capture.from(), capture.to() - capture.from(), StandardCharsets.UTF_8)
+                    : null;
+            assertThat(taken).as(c.push()).isEqualTo(c.taken());
+        }
+    }
+
+    /** Whatever the scan takes from a push bent at random, data binding's tree of the same push holds the same. */
+    @Test
+    void theScanTakesTheFieldAsDataBindingReadsIt() {
+        Random random = new Random(44);
+        FieldCapture capture = new FieldCapture("op");
+        FieldCapture bound = new FieldCapture("op");
+        List<String> pushes = List.of(
+                "{\"orderId\":\"o-17\",\"op\":\"north-3\",\"status\":\"CHARGING\",\"ts\":1763780000000}",
+                "{\"op\":170,\"orderId\":\"7\",\"status\":\"CHARGING\",\"x\":{\"op\":\"no\"}}");
+        int taken = 0;
+        for (int i = 0; i < 100_000; i++) {
+            byte[] json = mutate(utf8(pushes.get(random.nextInt(pushes.size()))), random);
+            if (StatusHeaderParser.read(json, capture) == null) {
+                continue;
+            }
+            bound.takeFrom(json);
+            String shown = new String(json, StandardCharsets.UTF_8);
+            assertThat(capture.found()).as(shown).isEqualTo(bound.found());
+            if (capture.found()) {
+                taken++;
+                assertThat(Arrays.copyOfRange(capture.source(), capture.from(), capture.to()))
+                        .as(shown)
+                        .isEqualTo(Arrays.copyOfRange(bound.source(), bound.from(), bound.to()));
+            }
+        }
+        assertThat(taken).isGreaterThan(5_000);
+    }
+
     private static byte[] mutate(byte[] json, Random random) {
         byte[] out = json;
         int edits = 1 + random.nextInt(3);

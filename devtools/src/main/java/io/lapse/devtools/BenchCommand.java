@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
             SoakBenchCommand.class,
             AtRestBenchCommand.class,
             CompensatorBenchCommand.class,
-            ExpiryCpuBenchCommand.class
+            ExpiryCpuBenchCommand.class,
+            CohortCpuBenchCommand.class
         },
         description = "Measure ingest throughput, fire lateness and Redis memory per order on an embedded Kafka and "
                 + "Redis, and print the figures as Markdown tables (the defaults take about 8 minutes). "

@@ -2,6 +2,10 @@ package io.lapse.ingest;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
+import io.lapse.event.CohortName;
+import io.lapse.ingest.fleet.CohortGauges;
+import io.lapse.ingest.fleet.CohortSilenceWatch;
+import io.lapse.ingest.fleet.CohortTally;
 import io.lapse.ingest.fleet.FleetGauges;
 import io.lapse.ingest.fleet.FleetSilenceWatch;
 import io.lapse.kafka.DeadLetterSink;
@@ -9,6 +13,8 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.store.CohortSilences;
+import io.lapse.store.CohortTallies;
 import io.lapse.store.EarlierDeadlines;
 import io.lapse.store.FleetSilence;
 import io.lapse.store.Listening;
@@ -65,6 +71,8 @@ public final class IngestService implements Service {
         BrokerEndOffsets endOffsets =
                 new BrokerEndOffsets(clients.admin(), List.of(topics.push(), topics.pulled()), isolation(clients));
         IngestMetrics metrics = new IngestMetrics(context.registry());
+        // counted on ingest's thread, summed and judged on the fleet watch's
+        CohortTally cohortTally = config.fleet().cohorts().enabled() ? CohortSilenceWatch.tally(config.fleet()) : null;
         ProofSchedule schedule = new ProofSchedule();
         EndOffsetProbe probe = new EndOffsetProbe(
                 endOffsets,
@@ -75,7 +83,14 @@ public final class IngestService implements Service {
         DueLook look = new DueLook(context.store()::earliestDue, schedule, nudges::release, context.clock());
         IngestBatches batches = new IngestBatches(
                 consumer,
-                new RecordReader(topics, config.timer(), metrics),
+                new RecordReader(
+                        topics,
+                        config.timer(),
+                        metrics,
+                        cohortTally == null
+                                ? null
+                                : CohortName.of(config.fleet().cohorts()),
+                        cohortTally),
                 context.store(),
                 context.watermarks(),
                 new DeadLetterSink(producer, topics.dlq(), context.clock(), context.registry(), "ingest"),
@@ -110,7 +125,7 @@ public final class IngestService implements Service {
                             }
                         }),
                 proofLoop(probe, look, nudges),
-                fleetWatchLoop(context, endOffsets),
+                fleetWatchLoop(context, endOffsets, cohortTally),
                 EarlierDeadlines.listen(context.redis(), context.keys(), look::soon));
     }
 
@@ -135,9 +150,22 @@ public final class IngestService implements Service {
     }
 
     /** The fleet silence watch on its own thread, so that a slow broker answer never holds ingest's batches back. */
-    private static ServiceLoop fleetWatchLoop(ServiceContext context, BrokerEndOffsets endOffsets) {
+    private static ServiceLoop fleetWatchLoop(
+            ServiceContext context, BrokerEndOffsets endOffsets, CohortTally cohortTally) {
         LapseConfig config = context.config();
         TopicNames topics = config.topics();
+        CohortGauges cohortGauges =
+                new CohortGauges(context.registry(), cohortTally == null ? () -> 0 : cohortTally::unplaced);
+        CohortSilenceWatch cohorts = cohortTally == null
+                ? CohortSilenceWatch.off(config.fleet(), topics.push(), cohortGauges)
+                : new CohortSilenceWatch(
+                        config.fleet(),
+                        topics.push(),
+                        cohortTally,
+                        new CohortTallies(context.redis(), context.keys()),
+                        new CohortSilences(context.redis(), context.keys()),
+                        context.store()::watchedCount,
+                        cohortGauges);
         FleetSilenceWatch watch = new FleetSilenceWatch(
                 config.fleet(),
                 topics.push(),
@@ -148,7 +176,8 @@ public final class IngestService implements Service {
                 topics.fleetEvents(),
                 config.ingest().groupId() + FLEET_JUDGE_SUFFIX,
                 context.clock(),
-                new FleetGauges(context.registry()));
+                new FleetGauges(context.registry()),
+                cohorts);
         CountDownLatch closing = new CountDownLatch(1);
         long interval = config.fleet().checkInterval().toMillis();
         return new ServiceLoop(

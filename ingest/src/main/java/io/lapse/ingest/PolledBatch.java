@@ -44,6 +44,7 @@ record PolledBatch(
         List<Rejection> rejections = new ArrayList<>();
         Map<TopicPartition, Long> first = new HashMap<>();
         Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+        reader.polled(readTime);
         for (TopicPartition partition : records.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
             metrics.read(partition.topic(), batch.size());

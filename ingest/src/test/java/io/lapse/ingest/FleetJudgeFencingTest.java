@@ -10,6 +10,8 @@ import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
+import io.lapse.ingest.fleet.CohortGauges;
+import io.lapse.ingest.fleet.CohortSilenceWatch;
 import io.lapse.ingest.fleet.FleetGauges;
 import io.lapse.ingest.fleet.FleetSilenceWatch;
 import io.lapse.kafka.KafkaClients;
@@ -189,7 +191,8 @@ class FleetJudgeFencingTest {
                 config.topics().fleetEvents(),
                 judgeId,
                 Clock.systemUTC(),
-                new FleetGauges(gauges));
+                new FleetGauges(gauges),
+                CohortSilenceWatch.off(config.fleet(), config.topics().push(), new CohortGauges(gauges, () -> 0)));
     }
 
     /** Checks as the service's loop does, counting the checks that ended, well or not. */

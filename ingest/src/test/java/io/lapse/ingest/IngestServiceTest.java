@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -214,21 +215,24 @@ class IngestServiceTest {
         try (IngestService second = IngestService.build(context(clients));
                 Admin admin = clients.admin()) {
             second.start();
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                List<MemberDescription> members = members(admin);
-                assertThat(members)
-                        .hasSize(2)
-                        .allSatisfy(m ->
-                                assertThat(m.assignment().topicPartitions()).isNotEmpty());
-                assertThat(members)
-                        .extracting(m -> m.groupInstanceId().orElseThrow())
-                        .doesNotHaveDuplicates();
-            });
+            // the group exists once its first member has joined: until then the broker does not know it
+            await().atMost(Duration.ofSeconds(30))
+                    .ignoreExceptionsInstanceOf(ExecutionException.class)
+                    .untilAsserted(() -> {
+                        List<MemberDescription> members = members(admin);
+                        assertThat(members)
+                                .hasSize(2)
+                                .allSatisfy(m -> assertThat(m.assignment().topicPartitions())
+                                        .isNotEmpty());
+                        assertThat(members)
+                                .extracting(m -> m.groupInstanceId().orElseThrow())
+                                .doesNotHaveDuplicates();
+                    });
 
             ingest.close();
 
-            // a clean stop leaves the group at once instead of holding its partitions for the session timeout
-            await().atMost(Duration.ofSeconds(5))
+            // a clean stop leaves the group at once instead of holding its partitions for the 10 s session timeout
+            await().atMost(Duration.ofSeconds(8))
                     .untilAsserted(() -> assertThat(members(admin))
                             .singleElement()
                             .satisfies(m ->

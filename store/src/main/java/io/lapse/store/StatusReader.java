@@ -1,6 +1,7 @@
 package io.lapse.store;
 
 import io.lapse.config.TimerSettings;
+import io.lapse.event.FieldCapture;
 import io.lapse.event.InvalidRecordException;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
@@ -53,7 +54,15 @@ public final class StatusReader {
 
     /** @throws InvalidRecordException when the record breaks the contract */
     public OrderUpdate push(byte[] key, byte[] value, long recordTime, long readTime) {
-        StatusHeader push = JsonCodec.STATUS_HEADER.decode(value);
+        return push(key, value, recordTime, readTime, null);
+    }
+
+    /**
+     * @param capture takes the text of the top-level field it names in the same scan of the push; null for none
+     * @throws InvalidRecordException when the record breaks the contract
+     */
+    public OrderUpdate push(byte[] key, byte[] value, long recordTime, long readTime, FieldCapture capture) {
+        StatusHeader push = StatusHeader.read(value, capture);
         RecordKey.requireMatches(key, push.orderId());
         return fromStatus(push, recordTime, readTime);
     }

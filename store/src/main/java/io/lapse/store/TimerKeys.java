@@ -196,6 +196,19 @@ public final class TimerKeys {
     }
 
     /**
+     * Pushes per cohort counted by every ingest instance in the span of {@code fleet.window} / 6 that starts at
+     * {@code start} (epoch ms), a hash.
+     */
+    public String cohortCounts(long start) {
+        return prefix + ":fleet:cohorts:" + start;
+    }
+
+    /** A copy of the cohort silences now on, a hash of each silent cohort's CohortEvent as JSON. */
+    public String cohortSilences() {
+        return prefix + ":fleet:cohort-silences";
+    }
+
+    /**
      * When a compensator instance or on-call last asked every compensator's push folder to hand the pushes it read to
      * the mirror at once (epoch ms): each instance's loss watch looks twice a second.
      */

@@ -4,6 +4,7 @@ import io.lapse.bench.harness.BenchServices;
 import io.lapse.bench.harness.RedisProbe;
 import io.lapse.bench.harness.RunSandbox;
 import io.lapse.bench.report.BenchEnvironment;
+import io.lapse.bench.report.ReportFormat;
 import io.lapse.config.LapseConfig;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
@@ -23,7 +24,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -203,24 +203,19 @@ public final class ExpiryCpuBenchmark {
                     t.timerSeconds(),
                     orders / t.timerSeconds()));
         }
-        double producer = median(turns.stream().mapToDouble(Turn::producerNanos).toArray());
-        double timer = median(turns.stream().mapToDouble(Turn::timerNanos).toArray());
+        double producer = ReportFormat.median(
+                turns.stream().mapToDouble(Turn::producerNanos).toArray());
+        double timer =
+                ReportFormat.median(turns.stream().mapToDouble(Turn::timerNanos).toArray());
         out.append(String.format(
                 "%nMedian: timer %.2f µs and %,.0f bytes per expiry, bare producer %.2f µs and %,.0f bytes per record,"
                         + " CPU ratio %.2f.%n",
                 timer / 1000,
-                median(turns.stream().mapToDouble(Turn::timerBytes).toArray()),
+                ReportFormat.median(turns.stream().mapToDouble(Turn::timerBytes).toArray()),
                 producer / 1000,
-                median(turns.stream().mapToDouble(Turn::producerBytes).toArray()),
+                ReportFormat.median(
+                        turns.stream().mapToDouble(Turn::producerBytes).toArray()),
                 timer / producer));
         return out.toString();
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted.length % 2 == 1
-                ? sorted[sorted.length / 2]
-                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
     }
 }

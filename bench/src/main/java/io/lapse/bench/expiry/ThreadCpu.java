@@ -11,7 +11,7 @@ import java.util.function.Predicate;
  * CPU time and heap allocated by a chosen set of this JVM's threads, from a snapshot on: what one part of the process
  * spent, garbage collection aside (what it allocated is what the collector will have to deal with).
  */
-final class ThreadCpu {
+public final class ThreadCpu {
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -25,7 +25,7 @@ final class ThreadCpu {
     }
 
     /** Counts, from now on, the threads alive now or started later that {@code counted} accepts. */
-    static ThreadCpu from(Predicate<Thread> counted) {
+    public static ThreadCpu from(Predicate<Thread> counted) {
         ThreadCpu cpu = new ThreadCpu(counted);
         Thread.getAllStackTraces().keySet().stream().filter(counted).forEach(t -> {
             cpu.start.put(t.getId(), Math.max(0, THREADS.getThreadCpuTime(t.getId())));
@@ -35,22 +35,22 @@ final class ThreadCpu {
     }
 
     /** The threads alive now that were not: those a part of the process started after {@code before}. */
-    static Predicate<Thread> startedAfter(Set<Long> before) {
+    public static Predicate<Thread> startedAfter(Set<Long> before) {
         return t -> !before.contains(t.getId());
     }
 
-    static Set<Long> aliveNow() {
+    public static Set<Long> aliveNow() {
         return Set.copyOf(
                 Thread.getAllStackTraces().keySet().stream().map(Thread::getId).toList());
     }
 
     /** CPU ns the counted threads spent since the snapshot (a thread that ended meanwhile is not counted). */
-    long nanos() {
+    public long nanos() {
         return sinceSnapshot(start, THREADS::getThreadCpuTime);
     }
 
     /** Bytes the counted threads allocated since the snapshot (a thread that ended meanwhile is not counted). */
-    long allocatedBytes() {
+    public long allocatedBytes() {
         return sinceSnapshot(startAllocated, THREADS::getThreadAllocatedBytes);
     }
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 import java.util.function.LongUnaryOperator;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -30,6 +31,17 @@ public final class PushTopicFiller {
 
     /** @param timeOf the event time and record timestamp of the i-th record */
     public static Rate fill(KafkaClients clients, String topic, long records, int orders, LongUnaryOperator timeOf) {
+        return fill(clients, topic, records, orders, timeOf, order -> null);
+    }
+
+    /** @param operatorOf the operator the i-th order's pushes name in an operatorId field; null for none */
+    public static Rate fill(
+            KafkaClients clients,
+            String topic,
+            long records,
+            int orders,
+            LongUnaryOperator timeOf,
+            IntFunction<String> operatorOf) {
         AtomicLong failed = new AtomicLong();
         long started = System.nanoTime();
         Rate rate;
@@ -44,7 +56,7 @@ public final class PushTopicFiller {
                                 null,
                                 time,
                                 orderId.getBytes(StandardCharsets.UTF_8),
-                                PushJson.charging(orderId, order, i / orders, time)),
+                                PushJson.charging(orderId, order, i / orders, time, operatorOf.apply(order))),
                         (meta, error) -> {
                             if (error != null) {
                                 failed.incrementAndGet();

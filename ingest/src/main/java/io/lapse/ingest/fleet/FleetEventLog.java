@@ -1,5 +1,6 @@
 package io.lapse.ingest.fleet;
 
+import io.lapse.event.CohortEvent;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.kafka.KafkaClients;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -70,11 +72,63 @@ final class FleetEventLog {
     }
 
     ProducerRecord<byte[], byte[]> record(FleetEvent event) {
-        return new ProducerRecord<>(
-                eventsTopic,
-                PARTITION,
-                pushTopic.getBytes(StandardCharsets.UTF_8),
-                JsonCodec.FLEET_EVENT.encode(event));
+        return record(JsonCodec.FLEET_EVENT.encode(event));
+    }
+
+    /** A cohort's event goes on the same partition, under the same key: its end is never read before its start. */
+    ProducerRecord<byte[], byte[]> record(CohortEvent event) {
+        return record(JsonCodec.COHORT_EVENT.encode(event));
+    }
+
+    private ProducerRecord<byte[], byte[]> record(byte[] value) {
+        return new ProducerRecord<>(eventsTopic, PARTITION, pushTopic.getBytes(StandardCharsets.UTF_8), value);
+    }
+
+    /**
+     * The cohort silences on, as the topic's committed events say: each cohort of the push topic whose last event is
+     * a COHORT_SILENCE_STARTED, by cohort. Read from the beginning of the topic: it holds a few events per silence.
+     */
+    Map<String, CohortEvent> cohortSilencesOn() {
+        TopicPartition partition = new TopicPartition(eventsTopic, PARTITION);
+        Map<String, CohortEvent> on = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer(
+                null, "lapse-fleet-judge-reader", Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"))) {
+            consumer.assign(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition), READ_TIMEOUT).get(partition);
+            consumer.seekToBeginning(List.of(partition));
+            long giveUp = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (consumer.position(partition, READ_TIMEOUT) < end) {
+                if (System.nanoTime() > giveUp) {
+                    throw new TimeoutException("the fleet events topic was not read up to " + end + " within "
+                            + READ_TIMEOUT.toSeconds() + " s");
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.offset() < end) {
+                        cohortEvent(record).ifPresent(event -> {
+                            if (event.event() == CohortEvent.Kind.COHORT_SILENCE_STARTED) {
+                                on.put(event.cohort(), event);
+                            } else {
+                                on.remove(event.cohort());
+                            }
+                        });
+                    }
+                }
+            }
+        }
+        return on;
+    }
+
+    private Optional<CohortEvent> cohortEvent(ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return Optional.empty();
+        }
+        try {
+            CohortEvent event = JsonCodec.COHORT_EVENT.decode(record.value());
+            return pushTopic.equals(event.topic()) ? Optional.of(event) : Optional.empty();
+        } catch (RuntimeException e) {
+            // a fleet silence's event, or a record no Lapse wrote
+            return Optional.empty();
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.lapse.ingest.fleet;
 
+import io.lapse.event.CohortEvent;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.FleetEvent.PartitionRate;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 
 /**
@@ -58,6 +60,11 @@ final class FleetJudge implements AutoCloseable {
         }
     }
 
+    /** The cohort silences on, as the events topic says when this judge reads it. */
+    Map<String, CohortEvent> cohortSilencesOn() {
+        return log.cohortSilencesOn();
+    }
+
     Optional<FleetEvent> on() {
         return on;
     }
@@ -69,9 +76,20 @@ final class FleetJudge implements AutoCloseable {
 
     /** Publishes a silence's start or end, and goes on with it as the silence on (or none). */
     void publish(FleetEvent event) throws FencedOut, Exception {
+        write(log.record(event));
+        changed(event);
+    }
+
+    /** Publishes a cohort's silence's start or end; the cohorts' judge keeps which are on. */
+    void publish(CohortEvent event) throws FencedOut, Exception {
+        write(log.record(event));
+    }
+
+    /** Writes one event in a transaction of its own, under the deployment's transactional id. */
+    private void write(ProducerRecord<byte[], byte[]> record) throws FencedOut, Exception {
         try {
             writer.beginTransaction();
-            writer.send(log.record(event)).get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            writer.send(record).get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             writer.commitTransaction();
         } catch (Exception e) {
             if (fenced(e)) {
@@ -84,7 +102,6 @@ final class FleetJudge implements AutoCloseable {
             }
             throw e;
         }
-        changed(event);
     }
 
     /** Goes on with a silence that grew by partitions that fell silent while it was on (no event of its own). */

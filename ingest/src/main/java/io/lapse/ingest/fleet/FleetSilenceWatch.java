@@ -42,6 +42,7 @@ public final class FleetSilenceWatch {
     private final String eventsTopic;
     private final Clock clock;
     private final FleetGauges gauges;
+    private final CohortSilenceWatch cohorts;
     private final PushRates rates;
     private final String watcher = UUID.randomUUID().toString();
     /** While this instance judges; null otherwise. */
@@ -53,6 +54,7 @@ public final class FleetSilenceWatch {
      * @param pushEnds        the push topic's end offsets, by partition
      * @param watchedOrders   how many orders the timer store watches, for the events' counts
      * @param transactionalId the fleet judge's, the same for every ingest instance of the deployment
+     * @param cohorts         tells cohort silences at each check, judged by the same instance
      */
     public FleetSilenceWatch(
             FleetSettings settings,
@@ -64,7 +66,8 @@ public final class FleetSilenceWatch {
             String eventsTopic,
             String transactionalId,
             Clock clock,
-            FleetGauges gauges) {
+            FleetGauges gauges,
+            CohortSilenceWatch cohorts) {
         this.settings = settings;
         this.rule = SilenceRule.of(settings);
         this.pushTopic = pushTopic;
@@ -75,12 +78,15 @@ public final class FleetSilenceWatch {
         this.eventsTopic = eventsTopic;
         this.clock = clock;
         this.gauges = gauges;
+        this.cohorts = cohorts;
         this.rates = new PushRates(settings.window(), settings.baseline());
     }
 
     /** One look at the push topic: measure, and decide when this instance holds the lease. */
     public void check() throws Exception {
         long at = clock.millis();
+        // first: a broker that does not answer must not hold back counting the cohorts
+        cohorts.measure(at);
         Map<Integer, Long> ends = await(pushEnds.get());
         rates.read(at, ends);
         Optional<FleetEvent> recorded = await(silence.current());
@@ -89,6 +95,7 @@ public final class FleetSilenceWatch {
             gauges.show(
                     recorded.isPresent(),
                     SilenceVerdict.of(rates, ends.keySet(), recorded, rule, SilenceVerdict.Quietest.NOW));
+            cohorts.show();
             return;
         }
         if (judge == null) {
@@ -119,6 +126,20 @@ public final class FleetSilenceWatch {
             }
         }
         gauges.show(on.isPresent(), verdict);
+        judgeCohorts(at);
+    }
+
+    /** With the same writer and term as the fleet's silence, which a cohort's fencing ends alike. */
+    private void judgeCohorts(long at) throws Exception {
+        try {
+            cohorts.judge(at, judge);
+        } catch (FleetJudge.FencedOut e) {
+            log.info("{}; this instance stops judging", e.getMessage());
+            stepDown();
+        } catch (Exception e) {
+            stepDown();
+            throw e;
+        }
     }
 
     /**
@@ -142,6 +163,7 @@ public final class FleetSilenceWatch {
             judge.close();
             judge = null;
         }
+        cohorts.stepDown();
     }
 
     /** Ends the term of judge, if this instance has one; the lease runs out by itself. */

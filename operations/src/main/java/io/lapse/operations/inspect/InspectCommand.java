@@ -102,7 +102,13 @@ public final class InspectCommand extends OnCallCommand {
                     newest(pulls),
                     pulls.size(),
                     audit,
-                    Show.time(since));
+                    Show.time(since),
+                    CohortView.of(
+                            connections.config().fleet().cohorts(),
+                            connections.redis(),
+                            connections.keys(),
+                            history,
+                            since));
         }
         if (!report.isKnown()) {
             return problem("unknown order '" + order + "': neither Redis nor the topics within --lookback " + lookback

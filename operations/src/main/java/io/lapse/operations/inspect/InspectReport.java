@@ -22,6 +22,7 @@ import java.util.Locale;
  * @param pushes         the newest of its pushes found, newest first; {@code pushesFound} counts them all
  * @param expiries       the newest of the expiries found, newest first; {@code expiriesFound} counts them all
  * @param since          the start of the look-back over the expired and pulled topics
+ * @param cohort         the order's cohort and its silence; null when the deployment tells no cohorts
  */
 record InspectReport(
         String orderId,
@@ -41,7 +42,8 @@ record InspectReport(
         List<OrderHistory.Entry<PullResult>> pulls,
         int pullsFound,
         List<AuditLog.Entry> byHand,
-        String since) {
+        String since,
+        CohortView cohort) {
 
     boolean isKnown() {
         return !phase.equals("UNKNOWN") || expiriesFound > 0 || pullsFound > 0 || pushesFound > 0 || lastStatus != null;
@@ -54,6 +56,9 @@ record InspectReport(
         Show.line(out, "  held         " + held.headline());
         held.reasons().forEach(reason -> Show.line(out, "                 - " + reason));
         Show.line(out, "  last status  " + status(now));
+        if (cohort != null) {
+            Show.line(out, "  cohort       " + cohort.describe(now));
+        }
         Show.line(
                 out,
                 "  tombstone    "

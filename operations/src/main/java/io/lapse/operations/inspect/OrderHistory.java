@@ -1,5 +1,6 @@
 package io.lapse.operations.inspect;
 
+import io.lapse.event.CohortName;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
@@ -60,6 +61,13 @@ final class OrderHistory {
     /** The order's pushes in the time range, newest first. */
     List<Entry<StatusHeader>> pushes(long from, long to) {
         return decoded(connections.config().topics().push(), from, to, JsonCodec.STATUS_HEADER::decode);
+    }
+
+    /** The cohort its newest push since {@code from} names, or null when none does. */
+    String cohort(CohortName name, long from) {
+        List<Entry<String>> named =
+                decoded(connections.config().topics().push(), from, OffsetRange.OPEN_END, value -> name.of(key, value));
+        return named.isEmpty() ? null : named.get(0).event();
     }
 
     private <T> List<Entry<T>> decoded(String topic, long from, long to, Function<byte[], T> decode) {

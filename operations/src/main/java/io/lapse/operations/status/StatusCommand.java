@@ -1,6 +1,7 @@
 package io.lapse.operations.status;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.event.CohortEvent;
 import io.lapse.event.FleetEvent;
 import io.lapse.operations.cli.Arguments;
 import io.lapse.operations.cli.Connections;
@@ -9,6 +10,7 @@ import io.lapse.operations.cli.Json;
 import io.lapse.operations.cli.OnCallCommand;
 import io.lapse.operations.dlq.DeadLetterSummary;
 import io.lapse.operations.watermarks.PartitionMarks;
+import io.lapse.store.CohortSilences;
 import io.lapse.store.FleetSilence;
 import io.lapse.store.ShardCensus;
 import java.util.Comparator;
@@ -27,11 +29,12 @@ import picocli.CommandLine.Option;
                     + "p50/p99, the pullers' backlog with its drain rate and an upstream outage from the services' "
                     + "/metrics, the dead-letter "
                     + "topic, the compensator's last drift scan, "
-                    + "the Redis epoch and a fleet silence.",
+                    + "the Redis epoch, a fleet silence and the silent cohorts (fleet.cohort-field).",
             "Exit code 1 when something is wrong: a watermark older than --max-watermark-age, a partition "
                     + "without one, overdue timers, dead letters within --dlq-window, shards without an epoch "
                     + "marker or without a timer serving them, an upstream outage, pulls parked, a pull backlog that "
-                    + "does not drain, a fleet silence (producers stopped writing to push partitions at once), or a "
+                    + "does not drain, a fleet silence (producers stopped writing to push partitions at once), a "
+                    + "cohort silence (one cohort's orders stopped pushing together), or a "
                     + "service whose /metrics does not answer (this status cannot see it). The problems are listed last."
         },
         footer = {
@@ -105,6 +108,10 @@ public final class StatusCommand extends OnCallCommand {
                 .current()
                 .join()
                 .orElse(null);
+        List<CohortEvent> cohortSilences = List.copyOf(new CohortSilences(connections.redis(), connections.keys())
+                .current()
+                .join()
+                .values());
         // ingest's marks are its clock's: ages by this one, read after them, never come out negative on one host
         long now = now();
         StatusReport report = new StatusReport(
@@ -123,7 +130,19 @@ public final class StatusCommand extends OnCallCommand {
                 shards.stream().map(ShardCensus.ShardCount::epoch).toList(),
                 owners,
                 fleetSilence,
-                StatusProblems.of(marks, now, maxAge, shards, owners, deadLetters, window, metrics, fleetSilence));
+                config.fleet().cohorts().describe(),
+                cohortSilences,
+                StatusProblems.of(
+                        marks,
+                        now,
+                        maxAge,
+                        shards,
+                        owners,
+                        deadLetters,
+                        window,
+                        metrics,
+                        fleetSilence,
+                        cohortSilences));
         if (json) {
             Json.print(out(), report);
         } else {

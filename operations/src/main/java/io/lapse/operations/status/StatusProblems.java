@@ -1,6 +1,7 @@
 package io.lapse.operations.status;
 
 import io.lapse.config.Durations;
+import io.lapse.event.CohortEvent;
 import io.lapse.event.FleetEvent;
 import io.lapse.operations.cli.Show;
 import io.lapse.operations.dlq.DeadLetterSummary;
@@ -36,7 +37,8 @@ final class StatusProblems {
             DeadLetterSummary deadLetters,
             long window,
             ServiceMetrics.Reading metrics,
-            FleetEvent fleetSilence) {
+            FleetEvent fleetSilence,
+            List<CohortEvent> cohortSilences) {
         List<String> problems = new ArrayList<>();
         marks.lowest(now)
                 .ifPresentOrElse(
@@ -130,6 +132,10 @@ final class StatusProblems {
                     + "to push partitions " + fleetSilence.partitionNumbers() + " (upstream's push pipeline?); "
                     + "each silent order is pulled as it expires, and " + "the event is on the fleet events topic");
         }
+        cohortSilences.forEach(silence -> problems.add("cohort silence of "
+                + StatusReport.describe(silence, now)
+                + " while the rest of the fleet pushes (that cohort's upstream?); each is pulled as it expires, and "
+                + "the event is on the fleet events topic"));
         return problems;
     }
 }

@@ -1,5 +1,6 @@
 package io.lapse.operations.status;
 
+import io.lapse.event.CohortEvent;
 import io.lapse.event.FleetEvent;
 import io.lapse.internal.ControlCharacters;
 import io.lapse.operations.cli.Show;
@@ -10,6 +11,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Everything lapse status shows, for people and (with --json) for scripts. Times are epoch ms.
@@ -17,6 +19,8 @@ import java.util.stream.Collectors;
  * @param epochs the compensator's epoch marker per shard; null entries where a shard has none
  * @param timerOwners which shards a running timer serves
  * @param fleetSilence the fleet silence on now, or null
+ * @param cohortOf what names an order's cohort (fleet.cohort-field), or empty when cohorts are not told
+ * @param cohortSilences the cohort silences on now, by cohort
  * @param problems what is wrong, one sentence each; empty when all is well
  */
 record StatusReport(
@@ -35,6 +39,8 @@ record StatusReport(
         List<String> epochs,
         TimerOwners timerOwners,
         FleetEvent fleetSilence,
+        String cohortOf,
+        List<CohortEvent> cohortSilences,
         List<String> problems) {
 
     private static final int SHARDS_PER_LINE = 8;
@@ -43,6 +49,7 @@ record StatusReport(
         out.println("lapse status at " + Show.time(at));
         printWatermarks(out);
         printFleet(out);
+        printCohorts(out);
         out.println("consumer lag   "
                 + consumerLag.stream()
                         .map(g -> g.role() + " "
@@ -106,6 +113,29 @@ record StatusReport(
                 + "silent order is pulled (an old watermark would mean the opposite: nothing fires)");
     }
 
+    private void printCohorts(PrintWriter out) {
+        if (cohortSilences.isEmpty()) {
+            out.println(
+                    cohortOf.isEmpty()
+                            ? "cohort silence none told (fleet.cohort-field is empty)"
+                            : "cohort silence none (no cohort of " + cohortOf + " went silent while the rest pushes)");
+            return;
+        }
+        for (CohortEvent silence : cohortSilences) {
+            out.println("cohort silence " + describe(silence, at));
+        }
+        out.println("               one cohort's orders stopped pushing together, the rest of the fleet pushes: each "
+                + "fires and is pulled; ask that cohort's upstream");
+    }
+
+    /** One cohort silence in words, for the status and its problems; the cohort's name came from a push. */
+    static String describe(CohortEvent silence, long at) {
+        return ControlCharacters.escape(silence.cohort()) + " (" + silence.cohortOf() + ") since "
+                + Show.time(silence.since()) + " ("
+                + Show.ago(silence.since(), at) + "): about " + Show.count(silence.silentOrders()) + " of its "
+                + Show.count(silence.orders()) + " orders went silent together";
+    }
+
     private void printWatermarks(PrintWriter out) {
         if (lowestWatermark == null) {
             out.println("watermarks     none reported");
@@ -116,8 +146,13 @@ record StatusReport(
                     Show.duration(lowestWatermark.ageMillis()),
                     watermarks.size());
         }
-        int width =
-                watermarks.stream().mapToInt(m -> m.partition().length()).max().orElse(0);
+        // unreported partitions alone (ingest never reported) line up too: a width of 0 is no format
+        int width = Math.max(
+                1,
+                Stream.concat(watermarks.stream().map(PartitionMarks.Mark::partition), unreportedPartitions.stream())
+                        .mapToInt(String::length)
+                        .max()
+                        .orElse(1));
         for (PartitionMarks.Mark mark : watermarks) {
             out.printf(
                     "  %-" + width + "s  %s  %s old%s%n",

@@ -41,7 +41,8 @@ class InspectTextTest {
                         null)),
                 1,
                 List.of(new AuditLog.Entry(AT, "fire", "o-1", "stuck" + FORGED, "oncall")),
-                "2025-11-23T11:00:00Z");
+                "2025-11-23T11:00:00Z",
+                null);
 
         String printed = printed(out -> report.print(out, AT));
 

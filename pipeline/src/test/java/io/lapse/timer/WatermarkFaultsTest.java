@@ -96,62 +96,6 @@ class WatermarkFaultsTest {
         }
     }
 
-    /**
-     * An order silent for longer than the ttl while the timer was down, whose next push ingest read before the timer
-     * came back: the silence is still owed its expiry, with its own deadline and lastSeen, and the order's newer status
-     * lets the puller answer it SKIPPED. Live orders fire nothing.
-     */
-    @Test
-    void aSilenceWhoseEndIngestReadBeforeItFiredStillFiresWithItsOwnDeadline() throws Exception {
-        try (TimerPipeline pipeline = pipeline(Map.of());
-                Pusher pusher = new Pusher(pipeline, PUSH_EVERY_MS, 3)) {
-            pipeline.startIngest();
-            List<String> live = orders("live-", 10, pusher);
-            pipeline.push("gap", null);
-            pipeline.flush();
-            awaitWatched(pipeline, live);
-            awaitWatched(pipeline, List.of("gap"));
-            long silentSince = pipeline.store
-                    .inspect(List.of("gap"))
-                    .join()
-                    .get("gap")
-                    .lastSeen()
-                    .orElseThrow();
-            await().atMost(Duration.ofMillis(TTL + 10_000))
-                    .until(() -> System.currentTimeMillis() > silentSince + TTL + PUSH_EVERY_MS);
-            pusher.add("gap"); // its next push comes after its deadline, which nothing fired
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> pipeline.store
-                                    .inspect(List.of("gap"))
-                                    .join()
-                                    .get("gap")
-                                    .lastSeen()
-                                    .orElseThrow()
-                            > silentSince + TTL);
-
-            pipeline.startTimer();
-
-            await().atMost(Duration.ofSeconds(30)).until(() -> fired(pipeline).contains("gap"));
-            assertThat(pipeline.expiries()).singleElement().satisfies(e -> {
-                assertThat(e.orderId()).isEqualTo("gap");
-                assertThat(e.deadline()).isEqualTo(silentSince + TTL);
-                assertThat(e.lastSeen()).isEqualTo(silentSince);
-                assertThat(e.attempt()).isEqualTo(1);
-                assertThat(e.source()).isEqualTo(TimerExpired.Source.TIMER);
-                assertThat(pipeline.store
-                                .inspect(List.of("gap"))
-                                .join()
-                                .get("gap")
-                                .hasNewsSince(e.lastSeen()))
-                        .as("the puller's view: a newer status, so SKIPPED")
-                        .isTrue();
-            });
-            await().during(Duration.ofMillis(2 * TTL))
-                    .atMost(Duration.ofMillis(2 * TTL + 10_000))
-                    .until(() -> pipeline.expiries().size() == 1);
-        }
-    }
-
     @Test
     void aPartitionAddedToThePushTopicHoldsFiringBackUntilIngestReadsIt() throws Exception {
         try (TimerPipeline pipeline = pipeline(Map.of("topics.partitions", "2"));

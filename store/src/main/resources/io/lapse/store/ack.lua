@@ -5,13 +5,12 @@
 -- ARGV[1] repeat ms, ARGV[2] max attempts, ARGV[3] trigger key prefix ('' in zset mode),
 -- ARGV[4] the expiries: every expiry's orderId, attempt, deadline and firedAt joined by tabs (PackedClaims writes it;
 -- no orderId holds a control character). One argument rather than four per expiry: in a storm, encoding them took a
--- sixth of the timer's CPU samples. ARGV[5] ttl ms (an owed expiry's order is armed from its newest status).
+-- sixth of the timer's CPU samples.
 -- Returns the number of expiries acknowledged.
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
 local repeat_ms, max_attempts, trigger = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local zset = trigger == ''
-local ttl = tonumber(ARGV[5])
 local fields = {}
 for field in string.gmatch(ARGV[4] or '', '[^\t]+') do
   fields[#fields + 1] = field
@@ -35,13 +34,7 @@ for k, id in ipairs(ids) do
   local attempt, deadline, fired_at = tonumber(fields[i + 1]), tonumber(fields[i + 2]), tonumber(fields[i + 3])
   local s = parse_state(states[k])
   -- an order acknowledged earlier in this batch is no longer leased
-  if not done[id] and zset and s and s.phase == 'O' and s.deadline == deadline then
-    -- an owed expiry (arm.lua) is published: the order is armed from its newest status, as if it had just arrived
-    done[id] = true
-    redis.call('HDEL', state, id)
-    redis.call('ZADD', due, fmt(s.seen + ttl), id)
-    acked = acked + 1
-  elseif not done[id] and s and s.phase == 'L' and s.attempt == attempt and s.deadline == deadline then
+  if not done[id] and s and s.phase == 'L' and s.attempt == attempt and s.deadline == deadline then
     done[id] = true
     entries[#entries + 1] = id
     if s.attempt >= max_attempts then

@@ -64,67 +64,17 @@ local function last_seen(st, id)
   return score and tonumber(score) - ttl or nil
 end
 
--- An owed expiry (zset mode): an armed order that never fired (no state entry) whose new status came after its
--- deadline was silent for longer than the ttl, but Lapse read the silence's end before it fired it (ingest frozen,
--- the watermark held back, Redis's data lost and rebuilt late). The order keeps its passed deadline as its score and
--- gets an 'O' entry, 'O|newest status|1|passed deadline|t': the claim fires the passed deadline as attempt 1 (with the
--- watermark, as any deadline), the puller finds the newer status and answers SKIPPED, and the acknowledgement arms the
--- order at its newest status + ttl. Scores are read only when the shard's earliest score lies before the batch's
--- latest status: the batch comes sorted by deadline, so its last deadline - ttl is its latest status, and no order
--- whose score is at or after that can owe anything. At rest and under steady pushes the earliest score is a deadline
--- still ahead, so the common case reads nothing more.
-local OWED = 'O'
-local old_scores = false
-if zset and head[2] and tonumber(head[2]) < tonumber(ARGV[first + (n - 1) * 2]) - ttl then
-  old_scores = redis.call('ZMSCORE', due, unpack(ids))
-end
-
--- Whether the i-th order, armed and never fired, owes the expiry of its current deadline.
-local function owes(i)
-  local score = old_scores and old_scores[i]
-  return score and tonumber(score) < tonumber(ARGV[first + (i - 1) * 2]) - ttl
-end
-
--- Marks the i-th order as owing its passed deadline; its score stays that deadline.
-local function owe(i)
-  redis.call('HSET', state, ids[i],
-      format_state(OWED, tonumber(ARGV[first + (i - 1) * 2]) - ttl, 1, tonumber(old_scores[i]), 't'))
-end
-
--- The common case, a batch of only active statuses of orders without a state entry that owe nothing: the rules below
--- would find each of them armed and fresh, so they are not run one by one. The check is a scan of the states, in place
--- of a pass of the rules per order, which cost Redis as much as the lookups and the ZADD together.
+-- The common case, a batch of only active statuses of orders without a state entry: the rules below would find each
+-- of them armed and fresh, so they are not run one by one. The check is a scan of the states, in place of a pass of
+-- the rules per order, which cost Redis as much as the lookups and the ZADD together.
 local common = zset and not string.find(kinds, '[tg]')
 if common then
   for i = 1, n do
-    if states[i] or owes(i) then
+    if states[i] then
       common = false
       break
     end
   end
-end
-
--- A status of an order that owes an expiry (s: its 'O' entry; deadline: the status's, as ARGV's string). The entry's
--- seen is the newest status, its deadline the owed one, which counts from deadline - ttl.
-local function apply_to_owed(id, s, deadline)
-  local seen = tonumber(deadline) - ttl
-  if seen > s.seen then
-    -- a newer status still: the owed silence stays owed, the order will be armed from this one
-    redis.call('HSET', state, id, format_state(OWED, seen, 1, s.deadline, 't'))
-    return true
-  elseif seen <= s.deadline - ttl or seen >= s.seen or seen > s.deadline then
-    -- older than the owed silence, a duplicate, or inside the owed silence after its deadline: it stays owed
-    return false
-  elseif s.seen - seen > ttl then
-    -- a status read late from inside the owed silence, before its deadline: the silence that is owed is the one after it
-    redis.call('HSET', state, id, format_state(OWED, s.seen, 1, deadline, 't'))
-    redis.call('ZADD', due, deadline, id)
-    return true
-  end
-  -- the late status splits the silence into two no longer than the ttl: nothing is owed
-  redis.call('HDEL', state, id)
-  redis.call('ZADD', due, fmt(s.seen + ttl), id)
-  return true
 end
 
 -- The status rules (docs/contract.md; the table of cases in StatusRulesTest holds every implementation to them).
@@ -157,21 +107,13 @@ for i = 1, undecided do
       ignored = ignored + 1
     end
   elseif not st then
-    if zset and owes(i) then
-      owe(i)
-    elseif zset then
+    if zset then
       -- the common case, batched below: GT keeps the later of two deadlines, so stragglers change nothing
       fresh = true
     else
       set_deadline(id, deadline)
     end
     armed = armed + 1
-  elseif string.byte(st) == string.byte(OWED) then
-    if apply_to_owed(id, parse_state(st), deadline) then
-      armed = armed + 1
-    else
-      ignored = ignored + 1
-    end
   elseif tonumber(deadline) - ttl > last_seen(st, id) then
     -- a newer status than the one the expiries counted from: the attempt count starts again
     redis.call('ZREM', ended, id)

@@ -98,11 +98,6 @@ for i, id in ipairs(ids) do
     seen, attempt, deadline, source = s.seen, s.attempt + 1, score, 't'
   elseif s and s.phase == 'R' then
     seen, attempt, deadline, source = s.seen, 1, score, 'c'
-  elseif s and s.phase == 'O' then
-    -- an expiry owed for a silence a newer status has ended (arm.lua): the entry stays, since it holds that status,
-    -- which the puller reads to answer SKIPPED and the acknowledgement arms the order from; a lease that runs out
-    -- fires the same expiry again
-    seen, attempt, deadline, source = s.deadline - ttl, 1, s.deadline, 't'
   end
   if not attempt or attempt > max_attempts then
     -- a finished or given-up order, or max attempts lowered since: nothing more to fire
@@ -111,10 +106,8 @@ for i, id in ipairs(ids) do
     local seen_ms, attempt_no, deadline_ms = fmt(seen), fmt(attempt), fmt(deadline)
     leases[#leases + 1] = leased_until
     leases[#leases + 1] = id
-    if not (s and s.phase == 'O') then
-      entries[#entries + 1] = id
-      entries[#entries + 1] = format_state('L', seen_ms, attempt_no, deadline_ms, source)
-    end
+    entries[#entries + 1] = id
+    entries[#entries + 1] = format_state('L', seen_ms, attempt_no, deadline_ms, source)
     out[#out + 1] = id
     out[#out + 1] = seen_ms
     out[#out + 1] = attempt_no

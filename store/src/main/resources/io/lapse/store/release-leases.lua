@@ -3,8 +3,7 @@
 -- again now instead, with the same (orderId, deadline, attempt). A previous owner still publishing one makes a
 -- duplicate, as a lease that ran out does: at least once either way.
 -- KEYS[1] due, KEYS[2] state (see arm.lua); ARGV[1] lease ms
--- A leased order's score is its claim time + lease, so every lease lies in (now, now + lease]; an order that owes an
--- expiry ('O', see arm.lua) is leased when its score lies there, since its owed deadline has passed.
+-- A leased order's score is its claim time + lease, so every lease lies in (now, now + lease].
 -- Returns the number of leases released.
 local due, state = KEYS[1], KEYS[2]
 local now = now_ms()
@@ -15,7 +14,7 @@ for i = 1, #ids, 1000 do
   local states = redis.call('HMGET', state, unpack(chunk))
   for j, id in ipairs(chunk) do
     local s = parse_state(states[j])
-    if s and (s.phase == 'L' or s.phase == 'O') then
+    if s and s.phase == 'L' then
       redis.call('ZADD', due, fmt(now), id)
       released = released + 1
     end

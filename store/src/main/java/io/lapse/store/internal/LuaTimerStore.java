@@ -198,8 +198,7 @@ public abstract class LuaTimerStore implements TimerStore {
                 Long.toString(settings.repeat().toMillis()),
                 Integer.toString(settings.maxAttempts()),
                 triggerPrefix(shard),
-                PackedClaims.write(claims),
-                Long.toString(settings.ttl().toMillis()));
+                PackedClaims.write(claims));
     }
 
     @Override

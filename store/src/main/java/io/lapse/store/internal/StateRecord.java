@@ -29,8 +29,7 @@ public final class StateRecord {
             throw new IllegalStateException("unreadable timer state for order " + orderId + ": " + state);
         }
         OrderView.Phase phase = switch (parts[0]) {
-            // 'O' owes the expiry of a passed deadline (arm.lua), but counts from its newest status, never fired
-            case "W", "O" -> OrderView.Phase.ARMED;
+            case "W" -> OrderView.Phase.ARMED;
             case "L" -> OrderView.Phase.LEASED;
             case "A" -> OrderView.Phase.FIRED;
             case "R" -> OrderView.Phase.RECOVERED;
@@ -40,8 +39,8 @@ public final class StateRecord {
         if (score == null && phase != OrderView.Phase.GIVEN_UP) {
             dueAt = OptionalLong.of(Long.parseLong(parts[3]));
         }
-        int attempt = parts[0].equals("O") ? 0 : Integer.parseInt(parts[2]);
-        return new OrderView(orderId, phase, OptionalLong.of(Long.parseLong(parts[1])), attempt, dueAt);
+        return new OrderView(
+                orderId, phase, OptionalLong.of(Long.parseLong(parts[1])), Integer.parseInt(parts[2]), dueAt);
     }
 
     /** The source a claim's letter names: 'c' compensator, 'm' manual, anything else the firing mode's own. */

@@ -19,12 +19,8 @@ public record StatusRuleCase(String name, List<Step> steps, Outcome expected) {
 
     /** The order every case is about. */
     public static final String ORDER = "o";
-    /**
-     * The settings the cases assume: ttl 10 s, repeat 1 ms, 3 attempts. The ttl is longer than any gap between two
-     * statuses of a case: a silence longer than the ttl that Lapse read the end of before firing owes an expiry, which
-     * only zset mode keeps (ZsetTimerStoreTest, docs/timer.md "Owed expiries").
-     */
-    public static final long TTL_MS = 10_000;
+    /** The settings the cases assume: ttl 1 s, repeat 1 ms, 3 attempts. */
+    public static final long TTL_MS = 1_000;
 
     public static final long REPEAT_MS = 1;
     public static final int MAX_ATTEMPTS = 3;

@@ -598,6 +598,9 @@ class ConsoleTest {
 
         private final URI base;
         private final String token;
+        // connections of its own: a server of an earlier test may have had this port, and the JDK client retries
+        // a GET on a pooled connection that server closed, but not a POST
+        private final HttpClient connections = HttpClient.newHttpClient();
         private String cookie;
 
         Client(URI base, String token) {
@@ -606,7 +609,7 @@ class ConsoleTest {
         }
 
         HttpResponse<String> get(String path) throws Exception {
-            return http.send(request(path).build(), HttpResponse.BodyHandlers.ofString());
+            return connections.send(request(path).build(), HttpResponse.BodyHandlers.ofString());
         }
 
         HttpResponse<String> post(String path, String body) throws Exception {
@@ -614,7 +617,7 @@ class ConsoleTest {
                 String setCookie = get("/").headers().firstValue("Set-Cookie").orElseThrow();
                 cookie = setCookie.substring(0, setCookie.indexOf(';'));
             }
-            return http.send(
+            return connections.send(
                     request(path)
                             .header("Content-Type", "application/json")
                             .header("Cookie", cookie)

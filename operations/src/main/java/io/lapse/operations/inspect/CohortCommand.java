@@ -3,6 +3,8 @@ package io.lapse.operations.inspect;
 import io.lapse.config.CohortSettings;
 import io.lapse.event.CohortEvent;
 import io.lapse.event.CohortName;
+import io.lapse.event.PullResult;
+import io.lapse.event.TimerExpired;
 import io.lapse.internal.ControlCharacters;
 import io.lapse.operations.cli.Arguments;
 import io.lapse.operations.cli.Connections;
@@ -123,6 +125,8 @@ public final class CohortCommand extends OnCallCommand {
     private static CohortReport.Order order(
             Connections connections, OrderView view, CohortMembers.Trail trail, long now) {
         Long dueAt = InspectCommand.boxed(view.dueAt());
+        TimerExpired expiry = trail.expiries().newest();
+        PullResult pull = trail.pulls().newest();
         return new CohortReport.Order(
                 view.orderId(),
                 connections.keys().shardOf(view.orderId()),
@@ -131,10 +135,10 @@ public final class CohortCommand extends OnCallCommand {
                 view.attempt(),
                 InspectCommand.boxed(view.lastSeen()),
                 dueAt,
-                trail.expiries,
-                trail.lastExpiry == null ? null : trail.lastExpiry.firedAt(),
-                trail.pulls,
-                trail.lastPull == null ? null : trail.lastPull.outcome().name(),
-                trail.lastPull == null ? null : trail.lastPull.pulledAt());
+                trail.expiries().count(),
+                expiry == null ? null : expiry.firedAt(),
+                trail.pulls().count(),
+                pull == null ? null : pull.outcome().name(),
+                pull == null ? null : pull.pulledAt());
     }
 }

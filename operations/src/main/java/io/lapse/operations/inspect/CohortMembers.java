@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.function.Supplier;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
@@ -27,12 +28,36 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  */
 final class CohortMembers {
 
+    /** How many events of one kind an order has, and its newest. */
+    static final class Newest<T> {
+        private int count;
+        private T newest;
+        private long at = Long.MIN_VALUE;
+
+        void add(T event, long time) {
+            count++;
+            if (time >= at) {
+                newest = event;
+                at = time;
+            }
+        }
+
+        int count() {
+            return count;
+        }
+
+        /** null when there is none */
+        T newest() {
+            return newest;
+        }
+    }
+
     /** What the expired and pulled topics hold of one order of the cohort since its silence began. */
-    static final class Trail {
-        int expiries;
-        TimerExpired lastExpiry;
-        int pulls;
-        PullResult lastPull;
+    record Trail(Newest<TimerExpired> expiries, Newest<PullResult> pulls) {
+
+        Trail() {
+            this(new Newest<>(), new Newest<>());
+        }
     }
 
     private final Connections connections;
@@ -63,26 +88,16 @@ final class CohortMembers {
                 members.trails.putIfAbsent(new String(record.key(), StandardCharsets.UTF_8), new Trail());
             }
         });
-        members.scan(connections.config().topics().expired(), since, OffsetRange.OPEN_END, record -> {
-            Trail trail = members.trailOf(record);
-            TimerExpired expiry = decodeOrNull(() -> JsonCodec.TIMER_EXPIRED.decode(record.value()));
-            if (trail != null && expiry != null) {
-                trail.expiries++;
-                if (trail.lastExpiry == null || expiry.firedAt() >= trail.lastExpiry.firedAt()) {
-                    trail.lastExpiry = expiry;
-                }
-            }
-        });
-        members.scan(connections.config().topics().pulled(), since, OffsetRange.OPEN_END, record -> {
-            Trail trail = members.trailOf(record);
-            PullResult pull = decodeOrNull(() -> JsonCodec.PULL_RESULT.decode(record.value()));
-            if (trail != null && pull != null) {
-                trail.pulls++;
-                if (trail.lastPull == null || pull.pulledAt() >= trail.lastPull.pulledAt()) {
-                    trail.lastPull = pull;
-                }
-            }
-        });
+        members.tally(
+                connections.config().topics().expired(),
+                since,
+                JsonCodec.TIMER_EXPIRED::decode,
+                (trail, expiry) -> trail.expiries().add(expiry, expiry.firedAt()));
+        members.tally(
+                connections.config().topics().pulled(),
+                since,
+                JsonCodec.PULL_RESULT::decode,
+                (trail, pull) -> trail.pulls().add(pull, pull.pulledAt()));
         return members;
     }
 
@@ -97,18 +112,27 @@ final class CohortMembers {
 
     /** How many of the cohort's orders fired since its silence began. */
     long fired() {
-        return trails.values().stream().filter(t -> t.expiries > 0).count();
+        return trails.values().stream().filter(t -> t.expiries().count() > 0).count();
     }
 
     /** How many of them upstream answered with a status since. */
     long pulled() {
         return trails.values().stream()
-                .filter(t -> t.lastPull != null && t.lastPull.outcome() == PullResult.Outcome.OK)
+                .filter(t -> t.pulls().newest() != null && t.pulls().newest().outcome() == PullResult.Outcome.OK)
                 .count();
     }
 
-    private Trail trailOf(ConsumerRecord<byte[], byte[]> record) {
-        return record.key() == null ? null : trails.get(new String(record.key(), StandardCharsets.UTF_8));
+    /** Adds each event of the cohort's orders on the topic since {@code since} to its order's trail. */
+    private <T> void tally(String topic, long since, Function<byte[], T> decode, BiConsumer<Trail, T> add) {
+        scan(topic, since, OffsetRange.OPEN_END, record -> {
+            Trail trail = record.key() == null ? null : trails.get(new String(record.key(), StandardCharsets.UTF_8));
+            if (trail != null) {
+                T event = decodeOrNull(record, decode);
+                if (event != null) {
+                    add.accept(trail, event);
+                }
+            }
+        });
     }
 
     private void scan(String topic, long from, long to, TopicScan.Visitor visit) {
@@ -116,9 +140,9 @@ final class CohortMembers {
         TopicScan.read(reader, ranges, visit, Progress.NONE, connections.timeout());
     }
 
-    private static <T> T decodeOrNull(Supplier<T> decode) {
+    private static <T> T decodeOrNull(ConsumerRecord<byte[], byte[]> record, Function<byte[], T> decode) {
         try {
-            return decode.get();
+            return decode.apply(record.value());
         } catch (RuntimeException e) {
             return null; // a dead letter of some service; lapse dlq list shows it
         }

@@ -50,8 +50,8 @@ public record CohortSilence(List<Integer> sizes, int silent, Duration within) im
                 watch.awaitPushedSince(silenced, resumedAt, within);
                 watch.awaitFiredAndPulled(silenced, within, "orders of the silent cohort");
                 if (start != null
-                        && (start.silentOrders() < silenced.size() / 2
-                                || start.silentOrders() > 2L * silenced.size())) {
+                        && (start.silentOrders() < silenced.size() * 2 / 3
+                                || start.silentOrders() > silenced.size() * 3 / 2)) {
                     watch.fail("COHORT_SILENCE_STARTED says about " + start.silentOrders() + " orders are silent, "
                             + "not about " + silenced.size());
                 }

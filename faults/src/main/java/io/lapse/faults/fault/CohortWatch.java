@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
 final class CohortWatch implements AutoCloseable {
 
     private static final String JUDGED_GAUGE = "lapse_fleet_cohorts_judged";
+    private static final String RATE_GAUGE = "lapse_fleet_push_rate";
+    private static final String BASELINE_GAUGE = "lapse_fleet_push_baseline";
+    /** The share of the fleet's rate its baseline must reach once the cohorts' orders push. */
+    private static final double BASELINE_CAUGHT_UP = 0.9;
+
     private static final Duration CAUGHT_UP_WITHIN = Duration.ofSeconds(60);
     private static final int EXAMPLES = 5;
     private static final Logger log = LoggerFactory.getLogger(CohortWatch.class);
@@ -66,8 +71,10 @@ final class CohortWatch implements AutoCloseable {
     }
 
     /**
-     * Waits until ingest judges every cohort of at least {@link CohortOrders#MIN_ORDERS} orders of these (it has counted a window
-     * and a window of baseline of each).
+     * Waits until ingest judges every cohort of at least {@link CohortOrders#MIN_ORDERS} orders of these (it has
+     * counted a window and a window of baseline of each), and until the fleet's baseline has taken in their pushes:
+     * ingest turns pushes into orders with the fleet's push interval (watched orders ÷ the fleet's baseline rate),
+     * which a fleet that just grew by these orders would overstate.
      *
      * @return whether it did in time; a failure when not
      */
@@ -76,13 +83,22 @@ final class CohortWatch implements AutoCloseable {
                 .filter(n -> n >= CohortOrders.MIN_ORDERS)
                 .count();
         LapseProcess ingest = lab.generation().services().first(Role.INGEST);
-        if (Waiting.until(() -> UpstreamCalls.gauge(ingest, JUDGED_GAUGE, "") >= judgeable, within)) {
-            return true;
+        if (!Waiting.until(() -> UpstreamCalls.gauge(ingest, JUDGED_GAUGE, "") >= judgeable, within)) {
+            failures.add("ingest judged " + UpstreamCalls.gauge(ingest, JUDGED_GAUGE, "") + " cohorts, not the "
+                    + judgeable + " of at least " + CohortOrders.MIN_ORDERS + " orders, " + within.toSeconds()
+                    + " s after their orders began to push");
+            return false;
         }
-        failures.add("ingest judged " + UpstreamCalls.gauge(ingest, JUDGED_GAUGE, "") + " cohorts, not the "
-                + judgeable + " of at least " + CohortOrders.MIN_ORDERS + " orders, " + within.toSeconds()
-                + " s after their orders began to push");
-        return false;
+        if (!Waiting.until(
+                () -> UpstreamCalls.gauge(ingest, BASELINE_GAUGE, "")
+                        >= BASELINE_CAUGHT_UP * UpstreamCalls.gauge(ingest, RATE_GAUGE, ""),
+                within)) {
+            failures.add("ingest's fleet baseline (" + UpstreamCalls.gauge(ingest, BASELINE_GAUGE, "")
+                    + " pushes per second) did not reach " + BASELINE_CAUGHT_UP + " of its rate ("
+                    + UpstreamCalls.gauge(ingest, RATE_GAUGE, "") + ") within " + within.toSeconds() + " s");
+            return false;
+        }
+        return true;
     }
 
     /** @return the first event of that kind naming the cohort, or null (and a failure) when none came in time */

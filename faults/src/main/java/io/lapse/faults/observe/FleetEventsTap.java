@@ -9,9 +9,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * The fleet events topic as a reader of both kinds sees it (read committed): the FleetEvents and the CohortEvents
- * decided from a moment on, told apart by their {@code event}. Older ones (earlier scenarios of the same processes)
- * are left out.
+ * The fleet events topic as a reader of both kinds sees it (read committed): the FleetEvents and the CohortEvents of
+ * the silences that began from a moment on (their {@code since}), told apart by their {@code event}. Older ones are
+ * left out, the end of one among them: an earlier scenario's, or the silence its orders finishing all at once looks
+ * like to the push partitions.
  */
 public final class FleetEventsTap implements AutoCloseable {
 
@@ -21,21 +22,21 @@ public final class FleetEventsTap implements AutoCloseable {
         this.tap = tap;
     }
 
-    /** @param from epoch ms: events decided before it are left out */
+    /** @param from epoch ms: events of silences that began before it are left out */
     public static FleetEventsTap start(String bootstrapServers, String topic, int partitions, long from) {
         return new FleetEventsTap(TopicTap.start(bootstrapServers, topic, partitions, record -> decode(record, from)));
     }
 
-    /** The event, or null (which the tap leaves out) for one decided before {@code from}. */
+    /** The event, or null (which the tap leaves out) for one of a silence that began before {@code from}. */
     private static Record decode(ConsumerRecord<byte[], byte[]> record, long from) {
         CohortEvent cohort;
         try {
             cohort = JsonCodec.COHORT_EVENT.decode(record.value());
         } catch (RuntimeException notACohortsEvent) {
             FleetEvent fleet = JsonCodec.FLEET_EVENT.decode(record.value());
-            return fleet.at() >= from ? fleet : null;
+            return fleet.since() >= from ? fleet : null;
         }
-        return cohort.at() >= from ? cohort : null;
+        return cohort.since() >= from ? cohort : null;
     }
 
     public List<CohortEvent> cohortEvents() {

@@ -3,6 +3,8 @@ package io.lapse.faults.scenario;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.faults.fault.BrokerDown;
+import io.lapse.faults.fault.CohortChurn;
+import io.lapse.faults.fault.CohortSilence;
 import io.lapse.faults.fault.CredentialsRefused;
 import io.lapse.faults.fault.FastClockDuringFreeze;
 import io.lapse.faults.fault.FaultReport;
@@ -21,6 +23,7 @@ import io.lapse.faults.fault.SlowUpstream;
 import io.lapse.faults.fault.UpstreamOutage;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.settings.SuiteSettings;
+import io.lapse.faults.workload.CohortOrders;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -193,6 +196,22 @@ final class Scenarios {
                 Map.of(),
                 grace,
                 new FleetWideSilence(stormSilence, STORM_NOTICED_WITHIN, Storm.REDIS_FLUSHED)));
+        // issue 44, out of CI: one cohort of several (uneven sizes, the smallest never judged) goes silent while the
+        // rest push on; then churn below the cohort share, which must tell nothing
+        List<Integer> cohortSizes = List.of(150, 70, 40, 30, 10);
+        Duration cohortEventWithin = Duration.ofSeconds(30);
+        all.add(new Scenario(
+                "cohort-silence",
+                false,
+                CohortOrders.lapseSettings(),
+                grace,
+                new CohortSilence(cohortSizes, 1, cohortEventWithin)));
+        all.add(new Scenario(
+                "cohort-churn",
+                false,
+                CohortOrders.lapseSettings(),
+                grace,
+                new CohortChurn(cohortSizes, 40, Duration.ofSeconds(40), cohortEventWithin)));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
         all.add(new Scenario("poison", false, Map.of(), grace, new PoisonRecords(POISON)));
         return all;

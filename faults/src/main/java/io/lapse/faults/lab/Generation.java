@@ -116,6 +116,7 @@ public final class Generation implements AutoCloseable {
             }
             generation.requireAlive(lab, START_TIMEOUT);
             generation.warmUp(lab);
+            Settling.await(name, services.all());
         } catch (RuntimeException e) {
             generation.close();
             throw e;
@@ -126,8 +127,7 @@ public final class Generation implements AutoCloseable {
 
     /**
      * Runs a workload of the scenarios' shape until its silent orders have fired and been answered, so that a
-     * generation whose pipeline does not fire at all is found out before any scenario counts on it. It waits for
-     * nothing else: the processes meet the first scenario as a user's meet their first minutes, compiling as they go.
+     * generation whose pipeline does not fire at all is found out before any scenario counts on it.
      */
     private void warmUp(Lab lab) {
         Workload workload = new Workload(lab.fleet(), name + "-warm-up", lab.settings());

@@ -1,0 +1,207 @@
+package io.lapse.faults.fault;
+
+import io.lapse.compensator.CompensatorTopology;
+import io.lapse.faults.lab.Lab;
+import io.lapse.faults.lab.Role;
+import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.observe.Observations;
+import io.lapse.faults.observe.Seen;
+import io.lapse.faults.workload.LibrdkafkaPartitioner;
+import io.lapse.faults.workload.Workload;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * An operator adds partitions to the push topic ({@code kafka-topics --alter --partitions}) while the orders push and
+ * the scenario's silent ones have just stopped. The upstream's producers (librdkafka's partitioner: CRC-32 modulo the
+ * count) notice within a second and move keys, many onto the new partitions, whose readers start from nothing. Then,
+ * among the live orders whose key moved to a new partition:
+ *
+ * <ul>
+ *   <li>{@code silentEachTime} go silent: each must fire with the deadline of its newest push within {@code grace} of
+ *       it, and be pulled; only ingest's reading of the new partitions tells them from the live ones beside them;
+ *   <li>ingest's group and the compensator's push group must have read every new partition up to the end it had once
+ *       these fired, within {@code readWithin};
+ *   <li>{@code silentEachTime} more go silent and a second later Redis is emptied ({@code FLUSHALL}): only the
+ *       compensator's mirror still knows their newest pushes, read from the new partitions; each must fire with that
+ *       deadline within {@code grace} of it (or of the flush), and be pulled.
+ * </ul>
+ *
+ * Every live order, the moved ones too, must not fire (the tally's false expiries); every consumer must still run.
+ */
+public record PartitionsAdded(int added, int silentEachTime, Duration grace, Duration readWithin) implements Fault {
+
+    /** A librdkafka producer looks every five minutes by default; the suite's look every second. */
+    private static final Duration PRODUCERS_NOTICE_WITHIN = Duration.ofSeconds(30);
+
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
+    /** Ahead of the deadlines of the second silent orders, a ttl after their silence. */
+    private static final Duration FLUSH_AFTER_SILENCE = Duration.ofSeconds(1);
+
+    public PartitionsAdded {
+        if (added < 1 || silentEachTime < 1) {
+            throw new IllegalArgumentException("add at least one partition and silence at least one order at a time");
+        }
+    }
+
+    @Override
+    public FaultReport inject(Lab lab, Workload workload) throws Exception {
+        long started = System.currentTimeMillis();
+        String push = lab.generation().topics().push();
+        int before = partitionCount(lab.admin(), push);
+        int after = before + added;
+        lab.admin()
+                .createPartitions(Map.of(push, NewPartitions.increaseTo(after)))
+                .all()
+                .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        List<String> failures = new ArrayList<>();
+        List<String> moved = workload.all().stream()
+                .filter(id ->
+                        !workload.silent().contains(id) && !workload.finished().contains(id))
+                .filter(id -> partition(id, after) >= before)
+                .sorted()
+                .toList();
+        if (moved.size() < 2 * silentEachTime) {
+            failures.add("only " + moved.size() + " live orders moved to the " + added + " added partitions");
+            return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+        }
+        List<TopicPartition> newPartitions = moved.stream()
+                .map(id -> new TopicPartition(push, partition(id, after)))
+                .distinct()
+                .toList();
+        if (!Waiting.until(
+                () -> ends(lab.admin(), newPartitions).values().stream().allMatch(end -> end > 0),
+                PRODUCERS_NOTICE_WITHIN)) {
+            failures.add("the producers wrote to none of " + newPartitions + " within "
+                    + PRODUCERS_NOTICE_WITHIN.toSeconds() + " s");
+            return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+        }
+        Observations seen = lab.generation().observations();
+        Duration ttl = lab.settings().ttl();
+        Duration firesWithin = ttl.plus(grace).plus(lab.settings().settle());
+
+        List<String> first = moved.subList(0, silentEachTime);
+        first.forEach(lab.fleet()::silence);
+        failures.addAll(firedOnTime(seen, first, 0, ttl, firesWithin, "silent on an added partition"));
+
+        List<String> groups = List.of(
+                lab.generation().group(Role.INGEST),
+                CompensatorTopology.pushGroup(lab.generation().group(Role.COMPENSATOR)));
+        Map<TopicPartition, Long> ends = ends(lab.admin(), newPartitions);
+        for (String group : groups) {
+            if (!Waiting.until(() -> readUpTo(lab.admin(), group, ends), readWithin)) {
+                failures.add("group " + group + " had not read the added partitions up to " + ends + " within "
+                        + readWithin.toSeconds() + " s: it committed " + committed(lab.admin(), group, ends.keySet()));
+            }
+        }
+
+        List<String> second = moved.subList(silentEachTime, 2 * silentEachTime);
+        second.forEach(lab.fleet()::silence);
+        Waiting.sleep(FLUSH_AFTER_SILENCE);
+        RedisLoss.flushAll(lab);
+        long flushedAt = System.currentTimeMillis();
+        failures.addAll(firedOnTime(
+                seen, second, flushedAt, ttl, firesWithin, "silent on an added partition, then Redis flushed"));
+        return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+    }
+
+    /**
+     * Waits until every order has an expiry and a pull result, then checks each was first fired with the deadline of
+     * its newest push, at most {@link #grace} after that deadline or {@code recoveredAt}, whichever is later.
+     */
+    private List<String> firedOnTime(
+            Observations seen, List<String> orders, long recoveredAt, Duration ttl, Duration within, String what) {
+        List<String> failures = new ArrayList<>();
+        if (!Waiting.until(() -> seen.allExpiredAndAnswered(orders), within)) {
+            failures.add(orders.stream()
+                            .filter(id -> !seen.allExpiredAndAnswered(List.of(id)))
+                            .count()
+                    + " of " + orders.size() + " orders " + what + " were not fired and pulled within "
+                    + within.toSeconds() + " s: " + orders);
+        }
+        Map<String, Long> newest = seen.newestPushes(orders);
+        Map<String, List<Seen.Expiry>> expiries = seen.expiries().stream()
+                .filter(e -> newest.containsKey(e.orderId()))
+                .collect(Collectors.groupingBy(Seen.Expiry::orderId));
+        for (String order : orders) {
+            long deadline = newest.get(order) + ttl.toMillis();
+            long due = Math.max(deadline, recoveredAt) + grace.toMillis();
+            boolean onTime = expiries.getOrDefault(order, List.of()).stream()
+                    .anyMatch(e -> e.deadline() == deadline && e.appendedAt() >= deadline && e.appendedAt() <= due);
+            if (!onTime) {
+                failures.add(order + " (" + what + ") was not fired for its deadline within " + grace.toSeconds()
+                        + " s; its expiries: "
+                        + expiries.getOrDefault(order, List.of()).stream()
+                                .map(e -> "deadline " + (e.deadline() - deadline) + " ms off, appended "
+                                        + (e.appendedAt() - deadline) + " ms after the deadline by " + e.source())
+                                .toList());
+            }
+        }
+        return failures;
+    }
+
+    private static int partition(String orderId, int partitions) {
+        return LibrdkafkaPartitioner.partition(orderId.getBytes(StandardCharsets.UTF_8), partitions);
+    }
+
+    private static int partitionCount(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .get(topic)
+                .partitions()
+                .size();
+    }
+
+    private static Map<TopicPartition, Long> ends(Admin admin, List<TopicPartition> partitions) {
+        try {
+            return admin
+                    .listOffsets(partitions.stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())))
+                    .all()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .entrySet()
+                    .stream()
+                    .collect(Collectors.toMap(
+                            Map.Entry::getKey, e -> e.getValue().offset()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        } catch (Exception e) {
+            return partitions.stream().collect(Collectors.toMap(Function.identity(), p -> -1L));
+        }
+    }
+
+    private static boolean readUpTo(Admin admin, String group, Map<TopicPartition, Long> ends) {
+        Map<TopicPartition, Long> committed = committed(admin, group, ends.keySet());
+        return ends.entrySet().stream().allMatch(end -> committed.getOrDefault(end.getKey(), -1L) >= end.getValue());
+    }
+
+    private static Map<TopicPartition, Long> committed(Admin admin, String group, Set<TopicPartition> partitions) {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return partitions.stream()
+                    .filter(p -> offsets.get(p) != null)
+                    .collect(Collectors.toMap(
+                            Function.identity(), p -> offsets.get(p).offset()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        } catch (Exception e) {
+            return Map.of();
+        }
+    }
+}

@@ -1,11 +1,14 @@
 package io.lapse.faults.fault;
 
 import io.lapse.compensator.CompensatorTopology;
+import io.lapse.event.FleetEvent;
+import io.lapse.event.JsonCodec;
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.lab.Waiting;
 import io.lapse.faults.observe.Observations;
 import io.lapse.faults.observe.Seen;
+import io.lapse.faults.observe.TopicTap;
 import io.lapse.faults.workload.LibrdkafkaPartitioner;
 import io.lapse.faults.workload.Workload;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +25,8 @@ import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An operator adds partitions to the push topic ({@code kafka-topics --alter --partitions}) while the orders push and
@@ -34,18 +39,22 @@ import org.apache.kafka.common.TopicPartition;
  *       it, and be pulled; only ingest's reading of the new partitions tells them from the live ones beside them;
  *   <li>ingest's group and the compensator's push group must have read every new partition up to the end it had once
  *       these fired, within {@code readWithin};
+ *   <li>the pulled and expired topics get {@code added} partitions too (the topics Lapse writes, and its compensator's
+ *       streams read);
  *   <li>{@code silentEachTime} more go silent and a second later Redis is emptied ({@code FLUSHALL}): only the
  *       compensator's mirror still knows their newest pushes, read from the new partitions; each must fire with that
  *       deadline within {@code grace} of it (or of the flush), and be pulled.
  * </ul>
  *
- * Every live order, the moved ones too, must not fire (the tally's false expiries); every consumer must still run.
+ * Every live order, the moved ones too, must not fire (the tally's false expiries); every consumer must still run; and
+ * no fleet event may be published: the keys that left each old partition did not stop pushing.
  */
 public record PartitionsAdded(int added, int silentEachTime, Duration grace, Duration readWithin) implements Fault {
 
     /** A librdkafka producer looks every five minutes by default; the suite's look every second. */
     private static final Duration PRODUCERS_NOTICE_WITHIN = Duration.ofSeconds(30);
 
+    private static final Logger log = LoggerFactory.getLogger(PartitionsAdded.class);
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
     /** Ahead of the deadlines of the second silent orders, a ttl after their silence. */
     private static final Duration FLUSH_AFTER_SILENCE = Duration.ofSeconds(1);
@@ -59,6 +68,26 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
     @Override
     public FaultReport inject(Lab lab, Workload workload) throws Exception {
         long started = System.currentTimeMillis();
+        try (TopicTap<FleetEvent> events = TopicTap.start(
+                lab.broker().bootstrapServers(),
+                lab.generation().topics().fleetEvents(),
+                lab.settings().partitions(),
+                // the topic also holds the events of earlier scenarios of the same processes
+                record -> {
+                    FleetEvent event = JsonCodec.FLEET_EVENT.decode(record.value());
+                    return event.at() >= started ? event : null;
+                })) {
+            List<String> failures = addPartitions(lab, workload);
+            if (!events.awaitCaughtUp(lab.admin(), ADMIN_TIMEOUT)) {
+                failures.add("the fleet events topic could not be read to its end");
+            }
+            // keys moved off every old partition at once: no producer stopped
+            events.seen().forEach(event -> failures.add("a fleet event while no producer stopped: " + event));
+            return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+        }
+    }
+
+    private List<String> addPartitions(Lab lab, Workload workload) throws Exception {
         String push = lab.generation().topics().push();
         int before = partitionCount(lab.admin(), push);
         int after = before + added;
@@ -66,6 +95,7 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
                 .createPartitions(Map.of(push, NewPartitions.increaseTo(after)))
                 .all()
                 .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        log.info("{}: {} partitions, {} before", push, after, before);
         List<String> failures = new ArrayList<>();
         List<String> moved = workload.all().stream()
                 .filter(id ->
@@ -75,7 +105,7 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
                 .toList();
         if (moved.size() < 2 * silentEachTime) {
             failures.add("only " + moved.size() + " live orders moved to the " + added + " added partitions");
-            return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+            return failures;
         }
         List<TopicPartition> newPartitions = moved.stream()
                 .map(id -> new TopicPartition(push, partition(id, after)))
@@ -86,7 +116,7 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
                 PRODUCERS_NOTICE_WITHIN)) {
             failures.add("the producers wrote to none of " + newPartitions + " within "
                     + PRODUCERS_NOTICE_WITHIN.toSeconds() + " s");
-            return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+            return failures;
         }
         Observations seen = lab.generation().observations();
         Duration ttl = lab.settings().ttl();
@@ -107,14 +137,26 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
             }
         }
 
+        // the operator goes on with the topics Lapse writes and reads back: the compensator's streams read both
+        List<String> written = List.of(
+                lab.generation().topics().pulled(), lab.generation().topics().expired());
+        for (String topic : written) {
+            lab.admin()
+                    .createPartitions(
+                            Map.of(topic, NewPartitions.increaseTo(partitionCount(lab.admin(), topic) + added)))
+                    .all()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
         List<String> second = moved.subList(silentEachTime, 2 * silentEachTime);
         second.forEach(lab.fleet()::silence);
         Waiting.sleep(FLUSH_AFTER_SILENCE);
         RedisLoss.flushAll(lab);
         long flushedAt = System.currentTimeMillis();
+        log.info("{} more partitions to {}; Redis flushed", added, written);
         failures.addAll(firedOnTime(
                 seen, second, flushedAt, ttl, firesWithin, "silent on an added partition, then Redis flushed"));
-        return FaultReport.recoveredAt(started).withFailingOrders(Set.of(), failures);
+        return failures;
     }
 
     /**
@@ -135,8 +177,16 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
         Map<String, List<Seen.Expiry>> expiries = seen.expiries().stream()
                 .filter(e -> newest.containsKey(e.orderId()))
                 .collect(Collectors.groupingBy(Seen.Expiry::orderId));
+        long slowest = -1;
         for (String order : orders) {
             long deadline = newest.get(order) + ttl.toMillis();
+            slowest = Math.max(
+                    slowest,
+                    expiries.getOrDefault(order, List.of()).stream()
+                            .filter(e -> e.deadline() == deadline)
+                            .mapToLong(e -> e.appendedAt() - deadline)
+                            .min()
+                            .orElse(-1));
             long due = Math.max(deadline, recoveredAt) + grace.toMillis();
             boolean onTime = expiries.getOrDefault(order, List.of()).stream()
                     .anyMatch(e -> e.deadline() == deadline && e.appendedAt() >= deadline && e.appendedAt() <= due);
@@ -149,6 +199,7 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
                                 .toList());
             }
         }
+        log.info("{} orders {}: the slowest first fired {} ms after its deadline", orders.size(), what, slowest);
         return failures;
     }
 

@@ -11,19 +11,21 @@ import io.lapse.faults.observe.Seen;
 import io.lapse.faults.observe.TopicTap;
 import io.lapse.faults.workload.LibrdkafkaPartitioner;
 import io.lapse.faults.workload.Workload;
+import io.lapse.kafka.GroupLag;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,8 +113,13 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
                 .map(id -> new TopicPartition(push, partition(id, after)))
                 .distinct()
                 .toList();
+        String ingest = lab.generation().group(Role.INGEST);
         if (!Waiting.until(
-                () -> ends(lab.admin(), newPartitions).values().stream().allMatch(end -> end > 0),
+                () -> {
+                    Map<TopicPartition, Long> ends = ends(lab.admin(), ingest, newPartitions);
+                    return ends.size() == newPartitions.size()
+                            && ends.values().stream().allMatch(end -> end > 0);
+                },
                 PRODUCERS_NOTICE_WITHIN)) {
             failures.add("the producers wrote to none of " + newPartitions + " within "
                     + PRODUCERS_NOTICE_WITHIN.toSeconds() + " s");
@@ -126,10 +133,9 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
         first.forEach(lab.fleet()::silence);
         failures.addAll(firedOnTime(seen, first, 0, ttl, firesWithin, "silent on an added partition"));
 
-        List<String> groups = List.of(
-                lab.generation().group(Role.INGEST),
-                CompensatorTopology.pushGroup(lab.generation().group(Role.COMPENSATOR)));
-        Map<TopicPartition, Long> ends = ends(lab.admin(), newPartitions);
+        List<String> groups =
+                List.of(ingest, CompensatorTopology.pushGroup(lab.generation().group(Role.COMPENSATOR)));
+        Map<TopicPartition, Long> ends = ends(lab.admin(), ingest, newPartitions);
         for (String group : groups) {
             if (!Waiting.until(() -> readUpTo(lab.admin(), group, ends), readWithin)) {
                 failures.add("group " + group + " had not read the added partitions up to " + ends + " within "
@@ -149,11 +155,27 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
         }
 
         List<String> second = moved.subList(silentEachTime, 2 * silentEachTime);
-        second.forEach(lab.fleet()::silence);
-        Waiting.sleep(FLUSH_AFTER_SILENCE);
-        RedisLoss.flushAll(lab);
-        long flushedAt = System.currentTimeMillis();
+        long flushedAt;
+        // connected first: a client's first start on a loaded machine can take longer than the ttl
+        RedisClient client = RedisClient.create(lab.redis().uri());
+        try (StatefulRedisConnection<String, String> redis = client.connect()) {
+            second.forEach(lab.fleet()::silence);
+            Waiting.sleep(FLUSH_AFTER_SILENCE);
+            redis.sync().flushall();
+            flushedAt = System.currentTimeMillis();
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
         log.info("{} more partitions to {}; Redis flushed", added, written);
+        long firstDeadline = seen.newestPushes(second).values().stream()
+                        .mapToLong(Long::longValue)
+                        .min()
+                        .orElse(Long.MAX_VALUE)
+                + ttl.toMillis();
+        if (flushedAt >= firstDeadline) {
+            failures.add("Redis was flushed " + (flushedAt - firstDeadline) + " ms after the first deadline of the"
+                    + " orders silent then: only the mirror's copy of them was to be tried");
+        }
         failures.addAll(firedOnTime(
                 seen, second, flushedAt, ttl, firesWithin, "silent on an added partition, then Redis flushed"));
         return failures;
@@ -216,43 +238,34 @@ public record PartitionsAdded(int added, int silentEachTime, Duration grace, Dur
                 .size();
     }
 
-    private static Map<TopicPartition, Long> ends(Admin admin, List<TopicPartition> partitions) {
+    /** Each partition's end offset now (committed + behind, as the group's lag has it); empty without an answer. */
+    private static Map<TopicPartition, Long> ends(Admin admin, String group, List<TopicPartition> partitions) {
         try {
-            return admin
-                    .listOffsets(partitions.stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())))
-                    .all()
-                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .entrySet()
-                    .stream()
-                    .collect(Collectors.toMap(
-                            Map.Entry::getKey, e -> e.getValue().offset()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            GroupLag lag = GroupLag.of(admin, group, partitions, ADMIN_TIMEOUT);
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            lag.committed()
+                    .forEach((partition, at) ->
+                            ends.put(partition, at + lag.byPartition().get(partition)));
+            return ends;
+        } catch (RuntimeException e) {
             return Map.of();
-        } catch (Exception e) {
-            return partitions.stream().collect(Collectors.toMap(Function.identity(), p -> -1L));
+        }
+    }
+
+    /** The offsets the group committed on these partitions (0 where none); empty without an answer. */
+    private static Map<TopicPartition, Long> committed(
+            Admin admin, String group, Collection<TopicPartition> partitions) {
+        try {
+            return GroupLag.of(admin, group, partitions, ADMIN_TIMEOUT).committed();
+        } catch (RuntimeException e) {
+            return Map.of();
         }
     }
 
     private static boolean readUpTo(Admin admin, String group, Map<TopicPartition, Long> ends) {
         Map<TopicPartition, Long> committed = committed(admin, group, ends.keySet());
-        return ends.entrySet().stream().allMatch(end -> committed.getOrDefault(end.getKey(), -1L) >= end.getValue());
-    }
-
-    private static Map<TopicPartition, Long> committed(Admin admin, String group, Set<TopicPartition> partitions) {
-        try {
-            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata()
-                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            return partitions.stream()
-                    .filter(p -> offsets.get(p) != null)
-                    .collect(Collectors.toMap(
-                            Function.identity(), p -> offsets.get(p).offset()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Map.of();
-        } catch (Exception e) {
-            return Map.of();
-        }
+        return !ends.isEmpty()
+                && ends.entrySet().stream()
+                        .allMatch(end -> committed.getOrDefault(end.getKey(), -1L) >= end.getValue());
     }
 }

@@ -39,6 +39,7 @@ public final class Generation implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(120);
+    private static final int PRODUCERS_SEE_PARTITIONS_MS = 1_000;
 
     private final String name;
     private final Map<ConfigKey, String> settings;
@@ -84,6 +85,9 @@ public final class Generation implements AutoCloseable {
                 .collect(Collectors.toMap(e -> e.getKey().name(), Map.Entry::getValue));
         // the upstream's producers are written against librdkafka; Lapse's own processes keep their defaults
         harness.put("kafka." + ProducerConfig.PARTITIONER_CLASS_CONFIG, LibrdkafkaPartitioner.class.getName());
+        // and notice partitions added within a second (librdkafka's default: five minutes), so that partitions-added
+        // moves keys while it watches
+        harness.put("kafka." + ProducerConfig.METADATA_MAX_AGE_CONFIG, Integer.toString(PRODUCERS_SEE_PARTITIONS_MS));
         LapseConfig config = LapseConfig.load(null, Map.of()).with(harness);
         createTopics(lab, config.topics(), settings.partitions());
         KafkaClients clients = new KafkaClients(config.kafka());
@@ -195,9 +199,14 @@ public final class Generation implements AutoCloseable {
     private Map<Role, String> groups() {
         Map<Role, String> groups = new EnumMap<>(Role.class);
         for (Role service : Role.values()) {
-            groups.put(service, config.source().string(service.group));
+            groups.put(service, group(service));
         }
         return groups;
+    }
+
+    /** The consumer group the service's instances join (the compensator's: its Kafka Streams application id). */
+    public String group(Role service) {
+        return config.source().string(service.group);
     }
 
     public String name() {

@@ -13,6 +13,7 @@ import io.lapse.faults.fault.FleetWideSilence.Storm;
 import io.lapse.faults.fault.Freeze;
 import io.lapse.faults.fault.KillAndRestart;
 import io.lapse.faults.fault.KillOneOfTwo;
+import io.lapse.faults.fault.PartitionsAdded;
 import io.lapse.faults.fault.PoisonRecords;
 import io.lapse.faults.fault.PullerRollingRestart;
 import io.lapse.faults.fault.RedisLoss;
@@ -64,6 +65,13 @@ final class Scenarios {
     private static final Duration SLOW_MEDIAN = Duration.ofMillis(1_800);
 
     private static final Duration SLOW_P99 = Duration.ofMillis(2_800);
+
+    /** The suite's 6 push partitions doubled; 10 orders of a new partition go silent, twice. */
+    private static final int PARTITIONS_ADDED = 6;
+
+    private static final int PARTITIONS_ADDED_SILENT = 10;
+    /** Ingest and the compensator look at the topics' metadata every 5 s; a loaded machine's margin beside it. */
+    private static final Duration PARTITIONS_ADDED_READ_WITHIN = Duration.ofSeconds(15);
 
     private Scenarios() {}
 
@@ -214,6 +222,13 @@ final class Scenarios {
                 new CohortChurn(cohortSizes, 40, Duration.ofSeconds(40), cohortEventWithin)));
         // last: poison that stops a consumer would otherwise cost the next scenario a fresh generation
         all.add(new Scenario("poison", false, Map.of(), grace, new PoisonRecords(POISON)));
+        // after every other: it leaves the generation's push topic with more partitions than the suite creates
+        all.add(new Scenario(
+                "partitions-added",
+                false,
+                Map.of(),
+                grace,
+                new PartitionsAdded(PARTITIONS_ADDED, PARTITIONS_ADDED_SILENT, grace, PARTITIONS_ADDED_READ_WITHIN)));
         return all;
     }
 

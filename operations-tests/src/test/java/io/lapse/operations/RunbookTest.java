@@ -7,7 +7,6 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
-import io.lapse.simulator.FaultSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import io.lapse.store.OrderView;
 import java.nio.charset.StandardCharsets;
@@ -28,11 +27,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * docs/runbook.md, followed literally: each section's commands in its order, with every service running throughout
- * (the puller that lived through an outage is the one that pulls again), the output compared with what the runbook
+ * (the puller that lived through the refusals is the one that pulls again), the output compared with what the runbook
  * prints, and the outcome checked where the user sees it: upstream's calls, billing's results, orders fired or not.
- * The outages: upstream answers 200 with bodies that are no status, so every pull of the orders that went silent
- * then fails and is dead-lettered and the timer gives them up; three of those orders finished meanwhile (their final
- * push lost) and need one pull each to bill their end, one pushed again and needs none.
+ * The refusals: upstream refuses four orders that went silent, each its own way, so every pull of them fails and is
+ * dead-lettered and the timer gives them up; three of those orders finished meanwhile (their final push lost) and
+ * need one pull each to bill their end, one pushed again and needs none.
  */
 @ExtendWith(RigPerClass.class)
 @RigSettings({
@@ -117,45 +116,46 @@ class RunbookTest {
 
     @Test
     @Order(2)
-    void afterAnUpstreamOutageOneReplayPullsEachSilentOrderOnceAndASecondRunPullsNone() {
-        Outage outage = anOutage();
-        Map<String, Long> before = upstreamCalls(outage);
-        String[] replay = {"replay", "--topic", "charging.timer.expired", "--from", outage.from(), "--to", outage.to()};
+    void afterUpstreamRefusedOrdersOneReplayPullsEachSilentOrderOnceAndASecondRunPullsNone() {
+        Refused refused = refusedOrders();
+        Map<String, Long> before = upstreamCalls(refused);
+        String[] replay = {"replay", "--topic", "charging.timer.expired", "--from", refused.from(), "--to", refused.to()
+        };
         Transcript runbook = transcript();
 
         runbook.run("status");
-        runbook.run("inspect", outage.finished().get(0));
+        runbook.run("inspect", refused.finished().get(0));
         runbook.run(with(replay, "--dry-run"));
         Lapse.Outcome first = runbook.run(replay);
-        awaitBilled(outage);
+        awaitBilled(refused);
         Lapse.Outcome second = runbook.run(replay);
-        runbook.run("inspect", outage.finished().get(0), "--last", "3");
+        runbook.run("inspect", refused.finished().get(0), "--last", "3");
 
-        RunbookDocument.section("After an upstream outage", runbook);
+        RunbookDocument.section("After upstream refused orders", runbook);
         assertThat(first.out()).contains("4 orders expired, 1 had a status since; published 3");
         assertThat(second.out()).contains("published 0");
-        assertEachSilentOrderWasPulledOnce(outage, before);
+        assertEachSilentOrderWasPulledOnce(refused, before);
     }
 
     @Test
     @Order(3)
-    void afterAnUpstreamOutageOneRedrivePullsEachSilentOrderOnceAndASecondRunPullsNone() {
-        Outage outage = anOutage();
-        Map<String, Long> before = upstreamCalls(outage);
-        String[] redrive = {"dlq", "redrive", "--since", outage.from(), "--reason", "pull FAILED"};
+    void afterUpstreamRefusedOrdersOneRedrivePullsEachSilentOrderOnceAndASecondRunPullsNone() {
+        Refused refused = refusedOrders();
+        Map<String, Long> before = upstreamCalls(refused);
+        String[] redrive = {"dlq", "redrive", "--since", refused.from(), "--reason", "pull FAILED"};
         Transcript runbook = transcript();
 
-        runbook.run("dlq", "list", "--since", outage.from(), "--reason", "pull FAILED");
+        runbook.run("dlq", "list", "--since", refused.from(), "--reason", "pull FAILED");
         runbook.run(with(redrive, "--dry-run"));
         Lapse.Outcome first = runbook.run(redrive);
-        awaitBilled(outage);
+        awaitBilled(refused);
         Lapse.Outcome second = runbook.run(redrive);
 
         RunbookDocument.section("Failed pulls in the dead-letter topic", runbook);
         assertThat(first.out())
                 .contains("redrove 3, 1 of an order with a status since, 4 superseded by newer expiries");
         assertThat(second.out()).contains("redrove 0");
-        assertEachSilentOrderWasPulledOnce(outage, before);
+        assertEachSilentOrderWasPulledOnce(refused, before);
     }
 
     @Test
@@ -193,36 +193,40 @@ class RunbookTest {
     }
 
     /** Upstream got one more call per finished order and none for the one that pushed; billing got one result each. */
-    private static void assertEachSilentOrderWasPulledOnce(Outage outage, Map<String, Long> callsBefore) {
-        assertThat(upstreamCalls(outage))
+    private static void assertEachSilentOrderWasPulledOnce(Refused refused, Map<String, Long> callsBefore) {
+        assertThat(upstreamCalls(refused))
                 .as("one call per silent order, none for the order that pushed again")
-                .isEqualTo(plusOneFor(callsBefore, outage.finished()));
-        assertThat(outage.finished())
+                .isEqualTo(plusOneFor(callsBefore, refused.finished()));
+        assertThat(refused.finished())
                 .allSatisfy(order -> assertThat(okPulls(order))
                         .as("billing got one result for " + order)
                         .hasSize(1));
     }
 
-    /** Orders that went silent in an outage: the finished ones, and one that pushes again since. */
-    private record Outage(String from, String to, List<String> finished, String pushedAgain) {}
+    /** Orders that went silent while upstream refused them: the finished ones, and one that pushes again since. */
+    private record Refused(String from, String to, List<String> finished, String pushedAgain) {}
 
-    /** Upstream answers junk while four new orders go silent, until each has had its final pull FAILED. */
-    private static Outage anOutage() {
+    /**
+     * Upstream refuses four new orders while they go silent, each its own way (a fault in their data on its side: the
+     * same refusal for most orders asked at once would be upstream-wide, an refused that fails no pull), until each has
+     * had its final pull FAILED.
+     */
+    private static Refused refusedOrders() {
         List<String> orders = upstream.fleet().startMany(4, "order-");
         awaitWatched(orders);
         Instant from = aSecondAgo();
-        upstream.api().faults(FaultSettings.none().withMalformedRate(1.0));
+        upstream.api().refuse(Map.of(orders.get(0), 422, orders.get(1), 400, orders.get(2), 410, orders.get(3), 409));
         orders.forEach(upstream.fleet()::silence);
         List<String> finished = orders.subList(0, 3);
         finished.forEach(upstream.fleet()::finish);
         await().atMost(LIMIT).until(() -> orders.stream().allMatch(order -> finalPullFailed(order, from)));
-        upstream.api().faults(FaultSettings.none());
+        upstream.api().refuse(Map.of());
         Instant to = aSecondAgo().plusSeconds(2);
         String pushedAgain = orders.get(3);
         long silentSince = view(pushedAgain).lastSeen().orElseThrow();
         upstream.fleet().resume(pushedAgain);
         await().atMost(LIMIT).until(() -> view(pushedAgain).hasNewsSince(silentSince));
-        return new Outage(from.toString(), to.toString(), finished, pushedAgain);
+        return new Refused(from.toString(), to.toString(), finished, pushedAgain);
     }
 
     /** A time as on-call types it: whole seconds, a little before now. */
@@ -236,13 +240,13 @@ class RunbookTest {
     }
 
     /** Billing has the end of each finished order, and ingest has applied it. */
-    private static void awaitBilled(Outage outage) {
+    private static void awaitBilled(Refused refused) {
         await().atMost(LIMIT)
-                .until(() -> outage.finished().stream()
+                .until(() -> refused.finished().stream()
                         .allMatch(order -> !okPulls(order).isEmpty()));
         await().atMost(LIMIT)
-                .until(() ->
-                        outage.finished().stream().allMatch(order -> view(order).phase() == OrderView.Phase.ENDED));
+                .until(() -> refused.finished().stream()
+                        .allMatch(order -> view(order).phase() == OrderView.Phase.ENDED));
     }
 
     private static OrderView view(String orderId) {
@@ -276,10 +280,10 @@ class RunbookTest {
                 .toList();
     }
 
-    private static Map<String, Long> upstreamCalls(Outage outage) {
+    private static Map<String, Long> upstreamCalls(Refused refused) {
         Map<String, Long> calls = new HashMap<>();
-        outage.finished().forEach(order -> calls.put(order, upstream.api().requests(order)));
-        calls.put(outage.pushedAgain(), upstream.api().requests(outage.pushedAgain()));
+        refused.finished().forEach(order -> calls.put(order, upstream.api().requests(order)));
+        calls.put(refused.pushedAgain(), upstream.api().requests(refused.pushedAgain()));
         return calls;
     }
 

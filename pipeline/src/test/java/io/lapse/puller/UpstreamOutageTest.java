@@ -106,6 +106,88 @@ class UpstreamOutageTest extends PipelineTest {
         });
     }
 
+    @Test
+    void anUpstreamAnsweringGarbageToEveryOrderGivesUpNoOrderAndEveryOneIsPulledOnceAfterIt() {
+        // a quiet time, as in the chaos run: a few silent orders, fewer than the breaker counts before it judges
+        start(Duration.ofMillis(500), Map.of("timer.ttl", "2s", "timer.max-attempts", "3"), With.INGEST_AND_TIMER, "");
+        List<String> silent = watchedOrders(50, "garbage-").subList(0, 6);
+
+        // a broken deployment or a gateway: 200 with a body that is no status, for every order
+        simulator.api().faults(FaultSettings.none().withMalformedRate(1));
+        silent.forEach(simulator.fleet()::silence);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> finalExpiries().keySet().containsAll(silent)
+                        && silent.stream().allMatch(id -> simulator.api().requests(id) > 0));
+        Map<String, TimerExpired> finals = finalExpiries();
+        simulator.api().faults(FaultSettings.none());
+        long recovery = System.currentTimeMillis();
+        Map<String, Long> askedInTheWindow =
+                silent.stream().collect(Collectors.toMap(id -> id, simulator.api()::requests));
+
+        await().atMost(Duration.ofSeconds(25))
+                .until(() -> firstOk(r -> r.pulledAt() >= recovery).keySet().containsAll(silent)
+                        && lapse.store.inspect(silent).join().values().stream().allMatch(OrderView::isWatched));
+        await().atMost(Duration.ofSeconds(20)).until(() -> answersTo(finals).size() == silent.size());
+        assertThat(lapse.deadLetters.records()).as("dead letters").isEmpty();
+        assertThat(lapse.results())
+                .as("garbage for every order makes no pull FAILED")
+                .noneMatch(r -> r.outcome() == Outcome.FAILED);
+        assertThat(answersTo(finals)).allSatisfy(r -> assertThat(r.outcome()).isIn(Outcome.OK, Outcome.SKIPPED));
+        // every request since upstream recovered is one OK pull, none asked twice (a pull's status re-arms its order,
+        // which then falls silent again: the pulls of those later silences count too)
+        Map<String, Long> askedSince = silent.stream()
+                .collect(Collectors.toMap(id -> id, id -> simulator.api().requests(id) - askedInTheWindow.get(id)));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> silent.stream()
+                        .allMatch(id -> okPulls(id, r -> r.pulledAt() >= recovery) >= askedSince.get(id)));
+        assertThat(silent).allSatisfy(id -> {
+            assertThat(okPulls(id, r -> r.expiry().deadline() < recovery))
+                    .as("OK pulls of %s for the expiries fired while upstream answered garbage", id)
+                    .isEqualTo(1);
+            // its first request, then at most a probe of the half-open circuit per upstream.circuit-open
+            assertThat(askedInTheWindow.get(id))
+                    .as("requests for %s while upstream answered garbage (all: %s)", id, askedInTheWindow)
+                    .isBetween(1L, 4L);
+        });
+    }
+
+    private long okPulls(String orderId, Predicate<PullResult> filter) {
+        return lapse.results().stream()
+                .filter(r -> r.orderId().equals(orderId) && r.outcome() == Outcome.OK && filter.test(r))
+                .count();
+    }
+
+    @Test
+    void garbageForOneOrderAmongHealthyAnswersFailsThatPullOnceWithADeadLetter() {
+        start(Duration.ofSeconds(1), Map.of("timer.ttl", "3s", "timer.max-attempts", "1"), With.INGEST_AND_TIMER, "");
+        List<String> silent = watchedOrders(100, "one-").subList(0, 30);
+        String garbled = silent.get(0);
+        // 200 with the simulator's refusal body, which is no status: garbage for this order alone
+        simulator.api().refuse(Set.of(garbled), 200);
+        silent.forEach(simulator.fleet()::silence);
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> lapse.results().stream()
+                        .map(PullResult::orderId)
+                        .collect(Collectors.toSet())
+                        .containsAll(silent));
+
+        assertThat(lapse.results().stream().filter(r -> r.orderId().equals(garbled)))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
+                    assertThat(r.error()).startsWith("upstream answered 200 with an invalid status");
+                });
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !lapse.deadLetters.records().isEmpty());
+        assertThat(lapse.deadLetters.values(JsonCodec.DEAD_LETTER::decode))
+                .singleElement()
+                .satisfies(letter -> assertThat(letter.key()).isEqualTo(garbled));
+        assertThat(simulator.api().requests(garbled)).isEqualTo(1);
+        assertThat(lapse.results().stream().filter(r -> !r.orderId().equals(garbled)))
+                .allSatisfy(r -> assertThat(r.outcome()).isEqualTo(Outcome.OK));
+    }
+
     private List<PullResult> answersTo(Map<String, TimerExpired> expiries) {
         return lapse.results().stream()
                 .filter(r ->

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -136,8 +137,19 @@ public final class UpstreamApi implements AutoCloseable {
      * their data while it answers every other order; replaces any orders refused before, and an empty set ends it.
      */
     public void refuse(Set<String> orderIds, int status) {
+        Map<String, Integer> each = new HashMap<>();
+        orderIds.forEach(orderId -> each.put(orderId, status));
+        refuse(each);
+    }
+
+    /**
+     * From now on every status request for each of these orders is answered its own status (200: a body that is no
+     * status), as by an upstream that fails on their data each its own way; replaces any orders refused before, and an
+     * empty map ends it.
+     */
+    public synchronized void refuse(Map<String, Integer> statusByOrder) {
         refusals.clear();
-        orderIds.forEach(orderId -> refusals.put(orderId, status));
+        refusals.putAll(statusByOrder);
     }
 
     /**

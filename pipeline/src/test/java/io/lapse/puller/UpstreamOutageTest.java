@@ -158,6 +158,7 @@ class UpstreamOutageTest extends PipelineTest {
     }
 
     @Test
+    @Tag("extended") // 15 s; PullerServiceTest holds a malformed body for one order in CI
     void garbageForOneOrderAmongHealthyAnswersFailsThatPullOnceWithADeadLetter() {
         start(Duration.ofSeconds(1), Map.of("timer.ttl", "3s", "timer.max-attempts", "1"), With.INGEST_AND_TIMER, "");
         List<String> silent = watchedOrders(100, "one-").subList(0, 30);

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -64,7 +65,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * page is pulled again, a replay of the expired topic pulls an order again, a replay runs the window its dry run
  * showed, a dead letter whose key is markup shows as text, a timer lost from Redis is back after a rebuild from the
  * overview and fires, the overview charts fire lateness and dead letters per reason, and the audit names the
- * operator. Then a viewer logs in: every page shows, no action is offered, and one sent anyway is refused.
+ * operator. Then a viewer logs in: every page shows, no action is offered, and one sent anyway is refused; when one
+ * cohort's orders fall silent together, the overview names the cohort and links to its orders, fired and pulled.
  * Screenshots of every page (as the viewer sees it) land in target/ at the end.
  */
 @Tag("slow")
@@ -79,6 +81,13 @@ class ConsoleBrowserTest {
     private static final String TO_REPLAY = "browser-replay";
     /** Pushed once, then lost from Redis: only a rebuild from the compensator's state brings its timer back. */
     private static final String TO_REBUILD = "browser-rebuild";
+
+    /** Orders named op:N, whose cohort (fleet.cohort-key-separator) is the operator before the colon. */
+    private static final List<String> COHORTS = List.of("north", "south", "east");
+
+    private static final int ORDERS_PER_COHORT = 5;
+    /** The cohort that goes silent, late in the class: the others push on. */
+    private static final String SILENT_COHORT = "south";
 
     private static final String OPERATOR = "olga";
     private static final String OPERATOR_TOKEN = "olga-operator-token-0123456789";
@@ -114,6 +123,11 @@ class ConsoleBrowserTest {
                 "management.address", "127.0.0.1",
                 "management.port", "0",
                 "console.port", "0"));
+        // cohort silences decided within seconds, once the orders of each cohort have pushed for a baseline
+        settings.put("fleet.cohort-key-separator", ":");
+        settings.put("fleet.cohort-min-orders", "3");
+        settings.put("fleet.window", "2s");
+        settings.put("fleet.baseline", "15s");
         // no drift scan within the test: a timer lost from Redis comes back by the rebuild, or not at all
         settings.put("compensator.scan-interval", "1h");
         // the compensator gives each shard its epoch, without which the timer fires nothing
@@ -140,6 +154,7 @@ class ConsoleBrowserTest {
         orders.forEach(upstream.fleet()::start);
         // pushes on every partition move its watermark past the silent orders' deadlines
         upstream.fleet().startMany(6, "browser-live-");
+        COHORTS.forEach(cohort -> cohortOrders(cohort).forEach(upstream.fleet()::start));
         await().atMost(WAIT)
                 .until(() ->
                         lapse.store().inspect(orders).join().values().stream().allMatch(view -> view.isWatched()));
@@ -478,6 +493,53 @@ class ConsoleBrowserTest {
                         + "rebuilds");
         // a fire is published before its answer: none came
         assertThat(expiries(PUSHING)).isEqualTo(expiriesBefore);
+    }
+
+    @Test
+    @Order(10)
+    void aCohortGoingSilentShowsInTheOverviewWithItsOrdersFiredAndPulled() throws Exception {
+        List<String> silent = cohortOrders(SILENT_COHORT);
+        silent.forEach(upstream.fleet()::silence);
+        open("overview");
+
+        eventually()
+                .untilAsserted(() -> assertThat(browser().findElements(By.cssSelector("#cohort-silences tbody tr")))
+                        .singleElement()
+                        .satisfies(row -> assertThat(row.getText()).startsWith(SILENT_COHORT + " about ")));
+        assertThat(text("cohort-silences-text")).startsWith("1 of orderId before ':': ");
+        eventually()
+                .untilAsserted(() -> assertThat(silent)
+                        .as("each silent order pulled, on %s", config.topics().pulled())
+                        .allSatisfy(order -> assertThat(okPulls(order)).isNotEmpty()));
+
+        browser().findElement(By.cssSelector("#cohort-silences a")).click();
+
+        eventually()
+                .untilAsserted(() -> assertThat(text("cohort-title")).isEqualTo("cohort south (orderId before ':')"));
+        List<WebElement> rows = browser().findElements(By.cssSelector("#cohort-orders tbody tr"));
+        assertThat(rows)
+                .extracting(row -> row.findElement(By.tagName("a")).getText())
+                .containsExactlyElementsOf(silent);
+        // order, timer, last status at, fired since the silence, pulled since the silence
+        assertThat(rows)
+                .extracting(row -> row.findElements(By.tagName("td")).stream()
+                        .map(WebElement::getText)
+                        .toList())
+                .allSatisfy(cells -> {
+                    assertThat(cells.get(3)).startsWith("1, last 20");
+                    assertThat(cells.get(4)).startsWith("1, last OK 20");
+                });
+        assertThat(text("cohort-more")).isEqualTo("orders 1–" + ORDERS_PER_COHORT + " of " + ORDERS_PER_COHORT);
+        chromium.screenshot(Path.of("target", "console-cohort.png"));
+
+        rows.get(0).findElement(By.tagName("a")).click();
+        eventually().untilAsserted(() -> assertThat(text("order-title")).startsWith("order " + silent.get(0) + " "));
+    }
+
+    private static List<String> cohortOrders(String cohort) {
+        return IntStream.range(0, ORDERS_PER_COHORT)
+                .mapToObj(i -> cohort + ":" + i)
+                .toList();
     }
 
     /** Waits for the page: an element it re-rendered meanwhile is looked up again. */

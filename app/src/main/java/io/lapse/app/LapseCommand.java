@@ -1,6 +1,7 @@
 package io.lapse.app;
 
 import io.lapse.operations.dlq.DlqCommand;
+import io.lapse.operations.inspect.CohortCommand;
 import io.lapse.operations.inspect.InspectCommand;
 import io.lapse.operations.manual.CancelCommand;
 import io.lapse.operations.manual.FireCommand;
@@ -29,6 +30,7 @@ import picocli.CommandLine.ScopeType;
             ServeCommand.Compensator.class,
             StatusCommand.class,
             InspectCommand.class,
+            CohortCommand.class,
             FireCommand.class,
             CancelCommand.class,
             ReplayCommand.class,

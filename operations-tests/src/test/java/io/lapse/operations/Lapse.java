@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.operations.cli.OnCallCommand;
 import io.lapse.operations.cli.OnCallEnvironment;
 import io.lapse.operations.dlq.DlqCommand;
+import io.lapse.operations.inspect.CohortCommand;
 import io.lapse.operations.inspect.InspectCommand;
 import io.lapse.operations.manual.CancelCommand;
 import io.lapse.operations.manual.FireCommand;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             StatusCommand.class,
             InspectCommand.class,
+            CohortCommand.class,
             FireCommand.class,
             CancelCommand.class,
             ReplayCommand.class,

@@ -45,18 +45,17 @@ import org.slf4j.LoggerFactory;
 /**
  * One Lapse process: the shared Redis connection, Kafka client factory, metrics registry and management endpoints,
  * and the services it was asked to run. Constructing it opens nothing; {@link #start} opens the management endpoints
- * first, so that while start-up waits for Redis or Kafka readiness says so, then builds each service and starts it. Closing stops the services in reverse order of their start. Every launcher (the
+ * first, so that while start-up waits for Redis or Kafka readiness says so; it asks Kafka for its cluster id while it
+ * connects to Redis, waits until the services' shared settings agree with the deployment's, then builds each service
+ * and starts it. Closing stops the services in reverse order of their start. Every launcher (the
  * production one, the demo, the benchmark) and every test of the whole pipeline builds its services here.
  */
 public final class LapseRuntime implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LapseRuntime.class);
     private static final Duration MANAGEMENT_OPENS_WITHIN = Duration.ofSeconds(30);
-    private static final Executor MANAGEMENT_OPENER = command -> {
-        Thread opener = new Thread(command, "lapse-management-open");
-        opener.setDaemon(true);
-        opener.start();
-    };
+    private static final Executor MANAGEMENT_OPENER = daemonThread("lapse-management-open");
+    private static final Executor CLUSTER_ASKER = daemonThread("lapse-cluster-id");
 
     private final LapseConfig config;
     private final Clock clock;
@@ -107,12 +106,22 @@ public final class LapseRuntime implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(registry);
-        redis = RedisConnection.open(config.redis(), startup);
         clients = new KafkaClients(config.kafka(), startup);
+        // an admin client's first question costs a second or more of a fresh JVM's time on a loaded machine: it is
+        // asked beside connecting to Redis, which takes as long
+        CompletableFuture<String> clusterId = CompletableFuture.supplyAsync(
+                () -> startup.until(
+                        "Kafka at " + config.kafka().bootstrapServers() + " to name its cluster",
+                        () -> SettingsAgreement.clusterId(clients),
+                        e -> true),
+                CLUSTER_ASKER);
+        redis = RedisConnection.open(config.redis(), startup);
         context = ServiceContext.of(config, clients, redis, registry, clock);
-        settings = agreeOnSettings();
         health.register("redis", redis::isOpen);
         timeline.mark("Redis");
+        // before building: building creates topics, and a process whose settings differ must change nothing
+        settings = agreeOnSettings(clusterId);
+        timeline.mark("settings agreed");
         for (ServiceName name : names) {
             Service service = build(name);
             timeline.mark(service.name() + " built");
@@ -152,11 +161,13 @@ public final class LapseRuntime implements AutoCloseable {
      * Waits, not ready, while this process's shared settings differ from those its deployment declared (declaring
      * them when it is the first): services that disagree on the ttl or the key prefix break deadlines silently.
      */
-    private SettingsAgreement agreeOnSettings() {
-        SettingsAgreement agreement = startup.until(
-                "Kafka at " + config.kafka().bootstrapServers() + " to name its cluster",
-                () -> SettingsAgreement.of(config, clients, redis),
-                e -> true);
+    private SettingsAgreement agreeOnSettings(CompletableFuture<String> clusterId) {
+        SettingsAgreement agreement;
+        try {
+            agreement = SettingsAgreement.of(config, clusterId.join(), redis);
+        } catch (CompletionException e) {
+            throw Exceptions.asUnchecked(e);
+        }
         startup.until(
                 "the shared settings of the deployment",
                 () -> {
@@ -165,6 +176,15 @@ public final class LapseRuntime implements AutoCloseable {
                 },
                 e -> true);
         return agreement.keep();
+    }
+
+    /** Runs each task on a daemon thread of its own: a start-up step beside the main thread's. */
+    private static Executor daemonThread(String name) {
+        return command -> {
+            Thread thread = new Thread(command, name);
+            thread.setDaemon(true);
+            thread.start();
+        };
     }
 
     private Service build(ServiceName name) {

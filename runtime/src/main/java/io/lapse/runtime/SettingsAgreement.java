@@ -51,21 +51,24 @@ final class SettingsAgreement implements AutoCloseable {
     }
 
     /** Asks Kafka for its cluster id, which names the deployment with the push topic. */
-    static SettingsAgreement of(LapseConfig config, KafkaClients clients, RedisConnection redis) throws Exception {
+    static String clusterId(KafkaClients clients) throws Exception {
         try (Admin admin = clients.admin()) {
             // the call's own timeout, not only the wait's: closing the admin client waits for a call in flight, by
             // default a minute, which would leave readiness silent that long while Kafka does not answer
-            String clusterId = admin.describeCluster(
+            return admin.describeCluster(
                             new DescribeClusterOptions().timeoutMs((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS)))
                     .clusterId()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            return new SettingsAgreement(
-                    new DeclaredSettings(
-                            redis,
-                            DeclaredSettings.deployment(
-                                    clusterId, config.topics().push())),
-                    SharedSettings.of(config));
         }
+    }
+
+    /** The agreement of this process's settings with those of the deployment Kafka's cluster id and the push topic name. */
+    static SettingsAgreement of(LapseConfig config, String clusterId, RedisConnection redis) {
+        return new SettingsAgreement(
+                new DeclaredSettings(
+                        redis,
+                        DeclaredSettings.deployment(clusterId, config.topics().push())),
+                SharedSettings.of(config));
     }
 
     /**

@@ -44,10 +44,18 @@ public final class Fleet {
 
     /** Starts n orders named idPrefix + a number unique in this fleet, and returns their ids. */
     public List<String> startMany(int n, String idPrefix) {
+        return startMany(n, idPrefix, Map.of());
+    }
+
+    /**
+     * Starts n orders as {@link #startMany(int, String)} does, every status of which carries these top-level fields
+     * too, as a producer writes a cohort's name (an operator's, a region's) into each push.
+     */
+    public List<String> startMany(int n, String idPrefix, Map<String, Object> fields) {
         List<String> ids = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             long sequence = started.incrementAndGet();
-            add(idPrefix + sequence, sequence);
+            add(idPrefix + sequence, sequence, fields);
             ids.add(idPrefix + sequence);
         }
         return ids;
@@ -64,6 +72,14 @@ public final class Fleet {
      */
     public void lose(String orderId) {
         order(orderId).lose();
+    }
+
+    /**
+     * Its next push is lost (the charger still reports to the platform); the one after it is sent: a gap of two push
+     * intervals, whenever it is called within the interval. Steering an unknown or finished order throws.
+     */
+    public void missPush(String orderId) {
+        order(orderId).missPush();
     }
 
     public void resume(String orderId) {
@@ -117,11 +133,16 @@ public final class Fleet {
     }
 
     private void add(String orderId, long sequence) {
+        add(orderId, sequence, Map.of());
+    }
+
+    private void add(String orderId, long sequence, Map<String, Object> fields) {
         if (orderId == null || orderId.isEmpty() || orderId.length() > StatusPush.MAX_ORDER_ID_LENGTH) {
             throw new IllegalArgumentException(
                     "orderId must have 1 to " + StatusPush.MAX_ORDER_ID_LENGTH + " characters, got " + orderId);
         }
-        SimulatedOrder order = new SimulatedOrder(orderId, (sequence * GOLDEN_RATIO_FRACTION) % 1, clock.millis());
+        SimulatedOrder order =
+                new SimulatedOrder(orderId, fields, (sequence * GOLDEN_RATIO_FRACTION) % 1, clock.millis());
         if (orders.putIfAbsent(orderId, order) != null) {
             throw new IllegalArgumentException("order " + orderId + " exists already");
         }

@@ -19,6 +19,8 @@ final class SimulatedOrder {
     private static final double TAPER_FROM_SOC = 80;
 
     final String id;
+    /** Top-level fields every status of it carries beyond the contract's own (a cohort's name, say). */
+    final Map<String, Object> fields;
     /** Where in each push interval this order pushes, in [0, 1): spreads the fleet's pushes over the interval. */
     final double phase;
 
@@ -33,9 +35,12 @@ final class SimulatedOrder {
 
     private long finishedAt;
     private boolean finalPushPending;
+    /** Pushes still to be lost while it pushes, its charger reporting to the platform all the same. */
+    private int pushesToMiss;
 
-    SimulatedOrder(String id, double phase, long startedAt) {
+    SimulatedOrder(String id, Map<String, Object> fields, double phase, long startedAt) {
         this.id = id;
+        this.fields = Map.copyOf(fields);
         this.phase = phase;
         this.startedAt = startedAt;
         this.startSoc = 20 + Math.floorMod(id.hashCode(), 40);
@@ -57,6 +62,12 @@ final class SimulatedOrder {
         requireActive("lose");
         mode = Mode.SILENT;
         frozenAt = lastPushedAt;
+    }
+
+    /** Its next push is lost, the one after is sent again: a gap of two push intervals. */
+    synchronized void missPush() {
+        requireActive("miss a push of");
+        pushesToMiss++;
     }
 
     synchronized void resume() {
@@ -97,6 +108,10 @@ final class SimulatedOrder {
 
     /** The push to send now, if any; a finished order's final push is handed out exactly once. */
     synchronized Optional<StatusPush> takePush(long now) {
+        if (mode == Mode.PUSHING && pushesToMiss > 0) {
+            pushesToMiss--;
+            return Optional.empty();
+        }
         if (mode == Mode.PUSHING) {
             lastPushedAt = now;
             return Optional.of(at(now, "CHARGING"));
@@ -118,7 +133,7 @@ final class SimulatedOrder {
         double minutes = Math.max(0, ts - startedAt) / 60_000.0;
         int soc = (int) Math.min(100, startSoc + minutes * SOC_PER_MINUTE);
         double power = mode == Mode.FINISHED ? 0 : MAX_POWER_KW * Math.min(1, (100 - soc) / (100 - TAPER_FROM_SOC));
-        Map<String, Object> payload = new LinkedHashMap<>();
+        Map<String, Object> payload = new LinkedHashMap<>(fields);
         payload.put("soc", soc);
         payload.put("power", Math.round(power * 10) / 10.0);
         return new StatusPush(id, status, ts, payload);

@@ -8,6 +8,7 @@ import io.lapse.simulator.Fleet.Mode;
 import io.lapse.time.SettableClock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -130,6 +131,27 @@ class FleetTest {
             widestGap = Math.max(widestGap, phases.get(i) - phases.get(i - 1));
         }
         assertThat(widestGap).isLessThan(3.0 / n);
+    }
+
+    @Test
+    void ordersStartedWithFieldsCarryThemInEveryPushAndEveryAnswer() {
+        List<String> ids = fleet.startMany(2, "cpo-", Map.of("operatorId", "north"));
+
+        assertThat(takeAllPushes())
+                .hasSize(2)
+                .allSatisfy(push -> assertThat(push.payload()).containsEntry("operatorId", "north"));
+        assertThat(fleet.current(ids.get(0)).orElseThrow().payload()).containsEntry("operatorId", "north");
+    }
+
+    @Test
+    void aMissedPushIsLostAndTheNextIsSentAgain() {
+        fleet.start("o-1");
+        fleet.missPush("o-1");
+
+        assertThat(takeAllPushes()).isEmpty();
+        assertThat(fleet.ids(Mode.PUSHING)).containsExactly("o-1");
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(onlyPush().ts()).isEqualTo(clock.millis());
     }
 
     private StatusPush onlyPush() {

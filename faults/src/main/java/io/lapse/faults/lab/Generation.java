@@ -40,6 +40,7 @@ public final class Generation implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(120);
+    private static final int PRODUCERS_SEE_PARTITIONS_MS = 1_000;
 
     private final String name;
     private final Map<ConfigKey, String> settings;
@@ -85,6 +86,9 @@ public final class Generation implements AutoCloseable {
                 .collect(Collectors.toMap(e -> e.getKey().name(), Map.Entry::getValue));
         // the upstream's producers are written against librdkafka; Lapse's own processes keep their defaults
         harness.put("kafka." + ProducerConfig.PARTITIONER_CLASS_CONFIG, LibrdkafkaPartitioner.class.getName());
+        // and notice partitions added within a second (librdkafka's default: five minutes), so that partitions-added
+        // moves keys while it watches
+        harness.put("kafka." + ProducerConfig.METADATA_MAX_AGE_CONFIG, Integer.toString(PRODUCERS_SEE_PARTITIONS_MS));
         LapseConfig config = LapseConfig.load(null, Map.of()).with(harness);
         createTopics(lab, config.topics(), settings.partitions());
         KafkaClients clients = new KafkaClients(config.kafka());
@@ -117,6 +121,7 @@ public final class Generation implements AutoCloseable {
             }
             generation.requireAlive(lab, START_TIMEOUT);
             generation.warmUp(lab);
+            Settling.await(name, services.all());
         } catch (RuntimeException e) {
             generation.close();
             throw e;
@@ -127,8 +132,7 @@ public final class Generation implements AutoCloseable {
 
     /**
      * Runs a workload of the scenarios' shape until its silent orders have fired and been answered, so that a
-     * generation whose pipeline does not fire at all is found out before any scenario counts on it. It waits for
-     * nothing else: the processes meet the first scenario as a user's meet their first minutes, compiling as they go.
+     * generation whose pipeline does not fire at all is found out before any scenario counts on it.
      */
     private void warmUp(Lab lab) {
         Workload workload = new Workload(lab.fleet(), name + "-warm-up", lab.settings());
@@ -196,9 +200,14 @@ public final class Generation implements AutoCloseable {
     private Map<Role, String> groups() {
         Map<Role, String> groups = new EnumMap<>(Role.class);
         for (Role service : Role.values()) {
-            groups.put(service, config.source().string(service.group));
+            groups.put(service, group(service));
         }
         return groups;
+    }
+
+    /** The consumer group the service's instances join (the compensator's: its Kafka Streams application id). */
+    public String group(Role service) {
+        return config.source().string(service.group);
     }
 
     public String name() {

@@ -3,7 +3,7 @@ package io.lapse.faults.observe;
 import io.lapse.faults.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,18 +130,9 @@ public final class FiringTally {
                     + " after its deadline, " + seconds(appended - timeline.recoveredAt())
                     + " after the fault's recovery");
         }
-        int falseExpiries = 0;
-        Set<String> falseOrders = new HashSet<>();
-        for (Seen.Expiry expiry : distinct.values()) {
-            String why = whyFalse(expiry, histories.get(expiry.orderId()), ttl.toMillis());
-            if (why != null) {
-                falseExpiries++;
-                falseOrders.add(expiry.orderId());
-                if (falseExpiries <= EXAMPLES) {
-                    examples.add("false: " + why);
-                }
-            }
-        }
+        List<FalseExpiry> falseOnes = falseAmong(distinct.values(), histories, ttl);
+        Set<String> falseOrders = falseOnes.stream().map(FalseExpiry::orderId).collect(Collectors.toSet());
+        falseOnes.stream().limit(EXAMPLES).forEach(f -> examples.add("false: " + f.why()));
 
         Set<Seen.Key> answered = pulls.stream().map(Seen.Pull::key).collect(Collectors.toSet());
         List<Seen.Expiry> unanswered = distinct.values().stream()
@@ -157,11 +148,37 @@ public final class FiringTally {
                 fired,
                 late,
                 slowest,
-                falseExpiries,
+                falseOnes.size(),
                 falseOrders.size(),
                 expiries.size() - distinct.size(),
                 unanswered.size(),
                 examples);
+    }
+
+    /** A false expiry (see {@link #DEFINITIONS}), and why it is one. */
+    public record FalseExpiry(String orderId, String why) {}
+
+    /**
+     * The distinct false expiries of these orders, judged by their pushes as Kafka holds them: the rule of
+     * {@link #DEFINITIONS} for orders that are not a workload's.
+     */
+    public static List<FalseExpiry> falseExpiries(
+            Set<String> orders, List<Seen.Push> pushes, List<Seen.Expiry> expiries, Duration ttl) {
+        Map<Seen.Key, Seen.Expiry> distinct = new LinkedHashMap<>();
+        expiries.stream().filter(e -> orders.contains(e.orderId())).forEach(e -> distinct.putIfAbsent(e.key(), e));
+        return falseAmong(distinct.values(), PushHistory.of(pushes, orders), ttl);
+    }
+
+    private static List<FalseExpiry> falseAmong(
+            Collection<Seen.Expiry> distinct, Map<String, PushHistory> histories, Duration ttl) {
+        List<FalseExpiry> found = new ArrayList<>();
+        for (Seen.Expiry expiry : distinct) {
+            String why = whyFalse(expiry, histories.get(expiry.orderId()), ttl.toMillis());
+            if (why != null) {
+                found.add(new FalseExpiry(expiry.orderId(), why));
+            }
+        }
+        return found;
     }
 
     private static String firstExpiry(List<Seen.Expiry> own, long deadline) {

@@ -3,6 +3,7 @@ package io.lapse.faults.observe;
 import io.lapse.faults.waiting.Waiting;
 import io.lapse.lifecycle.ServiceLoop;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one topic from its beginning on a background thread, without a consumer group, and keeps what a decoder makes
  * of each record (null, or an exception, for a record it ignores). It survives a lost broker: a failed round is
- * retried. {@link #awaitCaughtUp} proves it has read everything Kafka held at the moment of the call.
+ * retried. Partitions added to the topic are read from their beginning within {@link #PARTITIONS_SEEN_WITHIN}.
+ * {@link #awaitCaughtUp} proves it has read everything Kafka held at the moment of the call.
  */
 public final class TopicTap<T> implements AutoCloseable {
 
@@ -33,9 +35,12 @@ public final class TopicTap<T> implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
     /** At the start, or after the broker came back, a position needs a round trip: on a busy machine more than a poll. */
     private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(2);
+    /** The consumer's metadata age: a judge that missed a partition added to the topic would miss its records. */
+    private static final Duration PARTITIONS_SEEN_WITHIN = Duration.ofSeconds(1);
 
     private final String topic;
-    private final List<TopicPartition> partitions;
+    // read by awaitCaughtUp's caller, grown on the tap's thread
+    private volatile List<TopicPartition> partitions;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Function<ConsumerRecord<byte[], byte[]>, T> decoder;
     private final Queue<T> seen = new ConcurrentLinkedQueue<>();
@@ -57,6 +62,8 @@ public final class TopicTap<T> implements AutoCloseable {
                         bootstrapServers,
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
+                        ConsumerConfig.METADATA_MAX_AGE_CONFIG,
+                        (int) PARTITIONS_SEEN_WITHIN.toMillis(),
                         // as Lapse's readers should: a fleet event of a judge that was fenced mid-publish is aborted
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed"),
@@ -81,6 +88,7 @@ public final class TopicTap<T> implements AutoCloseable {
     }
 
     private void pollOnce() {
+        readAddedPartitions();
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
             T value = decodeOrNull(record);
             if (value != null) {
@@ -89,6 +97,22 @@ public final class TopicTap<T> implements AutoCloseable {
         }
         for (TopicPartition partition : partitions) {
             positions.put(partition, consumer.position(partition, POSITION_TIMEOUT));
+        }
+    }
+
+    /** Partitions the topic gained since the last look, from their beginning; from the consumer's cached metadata. */
+    private void readAddedPartitions() {
+        List<TopicPartition> now = consumer.partitionsFor(topic, POSITION_TIMEOUT).stream()
+                .map(info -> new TopicPartition(topic, info.partition()))
+                .sorted(Comparator.comparingInt(TopicPartition::partition))
+                .toList();
+        List<TopicPartition> added =
+                now.stream().filter(p -> !partitions.contains(p)).toList();
+        if (!added.isEmpty()) {
+            log.info("{}: reading the added partitions {}", topic, added);
+            consumer.assign(now);
+            consumer.seekToBeginning(added);
+            partitions = now;
         }
     }
 
@@ -107,6 +131,7 @@ public final class TopicTap<T> implements AutoCloseable {
 
     /** @return whether the tap read up to the end offsets Kafka reported at the call, within the timeout */
     public boolean awaitCaughtUp(Admin admin, Duration timeout) {
+        List<TopicPartition> partitions = this.partitions;
         Map<TopicPartition, Long> ends;
         try {
             ends = admin

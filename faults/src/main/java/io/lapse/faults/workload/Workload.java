@@ -4,6 +4,7 @@ import io.lapse.faults.settings.SuiteSettings;
 import io.lapse.faults.waiting.Waiting;
 import io.lapse.simulator.Fleet;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -51,7 +52,12 @@ public final class Workload {
 
     /** Finishes every order still active, so that nothing of this scenario keeps Lapse busy in the next. */
     public void end() {
-        ids.stream()
+        finishActive(fleet, ids);
+    }
+
+    /** Finishes those of these orders still active (pushing or silent). */
+    static void finishActive(Fleet fleet, Collection<String> orders) {
+        orders.stream()
                 .filter(id -> fleet.current(id)
                         .map(s -> !"FINISHED".equals(s.status()))
                         .orElse(false))

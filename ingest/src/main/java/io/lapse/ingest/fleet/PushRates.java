@@ -4,22 +4,36 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * How fast producers write to each push partition, from readings of the broker's end offsets: the rate over the last
  * window, and over the baseline span before it. The end offsets move whether or not ingest reads, so a rate that
- * falls means the producers went quiet, never that ingest fell behind.
+ * falls means the producers went quiet, never that ingest fell behind. Once partitions are added to the topic, no rate
+ * is known until {@link #KEYS_MOVE_WITHIN} later, and then a window and a baseline of one more.
  */
 final class PushRates {
+
+    /**
+     * How long after partitions are added to the push topic its producers may still be moving keys to them: their
+     * metadata refresh, five minutes by default both in librdkafka ({@code topic.metadata.refresh.interval.ms}) and in
+     * the Java client ({@code metadata.max.age.ms}). Meanwhile every old partition loses about the share of its keys
+     * the new ones gain, so no rate says whether producers stopped.
+     */
+    static final Duration KEYS_MOVE_WITHIN = Duration.ofMinutes(5);
 
     private record Reading(long at, long end) {}
 
     private final long window;
     private final long baseline;
     private final Map<Integer, Deque<Reading>> readings = new HashMap<>();
+    private final Set<Integer> partitions = new HashSet<>();
+    /** Until when keys may still be moving to partitions added to the topic. */
+    private long keysSettleAt = Long.MIN_VALUE;
 
     PushRates(Duration window, Duration baseline) {
         this.window = window.toMillis();
@@ -28,6 +42,14 @@ final class PushRates {
 
     /** Adds one reading of the topic's end offsets, by partition, and forgets what no rate needs any more. */
     void read(long at, Map<Integer, Long> ends) {
+        if (!partitions.isEmpty() && !partitions.containsAll(ends.keySet())) {
+            keysSettleAt = at + KEYS_MOVE_WITHIN.toMillis();
+        }
+        partitions.addAll(ends.keySet());
+        if (at < keysSettleAt) {
+            // rates measure from the first reading after the keys settled: none spans a move
+            readings.clear();
+        }
         ends.forEach((partition, end) -> {
             Deque<Reading> partitionReadings = readings.computeIfAbsent(partition, p -> new ArrayDeque<>());
             partitionReadings.addLast(new Reading(at, end));

@@ -59,6 +59,43 @@ class SilenceVerdictTest {
     }
 
     @Test
+    void partitionsAddedToThePushTopicMoveKeysWithoutSilencingAnyPartition() {
+        write(Duration.ofMinutes(5), everyPartition(6, 100));
+
+        // librdkafka's producers: CRC-32 modulo 12 instead of 6 sends about half of each partition's keys to a new one
+        Map<Integer, Integer> moved = new HashMap<>();
+        for (int partition = 0; partition < 12; partition++) {
+            moved.put(partition, partition < 6 ? 45 : 55);
+        }
+        write(Duration.ofSeconds(40), moved);
+
+        assertThat(verdict(Optional.empty()).silent()).isEmpty();
+    }
+
+    @Test
+    void onceTheProducersHaveMovedTheirKeysARealSilenceIsToldAgain() {
+        write(Duration.ofMinutes(5), everyPartition(6, 100));
+        write(PushRates.KEYS_MOVE_WITHIN.plusMinutes(1), everyPartition(12, 50));
+
+        Map<Integer, Integer> twoStopped = everyPartition(12, 50);
+        twoStopped.put(0, 0);
+        twoStopped.put(1, 0);
+        write(Duration.ofSeconds(40), twoStopped);
+
+        assertThat(verdict(Optional.empty()).silent())
+                .extracting(PartitionRate::partition)
+                .containsExactly(0, 1);
+    }
+
+    private static Map<Integer, Integer> everyPartition(int partitions, int perSecond) {
+        Map<Integer, Integer> rates = new HashMap<>();
+        for (int partition = 0; partition < partitions; partition++) {
+            rates.put(partition, perSecond);
+        }
+        return rates;
+    }
+
+    @Test
     void aRateThatFallsByMoreThanHalfIsSilenceAndOneThatFallsByAThirdIsNot() {
         write(Duration.ofMinutes(5), Map.of(0, 90, 1, 90));
 

@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * The console's own pages of JSON: who is asking ({@code /api/session}), what the on-call commands show (status, an
- * order, dead letters), the audit log, the overview's history, and firing and cancelling an order.
+ * order, a silent cohort's orders, dead letters), the audit log, the overview's history, and firing and cancelling an order.
  */
 final class ConsoleApi {
 
@@ -50,6 +50,7 @@ final class ConsoleApi {
                 Route.read("/api/status", this::status),
                 Route.read("/api/orders/([^/]+)", this::order),
                 Route.act("/api/orders/([^/]+)/(fire|cancel)", this::act),
+                Route.read("/api/cohorts/([^/]+)", this::cohort),
                 Route.read("/api/dead-letters", this::deadLetters),
                 Route.read("/api/dead-letters/over-time", this::deadLettersOverTime),
                 Route.read("/api/lateness", this::lateness),
@@ -76,6 +77,14 @@ final class ConsoleApi {
 
     private void order(Exchange exchange) {
         OnCallCommands.Outcome outcome = commands.inspect(exchange.pathPart(1));
+        respondWith(exchange, outcome, outcome.exit() == 0 ? 200 : 422);
+    }
+
+    /** A page of a silent cohort's orders; one that is not silent (any more) is exit 1, its one line the answer. */
+    private void cohort(Exchange exchange) {
+        Map<String, String> query = exchange.query();
+        OnCallCommands.Outcome outcome =
+                commands.cohort(exchange.pathPart(1), number(query, "offset", 0, 0, Integer.MAX_VALUE), limit(query));
         respondWith(exchange, outcome, outcome.exit() == 0 ? 200 : 422);
     }
 
@@ -162,10 +171,15 @@ final class ConsoleApi {
     }
 
     private static int limit(Map<String, String> query) {
+        return number(query, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+    }
+
+    /** The query's whole number, within {@code least} and {@code most}; {@code otherwise} when it has none. */
+    private static int number(Map<String, String> query, String name, int otherwise, int least, int most) {
         try {
-            return Math.max(1, Math.min(MAX_LIMIT, Integer.parseInt(query.getOrDefault("limit", "" + DEFAULT_LIMIT))));
+            return Math.max(least, Math.min(most, Integer.parseInt(query.getOrDefault(name, "" + otherwise))));
         } catch (NumberFormatException e) {
-            return DEFAULT_LIMIT;
+            return otherwise;
         }
     }
 

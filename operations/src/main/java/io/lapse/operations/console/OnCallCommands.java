@@ -2,6 +2,7 @@ package io.lapse.operations.console;
 
 import io.lapse.operations.dlq.DlqListCommand;
 import io.lapse.operations.dlq.DlqRedriveCommand;
+import io.lapse.operations.inspect.CohortCommand;
 import io.lapse.operations.inspect.InspectCommand;
 import io.lapse.operations.manual.CancelCommand;
 import io.lapse.operations.manual.FireCommand;
@@ -16,7 +17,7 @@ import picocli.CommandLine;
 
 /**
  * The on-call commands the console serves, run in this process with {@code --json}: the console shows what
- * {@code lapse status}, {@code inspect}, {@code dlq list}, {@code dlq redrive}, {@code replay}, {@code fire} and
+ * {@code lapse status}, {@code inspect}, {@code cohort}, {@code dlq list}, {@code dlq redrive}, {@code replay}, {@code fire} and
  * {@code cancel} decide, so that each rule stays in its command. Each run opens its own Kafka and Redis clients and closes them, as the CLI does.
  *
  * @param configFile passed as --config; null for defaults and LAPSE_* variables only
@@ -55,6 +56,11 @@ record OnCallCommands(Path configFile, List<String> metricsUrls, String timeout)
 
     Outcome inspect(String orderId) {
         return run(new InspectCommand(), List.of("--", orderId));
+    }
+
+    /** One page of the orders of a silent cohort, by orderId. */
+    Outcome cohort(String cohort, int offset, int limit) {
+        return run(new CohortCommand(), List.of("--offset=" + offset, "--limit=" + limit, "--", cohort));
     }
 
     /** @param since null for all; @param reason null for any */

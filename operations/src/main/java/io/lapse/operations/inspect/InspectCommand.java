@@ -157,7 +157,7 @@ public final class InspectCommand extends OnCallCommand {
         return newestFirst.subList(0, Math.min(Math.max(last, 0), newestFirst.size()));
     }
 
-    private static Long boxed(OptionalLong value) {
+    static Long boxed(OptionalLong value) {
         return value.isPresent() ? value.getAsLong() : null;
     }
 }

@@ -52,7 +52,7 @@ record InspectReport(
     /** Every line through {@link Show#line}: statuses, errors, headers and reasons come from Kafka and Redis. */
     void print(PrintWriter out, long now) {
         Show.line(out, "order %s (shard %d)".formatted(orderId, shard));
-        Show.line(out, "  timer        " + timer(now));
+        Show.line(out, "  timer        " + TimerText.of(phase, attempt, dueAt, endedAt, now));
         Show.line(out, "  held         " + held.headline());
         held.reasons().forEach(reason -> Show.line(out, "                 - " + reason));
         Show.line(out, "  last status  " + status(now));
@@ -146,24 +146,6 @@ record InspectReport(
 
     private static String copy(OrderHistory.Entry<?> entry) {
         return entry.copyOf() == null ? "" : " (copy of " + entry.copyOf() + ")";
-    }
-
-    private String timer(long now) {
-        return switch (phase) {
-            case "UNKNOWN" -> "unknown to Redis: not watched";
-            case "ARMED" ->
-                "armed: expires " + Show.time(dueAt) + " (" + Show.ago(dueAt, now) + ") unless a status comes";
-            case "LEASED" -> "being fired: attempt " + attempt + ", lease ends " + Show.time(dueAt);
-            case "FIRED" ->
-                "fired, attempt " + attempt + "; next expiry due " + Show.time(dueAt) + " (" + Show.ago(dueAt, now)
-                        + ")";
-            case "RECOVERED" ->
-                "re-armed by the compensator: expires " + Show.time(dueAt) + " (" + Show.ago(dueAt, now) + ")";
-            case "GIVEN_UP" ->
-                "given up after attempt " + attempt + (endedAt == null ? "" : " at " + Show.time(endedAt));
-            case "ENDED" -> "finished" + (endedAt == null ? "" : " at " + Show.time(endedAt));
-            default -> phase;
-        };
     }
 
     private String status(long now) {

@@ -133,7 +133,7 @@ final class StatusProblems {
                     + "each silent order is pulled as it expires, and " + "the event is on the fleet events topic");
         }
         cohortSilences.forEach(silence -> problems.add("cohort silence of "
-                + StatusReport.describe(silence, now)
+                + CohortSilenceText.describe(silence, now)
                 + " while the rest of the fleet pushes (that cohort's upstream?); each is pulled as it expires, and "
                 + "the event is on the fleet events topic"));
         return problems;

@@ -122,18 +122,10 @@ record StatusReport(
             return;
         }
         for (CohortEvent silence : cohortSilences) {
-            out.println("cohort silence " + describe(silence, at));
+            out.println("cohort silence " + CohortSilenceText.describe(silence, at));
         }
         out.println("               one cohort's orders stopped pushing together, the rest of the fleet pushes: each "
                 + "fires and is pulled; ask that cohort's upstream");
-    }
-
-    /** One cohort silence in words, for the status and its problems; the cohort's name came from a push. */
-    static String describe(CohortEvent silence, long at) {
-        return ControlCharacters.escape(silence.cohort()) + " (" + silence.cohortOf() + ") since "
-                + Show.time(silence.since()) + " ("
-                + Show.ago(silence.since(), at) + "): about " + Show.count(silence.silentOrders()) + " of its "
-                + Show.count(silence.orders()) + " orders went silent together";
     }
 
     private void printWatermarks(PrintWriter out) {

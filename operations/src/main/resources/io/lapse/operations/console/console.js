@@ -6,6 +6,8 @@ const REFRESH_MS = 5000;
 // the dead-letter chart reads three hours of the topic: less often than the figures
 const DEAD_LETTER_CHART_MS = 30000;
 const SVG = 'http://www.w3.org/2000/svg';
+// orders of a silent cohort shown at a time: a cohort may have thousands
+const COHORT_PAGE = 50;
 let overviewTimer = null;
 let deadLetterChartAt = 0;
 // who the console says this tab acts as: {user, role, mayAct}; null until it knows
@@ -105,6 +107,7 @@ const TABS = {
     byId('order-id').value = decodeURIComponent(id);
     inspect(byId('order-id').value);
   }},
+  'cohort': {open(name) { if (name) loadCohort(decodeURIComponent(name), 0); }},
   'dead-letters': {open() { loadDeadLetters(); }},
   'replay': {open() { replays.latest(); }},
   'audit': {open() { loadAudit(); }},
@@ -307,6 +310,7 @@ function renderOverview(s) {
     ? 'since ' + time(s.fleetSilence.since) + ' (' + duration(s.at - s.fleetSilence.since) + ' ago): '
       + Math.round(s.fleetSilence.silentShare * 100) + ' % of the pushes missing; the producers stopped writing'
     : 'none';
+  renderCohortSilences(s);
   const m = s.metrics;
   byId('overdue-text').textContent = s.overdue === 0 ? 'overdue: none'
     : 'overdue: ' + s.overdue + ', the oldest ' + s.oldestOverdue.orderId + ' (deadline ' + time(s.oldestOverdue.deadline)
@@ -330,6 +334,63 @@ function renderOverview(s) {
     duration(w.ageMillis) + (w.exists ? '' : ' (partition no longer exists)')])
     .concat(s.unreportedPartitions.map(p => [p, 'none yet', '–'])));
   fillRows('shards', s.shards.map(c => [c.shard, c.watched, c.overdue, c.epoch === null ? 'none' : c.epoch]));
+}
+
+function link(text, hash) {
+  const a = el('a', text);
+  a.setAttribute('href', '#' + hash);
+  return a;
+}
+
+/** The silent cohorts lapse status names, each with a link to its orders. */
+function renderCohortSilences(s) {
+  byId('cohort-silences-text').textContent = !s.cohortOf ? 'none told (fleet.cohort-field is empty)'
+    : s.cohortSilences.length === 0 ? 'none (no cohort of ' + s.cohortOf + ' went silent while the rest pushes)'
+    : s.cohortSilences.length + ' of ' + s.cohortOf + ': their orders stopped pushing together while the rest of the'
+      + ' fleet pushes; each fires and is pulled. Ask that cohort\'s upstream.';
+  fillRows('cohort-silences', s.cohortSilences.map(c => {
+    const orders = el('td');
+    orders.appendChild(link('orders', 'cohort/' + encodeURIComponent(c.cohort)));
+    return [c.cohort, 'about ' + c.silentOrders + ' of ' + c.orders,
+      time(c.since) + ' (' + duration(s.at - c.since) + ' ago)', orders];
+  }));
+}
+
+// ---- cohort: one page of a silent cohort's orders
+
+let cohortShown = null;
+
+async function loadCohort(name, offset) {
+  byId('cohort-title').textContent = 'cohort ' + name;
+  clear(byId('cohort-orders').tBodies[0]);
+  ['cohort-silence', 'cohort-summary', 'cohort-more'].forEach(id => { byId(id).textContent = ''; });
+  byId('cohort-summary').textContent = 'reading its orders…';
+  const result = await api('/api/cohorts/' + encodeURIComponent(name) + '?offset=' + offset + '&limit=' + COHORT_PAGE);
+  if (!result.ok) { byId('cohort-summary').textContent = ''; say(failure(result)); return; }
+  renderCohort(result.body);
+}
+
+function renderCohort(c) {
+  cohortShown = c;
+  const v = c.silence;
+  byId('cohort-title').textContent = 'cohort ' + c.cohort + ' (' + c.cohortOf + ')';
+  byId('cohort-silence').textContent = 'silent since ' + time(v.since) + ': about ' + v.silentOrders + ' of its '
+    + v.orders + ' orders went silent together while the rest of the fleet pushes';
+  byId('cohort-summary').textContent = c.found + ' orders whose pushes from ' + time(c.from) + ' to ' + time(c.to)
+    + ' name the cohort; ' + c.fired + ' fired since the silence began, ' + c.pulled + ' pulled.';
+  fillRows('cohort-orders', c.orders.map(o => {
+    const order = el('td');
+    order.appendChild(link(o.orderId, 'order/' + encodeURIComponent(o.orderId)));
+    return [order, o.timer, time(o.lastSeen),
+      o.expiries === 0 ? 'no' : o.expiries + ', last ' + time(o.lastFiredAt),
+      o.pulls === 0 ? 'no' : o.pulls + ', last ' + o.lastPull + ' ' + time(o.lastPulledAt)];
+  }));
+  const shownTo = c.offset + c.orders.length;
+  byId('cohort-more').textContent = c.found === 0 ? 'no orders found'
+    : 'orders ' + (c.orders.length === 0 ? 'none' : (c.offset + 1) + '–' + shownTo) + ' of ' + c.found
+      + (c.more > 0 ? ', ' + c.more + ' more' : '');
+  byId('cohort-previous').disabled = c.offset === 0;
+  byId('cohort-next').disabled = c.more === 0;
 }
 
 // ---- order
@@ -571,6 +632,10 @@ document.addEventListener('DOMContentLoaded', async () => {
   byId('fire').addEventListener('click', () => act('fire'));
   byId('cancel').addEventListener('click', () => act('cancel'));
   byId('rebuild').addEventListener('click', rebuild);
+  byId('cohort-previous').addEventListener('click',
+    () => cohortShown && loadCohort(cohortShown.cohort, Math.max(0, cohortShown.offset - COHORT_PAGE)));
+  byId('cohort-next').addEventListener('click',
+    () => cohortShown && loadCohort(cohortShown.cohort, cohortShown.offset + cohortShown.orders.length));
   window.addEventListener('hashchange', route);
   // the tab clicked again is shown again from its top: the browser would only scroll to the section of that name
   document.querySelectorAll('nav a').forEach(a => a.addEventListener('click', e => {

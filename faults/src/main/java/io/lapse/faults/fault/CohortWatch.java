@@ -4,7 +4,7 @@ import io.lapse.event.CohortEvent;
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.observe.FiringTally;
 import io.lapse.faults.observe.FleetEventsTap;
 import io.lapse.faults.observe.Observations;

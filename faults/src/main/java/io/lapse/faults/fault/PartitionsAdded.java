@@ -5,7 +5,7 @@ import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.observe.Observations;
 import io.lapse.faults.observe.Seen;
 import io.lapse.faults.observe.TopicTap;

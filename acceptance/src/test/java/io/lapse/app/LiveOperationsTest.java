@@ -26,6 +26,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -230,12 +231,8 @@ class LiveOperationsTest {
 
     /** Names of the series in a Prometheus text exposition. */
     private static Set<String> exported(String exposition) {
-        Set<String> names = new TreeSet<>();
-        for (String line : exposition.split("\n")) {
-            if (!line.startsWith("#") && !line.isBlank()) {
-                names.add(line.split("[{ ]", 2)[0]);
-            }
-        }
-        return names;
+        return PrometheusText.parse(exposition).stream()
+                .map(PrometheusText.Sample::name)
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 }

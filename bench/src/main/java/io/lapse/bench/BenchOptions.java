@@ -1,5 +1,6 @@
 package io.lapse.bench;
 
+import io.lapse.bench.lateness.LatenessLoad;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,19 +35,15 @@ public record BenchOptions(
         if (!List.of("zset", "ttl").containsAll(modes)) {
             throw new IllegalArgumentException("modes must be zset or ttl, got " + modes);
         }
-        if (cadence.isNegative() || cadence.isZero()) {
-            throw new IllegalArgumentException("cadence must be positive, got " + cadence);
-        }
-        if (ttl.compareTo(cadence) <= 0) {
-            throw new IllegalArgumentException("ttl (" + ttl + ") must be longer than the cadence (" + cadence
-                    + "), or orders that keep pushing would expire too");
-        }
-        if (!(silentFraction >= 0 && silentFraction <= 1)) {
-            throw new IllegalArgumentException("silent fraction must be between 0 and 1, got " + silentFraction);
-        }
+        new LatenessLoad(cadence, ttl, silentFraction);
         if (throughputPushes < 0) {
             throw new IllegalArgumentException("throughput pushes must not be negative, got " + throughputPushes);
         }
+    }
+
+    /** How the orders of the fire-lateness runs push. */
+    public LatenessLoad lateness() {
+        return new LatenessLoad(cadence, ttl, silentFraction);
     }
 
     /** 10 k, 100 k and 1 M orders in both modes, pushing every 15 s with a 20 s ttl; 1 % go silent. */

@@ -56,7 +56,7 @@ public final class BenchReport {
             out.append('\n').append(ThroughputSection.markdown(throughput));
         }
         if (!runs.isEmpty()) {
-            out.append('\n').append(LatenessSection.markdown(options, runs));
+            out.append('\n').append(LatenessSection.markdown(options.lateness(), runs));
         }
         out.append(ReportFormat.totalRunTime(took));
         return out.toString();

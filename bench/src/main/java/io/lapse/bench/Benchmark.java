@@ -50,7 +50,7 @@ public final class Benchmark {
             environment = BenchEnvironment.capture(probe);
             if (options.throughputPushes() > 0) {
                 try {
-                    throughput = ThroughputBenchmark.run(stack, probe, options);
+                    throughput = ThroughputBenchmark.run(stack, probe, options.throughputPushes(), options.ttl());
                 } catch (Exception e) {
                     throughput = ThroughputResult.failed(options.throughputPushes(), describe(e));
                 }
@@ -60,7 +60,7 @@ public final class Benchmark {
                     // garbage of the previous run should not be collected during this one
                     System.gc();
                     try {
-                        runs.add(LatenessRun.run(stack, probe, options, mode, size));
+                        runs.add(LatenessRun.run(stack, probe, options.lateness(), mode, size));
                     } catch (Exception e) {
                         runs.add(LatenessResult.failed(mode, size, describe(e)));
                     }

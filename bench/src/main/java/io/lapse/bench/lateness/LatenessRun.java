@@ -1,6 +1,5 @@
 package io.lapse.bench.lateness;
 
-import io.lapse.bench.BenchOptions;
 import io.lapse.bench.harness.BenchServices;
 import io.lapse.bench.harness.ExpiryCollector;
 import io.lapse.bench.harness.RedisProbe;
@@ -34,28 +33,28 @@ public final class LatenessRun {
     private static final long CHECK_EVERY_MS = 500;
     private static final long TIMEOUT_SECONDS = 30;
 
-    private final BenchOptions options;
+    private final LatenessLoad load;
     private final String mode;
     private final int timers;
     private final long ttlMillis;
     private final long graceMillis;
 
-    private LatenessRun(BenchOptions options, String mode, int timers) {
-        this.options = options;
+    private LatenessRun(LatenessLoad load, String mode, int timers) {
+        this.load = load;
         this.mode = mode;
         this.timers = timers;
-        this.ttlMillis = options.ttl().toMillis();
+        this.ttlMillis = load.ttl().toMillis();
         this.graceMillis = mode.equals("zset") ? ZSET_GRACE_MS : TTL_GRACE_MS;
     }
 
-    public static LatenessResult run(DevStack stack, RedisProbe probe, BenchOptions options, String mode, int timers)
+    public static LatenessResult run(DevStack stack, RedisProbe probe, LatenessLoad load, String mode, int timers)
             throws Exception {
         // repeat = 1 h: only first expiries are measured, and repeats would only add load
         Map<String, String> settings = Map.of(
                 "timer.mode",
                 mode,
                 "timer.ttl",
-                options.ttl().toMillis() + "ms",
+                load.ttl().toMillis() + "ms",
                 "timer.repeat",
                 "1h",
                 "topics.partitions",
@@ -72,7 +71,7 @@ public final class LatenessRun {
                             stack.bootstrapServers(), config.topics().expired());
                     LapseRuntime lapse =
                             BenchServices.start(config, EnumSet.of(ServiceName.INGEST, ServiceName.TIMER))) {
-                return new LatenessRun(options, mode, timers).measure(sandbox, probe, expiries, lapse);
+                return new LatenessRun(load, mode, timers).measure(sandbox, probe, expiries, lapse);
             }
         }
     }
@@ -80,8 +79,8 @@ public final class LatenessRun {
     private LatenessResult measure(RunSandbox sandbox, RedisProbe probe, ExpiryCollector expiries, LapseRuntime lapse)
             throws Exception {
         long memoryBefore = probe.usedMemory();
-        Duration warmup = options.cadence().plus(EXTRA_WARMUP);
-        PushSchedule schedule = new PushSchedule(timers, options.cadence(), options.silentFraction(), warmup);
+        Duration warmup = load.cadence().plus(EXTRA_WARMUP);
+        PushSchedule schedule = new PushSchedule(timers, load.cadence(), load.silentFraction(), warmup);
         log.info(
                 "{} {}: {} pushes/s, warm-up {} s",
                 mode,

@@ -3,7 +3,6 @@ package io.lapse.bench.lateness;
 import static io.lapse.bench.report.ReportFormat.count;
 import static io.lapse.bench.report.ReportFormat.millis;
 
-import io.lapse.bench.BenchOptions;
 import io.lapse.bench.report.MarkdownTable;
 import java.time.Duration;
 import java.util.Arrays;
@@ -34,12 +33,12 @@ public final class LatenessSection {
 
     private LatenessSection() {}
 
-    public static String markdown(BenchOptions options, List<LatenessResult> runs) {
+    public static String markdown(LatenessLoad load, List<LatenessResult> runs) {
         MarkdownTable table = new MarkdownTable(HEADER);
         StringBuilder notes = new StringBuilder();
         for (LatenessResult r : runs) {
             table.row(r.failure() != null ? failedRow(r) : row(r));
-            notes.append(notes(r, options.ttl().minus(options.cadence())));
+            notes.append(notes(r, load.ttl().minus(load.cadence())));
         }
         return "## Fire lateness and memory (goals for zset at 1 M: p50 ≤ 10 ms, p99 ≤ 50 ms; ≤ 150 bytes/order)\n\n"
                 + table + '\n'

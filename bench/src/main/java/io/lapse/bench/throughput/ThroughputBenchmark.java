@@ -1,6 +1,5 @@
 package io.lapse.bench.throughput;
 
-import io.lapse.bench.BenchOptions;
 import io.lapse.bench.harness.RedisProbe;
 import io.lapse.bench.harness.RunSandbox;
 import io.lapse.bench.load.PushTopicFiller;
@@ -32,13 +31,16 @@ public final class ThroughputBenchmark {
 
     private ThroughputBenchmark() {}
 
-    public static ThroughputResult run(DevStack stack, RedisProbe probe, BenchOptions options) throws Exception {
-        long records = options.throughputPushes();
+    /**
+     * @param records pushes to write and read back
+     * @param ttl     timer.ttl of the run
+     */
+    public static ThroughputResult run(DevStack stack, RedisProbe probe, long records, Duration ttl) throws Exception {
         int orders = (int) Math.min(ORDERS, records);
         // no path should need more than this, even at a tenth of the goal of 100,000/s
         Duration limit = Duration.ofSeconds(Math.max(120, records / 10_000));
         Map<String, String> settings =
-                Map.of("timer.mode", "zset", "timer.ttl", options.ttl().toMillis() + "ms", "topics.partitions", "6");
+                Map.of("timer.mode", "zset", "timer.ttl", ttl.toMillis() + "ms", "topics.partitions", "6");
         try (RunSandbox sandbox = RunSandbox.open(stack, probe, "throughput", settings)) {
             LapseConfig config = sandbox.config;
             String topic = config.topics().push();
@@ -63,7 +65,7 @@ public final class ThroughputBenchmark {
                     config.timer().shards(),
                     records,
                     orders,
-                    options.ttl().toMillis());
+                    ttl.toMillis());
             return new ThroughputResult(records, orders, fill, consumer, ingest, redis, null);
         }
     }

@@ -2,7 +2,7 @@ package io.lapse.faults.chaos;
 
 import io.lapse.faults.lab.LapseLauncher;
 import io.lapse.faults.lab.Liveness;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package io.lapse.faults.chaos;
 
 import io.lapse.devstack.RedisServer;
 import io.lapse.faults.lab.Relay;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;

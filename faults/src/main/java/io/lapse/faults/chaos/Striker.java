@@ -2,7 +2,7 @@ package io.lapse.faults.chaos;
 
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.Relay;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.simulator.FaultSettings;
 import java.time.Duration;
 import java.util.Comparator;

@@ -2,7 +2,7 @@ package io.lapse.faults.fault;
 
 import io.lapse.event.CohortEvent;
 import io.lapse.faults.lab.Lab;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.CohortOrders;
 import io.lapse.faults.workload.Workload;
 import io.lapse.simulator.Fleet;

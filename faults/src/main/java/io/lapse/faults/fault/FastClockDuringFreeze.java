@@ -6,7 +6,7 @@ import io.lapse.faults.lab.Generation;
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.Workload;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.lapse.faults.fault;
 
 import io.lapse.faults.lab.Generation;
 import io.lapse.faults.lab.Lab;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.Workload;
 import java.time.Duration;
 import java.util.List;

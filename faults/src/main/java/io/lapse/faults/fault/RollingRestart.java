@@ -3,7 +3,7 @@ package io.lapse.faults.fault;
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.Workload;
 import java.time.Duration;
 

@@ -1,8 +1,8 @@
 package io.lapse.faults.fault;
 
 import io.lapse.faults.lab.Lab;
-import io.lapse.faults.lab.Waiting;
 import io.lapse.faults.observe.Observations;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.Workload;
 import io.lapse.simulator.FaultSettings;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.lapse.faults.fault;
 
 import io.lapse.faults.lab.Lab;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.Workload;
 import java.time.Duration;
 

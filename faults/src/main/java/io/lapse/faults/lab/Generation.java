@@ -10,6 +10,7 @@ import io.lapse.config.TopicNames;
 import io.lapse.devstack.TopicReadiness;
 import io.lapse.faults.observe.Observations;
 import io.lapse.faults.settings.SuiteSettings;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.LibrdkafkaPartitioner;
 import io.lapse.faults.workload.Workload;
 import io.lapse.kafka.KafkaClients;
@@ -137,7 +138,7 @@ public final class Generation implements AutoCloseable {
         Workload workload = new Workload(lab.fleet(), name + "-warm-up", lab.settings());
         long startedAt = workload.start();
         try {
-            workload.silenceAfterWarmUp(observations, startedAt, WARM_UP_TIMEOUT);
+            workload.silenceAfterWarmUp(observations::allSpoke, startedAt, WARM_UP_TIMEOUT);
             Waiting.require(
                     () -> observations.allExpiredAndAnswered(workload.silent()),
                     WARM_UP_TIMEOUT,

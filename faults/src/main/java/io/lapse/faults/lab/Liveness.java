@@ -1,5 +1,6 @@
 package io.lapse.faults.lab;
 
+import io.lapse.faults.waiting.Waiting;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
 package io.lapse.faults.observe;
 
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.lifecycle.ServiceLoop;
 import java.time.Duration;
 import java.util.Comparator;

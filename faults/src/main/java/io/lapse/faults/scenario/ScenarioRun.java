@@ -5,13 +5,13 @@ import io.lapse.faults.lab.Generation;
 import io.lapse.faults.lab.Lab;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.Liveness;
-import io.lapse.faults.lab.Waiting;
 import io.lapse.faults.observe.DeadLetterTally;
 import io.lapse.faults.observe.FiringTally;
 import io.lapse.faults.observe.Observations;
 import io.lapse.faults.observe.RecordRef;
 import io.lapse.faults.observe.Timeline;
 import io.lapse.faults.settings.SuiteSettings;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.faults.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,7 +82,8 @@ final class ScenarioRun {
         Workload workload = new Workload(lab.fleet(), scenario.name(), settings);
         long startedAt = workload.start();
         try {
-            long silencedAt = workload.silenceAfterWarmUp(generation.observations(), startedAt, WARM_UP_TIMEOUT);
+            long silencedAt =
+                    workload.silenceAfterWarmUp(generation.observations()::allSpoke, startedAt, WARM_UP_TIMEOUT);
             Waiting.untilTime(silencedAt + FAULT_AFTER_SILENCE.toMillis());
             log.info("{}: injecting the fault into {}", scenario.name(), generation.name());
             FaultReport fault = scenario.fault().inject(lab, workload);

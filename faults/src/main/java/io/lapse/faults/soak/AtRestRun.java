@@ -11,7 +11,7 @@ import io.lapse.devstack.TopicReadiness;
 import io.lapse.faults.lab.LapseLauncher;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.metrics.MetricNames;
 import io.lapse.operations.status.PrometheusText;

@@ -6,7 +6,7 @@ import io.lapse.devstack.KafkaBrokerProcess;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.metrics.MetricNames;
 import io.lapse.operations.status.PrometheusText;
 import java.time.Duration;

@@ -14,7 +14,7 @@ import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.metrics.MetricNames;
 import io.lapse.operations.status.PrometheusText;

@@ -14,7 +14,7 @@ import io.lapse.faults.lab.LapseLauncher;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
-import io.lapse.faults.lab.Waiting;
+import io.lapse.faults.waiting.Waiting;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,13 +1,13 @@
 package io.lapse.faults.workload;
 
-import io.lapse.faults.lab.Waiting;
-import io.lapse.faults.observe.Observations;
 import io.lapse.faults.settings.SuiteSettings;
+import io.lapse.faults.waiting.Waiting;
 import io.lapse.simulator.Fleet;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * One scenario's orders in the simulated fleet, with ids of their own, so that only they count in its tally. All push
@@ -38,11 +38,12 @@ public final class Workload {
      * Waits for the warm-up and until every order has a push in Kafka (a slow first send must not leave an order
      * silent that never spoke), then silences and finishes the chosen ones.
      *
+     * @param allSpoke whether every one of the orders has a push in Kafka (the observations' {@code allSpoke})
      * @return when they were silenced
      */
-    public long silenceAfterWarmUp(Observations seen, long startedAt, Duration timeout) {
+    public long silenceAfterWarmUp(Predicate<Set<String>> allSpoke, long startedAt, Duration timeout) {
         Waiting.untilTime(startedAt + settings.warmUp().toMillis());
-        Waiting.require(() -> seen.allSpoke(all()), timeout, "a push in Kafka from every order of " + namespace);
+        Waiting.require(() -> allSpoke.test(all()), timeout, "a push in Kafka from every order of " + namespace);
         long silencedAt = System.currentTimeMillis();
         silent().forEach(fleet::silence);
         finished().forEach(fleet::finish);

@@ -1,4 +1,4 @@
-package io.lapse.faults.lab;
+package io.lapse.faults.waiting;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;

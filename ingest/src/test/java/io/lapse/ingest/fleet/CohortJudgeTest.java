@@ -108,6 +108,7 @@ class CohortJudgeTest {
         CohortEvent ended = published.get(1);
         assertThat(ended.event()).isEqualTo(CohortEvent.Kind.COHORT_SILENCE_ENDED);
         assertThat(ended.since()).isEqualTo(published.get(0).since());
+        assertThat((double) ended.orders()).as("orders pushing again").isCloseTo(1_000, Offset.offset(50.0));
         assertThat(judge.on()).isEmpty();
     }
 

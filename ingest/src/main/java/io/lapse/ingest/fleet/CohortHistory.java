@@ -2,6 +2,7 @@ package io.lapse.ingest.fleet;
 
 import io.lapse.store.CohortSpan;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -154,6 +155,27 @@ final class CohortHistory {
         return ring == null ? Optional.empty() : figures(ring, keptShare, frozenBaseline);
     }
 
+    /**
+     * A cohort's counts over the spans of the last window, the newest first; empty when it is not held or the window
+     * was not counted whole.
+     */
+    List<CohortSpan.Count> window(String cohort) {
+        Ring ring = cohorts.get(cohort);
+        if (ring == null || newest == Long.MIN_VALUE) {
+            return List.of();
+        }
+        long windowStart = windowStart();
+        if (!countedWhole(ring, windowStart)) {
+            return List.of();
+        }
+        List<CohortSpan.Count> counts = new ArrayList<>(windowSpans);
+        for (long span = newest; span >= windowStart; span -= spanMillis) {
+            int slot = slot(span);
+            counts.add(new CohortSpan.Count(ring.pushes[slot], ring.finished[slot]));
+        }
+        return counts;
+    }
+
     /** Cohorts held, the busiest first. */
     List<String> cohorts() {
         return cohorts.entrySet().stream()
@@ -166,14 +188,14 @@ final class CohortHistory {
         if (newest == Long.MIN_VALUE) {
             return Optional.empty();
         }
-        long windowStart = newest - (long) (windowSpans - 1) * spanMillis;
+        long windowStart = windowStart();
         long baselineFrom = Math.max(Math.max(countedFrom, ring.since), newest - (long) (slots - 1) * spanMillis);
         int baselineSpans = (int) ((windowStart - baselineFrom) / spanMillis);
         if (frozenBaseline.isEmpty() && baselineSpans < windowSpans) {
             return Optional.empty();
         }
-        if (windowStart < Math.max(countedFrom, ring.since)) {
-            return Optional.empty(); // the window itself was not counted whole
+        if (!countedWhole(ring, windowStart)) {
+            return Optional.empty();
         }
         long windowPushes = 0;
         long windowFinished = 0;
@@ -213,6 +235,16 @@ final class CohortHistory {
                 baseline,
                 Math.min(lowSince, newest),
                 lowSince > newest ? Double.NaN : lowPushes * 1000.0 / (lowSpans * spanMillis)));
+    }
+
+    /** The start of the oldest span of the last window. */
+    private long windowStart() {
+        return newest - (long) (windowSpans - 1) * spanMillis;
+    }
+
+    /** Whether the ring counted every span of the window from {@code windowStart} on. */
+    private boolean countedWhole(Ring ring, long windowStart) {
+        return windowStart >= Math.max(countedFrom, ring.since);
     }
 
     private void advanceTo(long start) {

@@ -2,6 +2,7 @@ package io.lapse.ingest.fleet;
 
 import io.lapse.config.CohortSettings;
 import io.lapse.event.CohortEvent;
+import io.lapse.store.CohortSpan;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * so at two checks running. Orders that finished (a terminal push) are not silent: each adds back what it would have
  * pushed. Orders are counted from pushes with the fleet's mean push interval (watched orders ÷ the fleet's baseline
  * pushes per second): a cohort of fewer than {@code fleet.cohort-min-orders} is never judged. It speaks again by the
- * same {@link SilenceRule} as a push partition, against its baseline from before its silence.
+ * same {@link SilenceRule} as a push partition, against its baseline from before its silence; its orders pushing again
+ * are counted from the spans since it came back, as its silent orders are from the spans since it fell silent.
  */
 final class CohortJudge {
 
@@ -181,10 +183,11 @@ final class CohortJudge {
         if (!cohortRule.speaksAgain(now, baseline, quietestNow)) {
             return;
         }
+        double back = backNow(history, cohort, baseline, quietestNow, known, now);
         CohortEvent ended = silence.ended(
                 at,
-                Math.round(now * known),
-                Math.round(Math.max(0, baseline - now) * known),
+                Math.round(back * known),
+                Math.round(Math.max(0, baseline - back) * known),
                 found.get().pushesPerSecond());
         publisher.publish(ended);
         on.remove(cohort);
@@ -202,7 +205,12 @@ final class CohortJudge {
      * finished is not silent.
      */
     private static double pushingOrFinished(CohortHistory.Figures figures, double interval) {
-        return interval > 0 ? figures.pushesPerSecond() + figures.finished() / interval : figures.pushesPerSecond();
+        return withFinished(figures.pushesPerSecond(), figures.finished(), interval);
+    }
+
+    /** Pushes per second with orders that finished added back, each as one push per push interval. */
+    private static double withFinished(double pushesPerSecond, double finished, double interval) {
+        return interval > 0 ? pushesPerSecond + finished / interval : pushesPerSecond;
     }
 
     /**
@@ -213,9 +221,34 @@ final class CohortJudge {
         if (Double.isNaN(figures.lowPushesPerSecond())) {
             return now;
         }
-        return interval > 0
-                ? figures.lowPushesPerSecond() + figures.finished() / interval
-                : figures.lowPushesPerSecond();
+        return withFinished(figures.lowPushesPerSecond(), figures.finished(), interval);
+    }
+
+    /**
+     * What the cohort pushes since it came back (its newest spans in a row that each speak again), finished orders
+     * added back: the window that ends a silence is still mostly the silence's, so its rate counts too few orders
+     * back, as {@link #quietNow} counts only the silent spans at the start. The window's rate when no span alone
+     * speaks again.
+     */
+    private double backNow(
+            CohortHistory history, String cohort, double baseline, double quietest, double interval, double window) {
+        double spanSeconds = history.spanMillis() / 1000.0;
+        long pushes = 0;
+        long finished = 0;
+        int spans = 0;
+        for (CohortSpan.Count span : history.window(cohort)) {
+            double rate = withFinished(span.pushes() / spanSeconds, span.finished(), interval);
+            if (!cohortRule.speaksAgain(rate, baseline, quietest)) {
+                break;
+            }
+            pushes += span.pushes();
+            finished += span.finished();
+            spans++;
+        }
+        if (spans == 0) {
+            return window;
+        }
+        return withFinished(pushes / (spans * spanSeconds), finished, interval);
     }
 
     /** Seconds between two pushes of an order, on average over the fleet; NaN while unknown. */

@@ -39,7 +39,11 @@ class CohortJudgeTest {
     private CohortJudge judge = judge(Map.of());
 
     private CohortJudge judge(Map<String, CohortEvent> on) {
-        return new CohortJudge(SETTINGS.cohorts(), SilenceRule.of(SETTINGS), SETTINGS.minPushesPerSecond(), "push", on);
+        return judge(SETTINGS, on);
+    }
+
+    private static CohortJudge judge(FleetSettings settings, Map<String, CohortEvent> on) {
+        return new CohortJudge(settings.cohorts(), SilenceRule.of(settings), settings.minPushesPerSecond(), "push", on);
     }
 
     /** Runs the fleet span by span for this long, the judge checking after each span. */
@@ -104,6 +108,7 @@ class CohortJudgeTest {
         CohortEvent ended = published.get(1);
         assertThat(ended.event()).isEqualTo(CohortEvent.Kind.COHORT_SILENCE_ENDED);
         assertThat(ended.since()).isEqualTo(published.get(0).since());
+        assertThat((double) ended.orders()).as("orders pushing again").isCloseTo(1_000, Offset.offset(50.0));
         assertThat(judge.on()).isEmpty();
     }
 
@@ -164,5 +169,33 @@ class CohortJudgeTest {
                 .extracting(CohortEvent::event)
                 .containsExactly(CohortEvent.Kind.COHORT_SILENCE_STARTED, CohortEvent.Kind.COHORT_SILENCE_ENDED);
         assertThat(Set.copyOf(judge.on().keySet())).isEmpty();
+    }
+
+    @Test
+    void theEndCountsTheOrdersPushingAgainNotTheWindowStillMostlySilent() throws Exception {
+        // a cohort of 70 is judged only below the default least of 100 (as in the fault suite's cohort-silence)
+        judge = judge(
+                FleetSettings.from(ConfigSource.defaults()
+                        .with(Map.of("fleet.cohort-field", "operatorId", "fleet.cohort-min-orders", "20"))),
+                Map.of());
+        fleetOf(Map.of("op-1", 70, "op-2", 3_000, "op-3", 6_000));
+        run(Duration.ofMinutes(11));
+        pushing.put("op-1", 0);
+        run(Duration.ofMinutes(2));
+        assertThat(published)
+                .singleElement()
+                .extracting(CohortEvent::event)
+                .isEqualTo(CohortEvent.Kind.COHORT_SILENCE_STARTED);
+
+        // all 70 push again; the end is decided once the window's rate reaches 1 push/s, two spans in
+        pushing.put("op-1", 70);
+        run(Duration.ofSeconds(30));
+
+        assertThat(published).hasSize(2);
+        CohortEvent ended = published.get(1);
+        assertThat(ended.event()).isEqualTo(CohortEvent.Kind.COHORT_SILENCE_ENDED);
+        assertThat((double) ended.orders()).as("orders pushing again").isCloseTo(70, Offset.offset(7.0));
+        assertThat((double) ended.silentOrders()).as("orders still silent").isCloseTo(0, Offset.offset(7.0));
+        assertThat(ended.pushesPerSecond()).as("over the whole window").isLessThan(ended.baselinePushesPerSecond());
     }
 }

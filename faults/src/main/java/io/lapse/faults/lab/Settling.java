@@ -16,14 +16,14 @@ final class Settling {
 
     private static final Logger log = LoggerFactory.getLogger(Settling.class);
     /** How long each measurement of the processes' CPU use lasts. */
-    private static final Duration SAMPLE = Duration.ofSeconds(2);
+    private static final Duration SAMPLE = Duration.ofSeconds(5);
     /**
      * Settled: the processes together use less than this. Serving the scenarios' workload (300 orders pushing every
      * second) took them 0.34 cores once compiled, on the quiet development machine; starting up, well over one.
      */
     private static final double SETTLED_CORES = 0.6;
     /** On a machine too loaded to settle, the scenarios go on without it and say so. */
-    private static final Duration TIMEOUT = Duration.ofSeconds(45);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private Settling() {}
 

@@ -56,12 +56,14 @@ final class ReplacedThreadMembers implements AutoCloseable {
      */
     static Optional<String> instanceIdOf(String configured, String threadName) {
         int dash = threadName.lastIndexOf('-');
+        String index = threadName.substring(dash + 1);
         if (configured == null
                 || !threadName.substring(0, Math.max(dash, 0)).endsWith("-StreamThread")
-                || !threadName.substring(dash + 1).chars().allMatch(Character::isDigit)) {
+                || index.isEmpty()
+                || !index.chars().allMatch(Character::isDigit)) {
             return Optional.empty();
         }
-        return Optional.of(configured + "-" + threadName.substring(dash + 1));
+        return Optional.of(configured + "-" + index);
     }
 
     /** Removes the member in the background, once the group has another; returns at once. */

@@ -1,15 +1,14 @@
 package io.lapse.compensator;
 
+import io.lapse.kafka.GroupLookup;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.slf4j.Logger;
@@ -30,7 +29,6 @@ final class ReplacedThreadMembers implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplacedThreadMembers.class);
     private static final Duration LOOK_EVERY = Duration.ofMillis(200);
-    private static final int DESCRIBE_TIMEOUT_MS = 2_000;
 
     private final Admin admin;
     private final String groupId;
@@ -79,7 +77,7 @@ final class ReplacedThreadMembers implements AutoCloseable {
         long until = clock.millis() + within.toMillis();
         while (clock.millis() < until && !Thread.currentThread().isInterrupted()) {
             try {
-                ConsumerGroupDescription group = describe();
+                ConsumerGroupDescription group = GroupLookup.describe(admin, groupId);
                 boolean present = group.members().stream()
                         .anyMatch(member -> member.groupInstanceId().equals(Optional.of(instanceId)));
                 if (!present) {
@@ -105,14 +103,6 @@ final class ReplacedThreadMembers implements AutoCloseable {
                 return;
             }
         }
-    }
-
-    private ConsumerGroupDescription describe() throws Exception {
-        return admin.describeConsumerGroups(
-                        List.of(groupId), new DescribeConsumerGroupsOptions().timeoutMs(DESCRIBE_TIMEOUT_MS))
-                .describedGroups()
-                .get(groupId)
-                .get(DESCRIBE_TIMEOUT_MS + 500L, TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -30,6 +30,7 @@ final class CompensatorStreams implements AutoCloseable {
     private final InstanceSlot slot;
     private final StreamThreads threads;
     private final Runnable coverInputs;
+    private final ReplacedThreadMembers replaced;
     private final LocalMirror local;
     private final String applicationId;
     private final Supplier<Admin> admins;
@@ -40,6 +41,7 @@ final class CompensatorStreams implements AutoCloseable {
             InstanceSlot slot,
             StreamThreads threads,
             Runnable coverInputs,
+            ReplacedThreadMembers replaced,
             String applicationId,
             Supplier<Admin> admins) {
         this.streams = streams;
@@ -48,6 +50,7 @@ final class CompensatorStreams implements AutoCloseable {
         this.admins = admins;
         this.threads = threads;
         this.coverInputs = coverInputs;
+        this.replaced = replaced;
         this.local = new LocalMirror(streams);
     }
 
@@ -71,6 +74,8 @@ final class CompensatorStreams implements AutoCloseable {
                 slot,
                 new StreamThreads(clock, THREAD_SETTLE),
                 () -> MirrorPartitions.coverInputs(admin, applicationId, inputs),
+                new ReplacedThreadMembers(
+                        admin, applicationId, Duration.ofMillis(KafkaClients.MEMBER_SESSION_TIMEOUT_MS), clock),
                 applicationId,
                 clients::admin);
         streams.setStateListener((state, previous) -> {
@@ -86,6 +91,9 @@ final class CompensatorStreams implements AutoCloseable {
             started.threads.failed();
             // a partition added to an input topic fails the rebalance until the changelog has as many
             started.coverInputsQuietly();
+            // its replacement joins under another group.instance.id: the rebalance would wait out this one's session
+            ReplacedThreadMembers.instanceIdOf(slot.id(), Thread.currentThread().getName())
+                    .ifPresent(started.replaced::removeOnceReplaced);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         return started;
@@ -146,6 +154,7 @@ final class CompensatorStreams implements AutoCloseable {
                                 : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP))) {
             log.warn("the compensator's streams did not stop within {}", CLOSE_TIMEOUT);
         }
+        replaced.close();
         slot.close();
     }
 }

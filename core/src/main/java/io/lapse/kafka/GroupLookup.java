@@ -9,13 +9,13 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 
 /** A consumer group's members and state as the broker describes them, asked briefly: a member's start or stop waits. */
-final class GroupLookup {
+public final class GroupLookup {
 
     private static final int DESCRIBE_TIMEOUT_MS = 2_000;
 
     private GroupLookup() {}
 
-    static ConsumerGroupDescription describe(Admin admin, String groupId)
+    public static ConsumerGroupDescription describe(Admin admin, String groupId)
             throws InterruptedException, ExecutionException, TimeoutException {
         return admin.describeConsumerGroups(
                         List.of(groupId), new DescribeConsumerGroupsOptions().timeoutMs(DESCRIBE_TIMEOUT_MS))

@@ -19,8 +19,8 @@ final class ProofSchedule {
      * How far a partition's mark trails the clock, beyond the answer's round trip, while a deadline is near: part of
      * every silent order's lateness (docs/benchmarks.md). Each question is one ListOffsets and one
      * DescribeTopicPartitions request, both answered from the broker's memory, and costs about 1.2 ms of CPU between
-     * ingest and the broker: at 5 ms, 0.22 cores whenever any deadline is near, which at scale is always, for 15 ms
-     * of lateness nobody can tell (issue 40).
+     * ingest and the broker: at 5 ms, 0.22 cores whenever any deadline is near, which at scale is always, for about
+     * 7 ms of lateness at p50 that nobody can tell (issue 40, docs/benchmarks.md).
      */
     static final Duration QUICK = Duration.ofMillis(20);
     /** At rest: the watermark stays this fresh, and the partition counts are asked this often. */

@@ -116,6 +116,11 @@ public final class OnCallRig implements AutoCloseable {
 
     /** The settings as a properties file, for --config. */
     public Path configFile(Map<String, String> overrides) throws Exception {
+        return configFile(settings, overrides);
+    }
+
+    /** These settings with the overrides as a properties file, for --config. */
+    public static Path configFile(Map<String, String> settings, Map<String, String> overrides) throws Exception {
         Map<String, String> file = new HashMap<>(settings);
         file.putAll(overrides);
         Path path = Files.createTempFile("lapse-oncall", ".properties");

@@ -14,6 +14,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
+import io.lapse.operations.OnCallRig;
 import io.lapse.store.OrderUpdate;
 import io.lapse.store.OrderView;
 import io.lapse.store.RedisConnection;
@@ -660,16 +661,6 @@ class ConsoleTest {
     }
 
     private static Path configFile(Map<String, String> overrides) throws Exception {
-        Map<String, String> file = new HashMap<>(settings);
-        file.putAll(overrides);
-        Path path = Files.createTempFile("lapse-console", ".properties");
-        Files.writeString(
-                path,
-                String.join(
-                        "\n",
-                        file.entrySet().stream()
-                                .map(e -> e.getKey() + "=" + e.getValue())
-                                .toList()));
-        return path;
+        return OnCallRig.configFile(settings, overrides);
     }
 }

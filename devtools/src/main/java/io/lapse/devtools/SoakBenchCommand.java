@@ -83,6 +83,12 @@ final class SoakBenchCommand implements Callable<Integer> {
     int serviceHeapMegabytes = DEFAULTS.serviceHeapMegabytes();
 
     @Option(
+            names = "--scan-interval",
+            description = "The compensator's compensator.scan-interval (default 60s): its push folder hands each"
+                    + " order's pushes to the mirror once per interval, and its drift scan runs as often.")
+    String scanInterval = Durations.format(DEFAULTS.scanInterval());
+
+    @Option(
             names = "--profile",
             description = "Every service records a CPU profile (JFR) into the run's profiles/ folder; the soak prints"
                     + " each one's top methods at the end (profiles.md).")
@@ -119,7 +125,8 @@ final class SoakBenchCommand implements Callable<Integer> {
                 rateLimit,
                 serviceHeapMegabytes,
                 profile,
-                bulkSize);
+                bulkSize,
+                Durations.parse(scanInterval));
         if (findCapacity) {
             return Capacity.find(options, sizes, System.out) > 0 ? 0 : 1;
         }

@@ -48,7 +48,8 @@ class SoakRunSmokeTest {
             200,
             512,
             false,
-            0);
+            0,
+            Duration.ofSeconds(60));
 
     @Test
     void silentOrdersFireInTimeNoneFalselyTheStormIsSaidOnceAndDrainedAndEveryFigureIsWritten() throws Exception {

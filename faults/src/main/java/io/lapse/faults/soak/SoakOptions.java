@@ -2,6 +2,7 @@ package io.lapse.faults.soak;
 
 import io.lapse.bench.storm.StormBenchOptions;
 import io.lapse.config.ConfigKeys;
+import io.lapse.config.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -23,6 +24,8 @@ import java.time.Duration;
  * @param profile      whether every service records a CPU profile (JFR), summed up after the run
  * @param bulkSize     the puller's upstream.bulk-size, the load's simulated upstream serving bulk requests; 0 for
  *                     single pulls only
+ * @param scanInterval the compensator's compensator.scan-interval: its push folder hands each order's pushes to the
+ *                     mirror once per interval, so the mirror's work per order follows it
  */
 public record SoakOptions(
         int orders,
@@ -39,7 +42,8 @@ public record SoakOptions(
         int rateLimit,
         int serviceHeapMegabytes,
         boolean profile,
-        int bulkSize) {
+        int bulkSize,
+        Duration scanInterval) {
 
     /** The load's simulated upstream serves bulk requests here when {@code bulkSize} asks for them. */
     static final String BULK_PATH = "/orders/statuses";
@@ -72,6 +76,9 @@ public record SoakOptions(
             throw new IllegalArgumentException(
                     "a bulk asks for at least 2 orders (0: single pulls only), not " + bulkSize);
         }
+        if (scanInterval.isNegative() || scanInterval.isZero()) {
+            throw new IllegalArgumentException("the scan interval must be positive, got " + scanInterval);
+        }
         if (fault == SoakFault.FLEET_SILENCE) {
             // the storm benchmark's own checks too: a silence of at least two ttl
             Duration stormAt =
@@ -100,7 +107,8 @@ public record SoakOptions(
                 Integer.parseInt(ConfigKeys.UPSTREAM_RATE_LIMIT.defaultValue()),
                 1024,
                 false,
-                0);
+                0,
+                Durations.parse(ConfigKeys.COMPENSATOR_SCAN_INTERVAL.defaultValue()));
     }
 
     public SoakOptions withOrders(int n) {
@@ -119,7 +127,8 @@ public record SoakOptions(
                 rateLimit,
                 serviceHeapMegabytes,
                 profile,
-                bulkSize);
+                bulkSize,
+                scanInterval);
     }
 
     /**

@@ -115,6 +115,7 @@ public final class SoakRun {
                 settings.put(ConfigKeys.TOPICS_PARTITIONS, Integer.toString(options.partitions()));
                 settings.put(ConfigKeys.TIMER_TTL, Durations.format(options.ttl()));
                 settings.put(ConfigKeys.TIMER_REPEAT, Durations.format(options.ttl()));
+                settings.put(ConfigKeys.COMPENSATOR_SCAN_INTERVAL, Durations.format(options.scanInterval()));
                 settings.put(ConfigKeys.UPSTREAM_BASE_URL, load.upstreamUrl());
                 settings.put(ConfigKeys.UPSTREAM_RATE_LIMIT, Integer.toString(options.rateLimit()));
                 if (options.bulkSize() > 0) {

@@ -48,7 +48,9 @@ class SoakRunSmokeTest {
             200,
             512,
             false,
-            0);
+            0,
+            0,
+            false);
 
     @Test
     void silentOrdersFireInTimeNoneFalselyTheStormIsSaidOnceAndDrainedAndEveryFigureIsWritten() throws Exception {

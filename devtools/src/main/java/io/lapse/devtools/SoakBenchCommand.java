@@ -24,7 +24,13 @@ import picocli.CommandLine.Option;
                 + " (fleet.window + fleet.baseline: 12 push intervals, or 7 push intervals + 10 s when that is longer) and reports the expiry"
                 + " storm against the issue's goals: expiries/s, lateness p99, upstream calls per order and ttl, when"
                 + " the last silent order was pulled, false expiries after the resume, the fleet silence events and"
-                + " pulls after a terminal status, each met or not met, with storm.png and storm.csv.")
+                + " pulls after a terminal status, each met or not met, with storm.png and storm.csv."
+                + " --cohorts N splits the orders into N operators of long-tail (Zipf) sizes, each push naming its"
+                + " order's in operatorId (fleet.cohort-field), and reports every fleet and cohort event, of which there"
+                + " must be none but those of --fault cohort-silence: the operator of about --silent of the fleet stops"
+                + " pushing at once once ingest judges the cohorts, and pushes again once every order of it fired;"
+                + " its COHORT_SILENCE_STARTED is due within two fleet.window. --churn adds missed pushes (1 %% of the"
+                + " orders each round, a quarter of them two) to the sessions and the silent share.")
 final class SoakBenchCommand implements Callable<Integer> {
 
     private static final SoakOptions DEFAULTS = SoakOptions.defaults();
@@ -57,7 +63,8 @@ final class SoakBenchCommand implements Callable<Integer> {
             names = "--fault",
             paramLabel = "NAME",
             description = "Break something while the silent orders fall due: freeze-ingest, flush-redis or kill-timer;"
-                    + " or fleet-silence: stop every push for --storm once the fleet-silence baseline stands.")
+                    + " or fleet-silence: stop every push for --storm once the fleet-silence baseline stands; or"
+                    + " cohort-silence (with --cohorts): the operator of about --silent of the fleet stops pushing.")
     String fault;
 
     @Option(
@@ -76,6 +83,18 @@ final class SoakBenchCommand implements Callable<Integer> {
             description = "The puller asks the load's simulated upstream for up to N orders in one bulk request"
                     + " (upstream.bulk-size) while several pulls wait; 0, the default: single pulls only.")
     int bulkSize;
+
+    @Option(
+            names = "--cohorts",
+            description = "Operators of long-tail sizes the orders belong to, named in each push's operatorId"
+                    + " (fleet.cohort-field); every fleet and cohort event is reported. 0, the default: none.")
+    int cohorts;
+
+    @Option(
+            names = "--churn",
+            description = "Beside the sessions and the silent share, 1 %% of the orders miss a push each round (a"
+                    + " quarter of them two); every fleet and cohort event is reported, and there must be none.")
+    boolean churn;
 
     @Option(
             names = "--service-heap-mb",
@@ -126,11 +145,13 @@ final class SoakBenchCommand implements Callable<Integer> {
                 serviceHeapMegabytes,
                 profile,
                 bulkSize,
-                Durations.parse(scanInterval));
+                Durations.parse(scanInterval),
+                cohorts,
+                churn);
         if (findCapacity) {
             return Capacity.find(options, sizes, System.out) > 0 ? 0 : 1;
         }
         SoakResult result = SoakRun.run(options, System.out);
-        return result.falseExpiries() == 0 && result.missed() == 0 ? 0 : 1;
+        return result.falseExpiries() == 0 && result.missed() == 0 && result.fleetEventsHold() ? 0 : 1;
     }
 }

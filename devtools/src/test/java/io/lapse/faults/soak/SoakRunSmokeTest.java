@@ -49,7 +49,9 @@ class SoakRunSmokeTest {
             512,
             false,
             0,
-            Duration.ofSeconds(60));
+            Duration.ofSeconds(60),
+            0,
+            false);
 
     @Test
     void silentOrdersFireInTimeNoneFalselyTheStormIsSaidOnceAndDrainedAndEveryFigureIsWritten() throws Exception {

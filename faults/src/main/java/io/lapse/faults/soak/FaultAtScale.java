@@ -65,6 +65,9 @@ final class FaultAtScale {
             case FLEET_SILENCE ->
                 throw new IllegalArgumentException(
                         "the fleet-silence storm is the load generator's to make and FleetSilenceStorm's to measure");
+            case COHORT_SILENCE ->
+                throw new IllegalArgumentException(
+                        "the cohort's silence is the load generator's to make and FleetEventsVerdict's to judge");
         };
     }
 

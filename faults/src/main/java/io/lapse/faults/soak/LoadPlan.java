@@ -6,7 +6,9 @@ import java.time.Duration;
  * What the load generator does: {@code orders} active orders pushing every {@code pushInterval}, sessions of
  * {@code sessionMin} to {@code sessionMax}, and a share {@code silentShare} of the orders falling silent between
  * {@code silenceFrom} and {@code silenceUntil} after its start; every push stops from {@code stormAt} after its start
- * for {@code stormFor} (zero: never).
+ * for {@code stormFor} (zero: never). Each round a share {@code missShare} of the pushing orders misses its next push
+ * (a quarter of them the one after too), as chargers with a bad connection do; the {@code cohorts} are the fleet's
+ * operators and the one that may go silent.
  */
 record LoadPlan(
         int orders,
@@ -17,7 +19,9 @@ record LoadPlan(
         Duration silenceFrom,
         Duration silenceUntil,
         Duration stormAt,
-        Duration stormFor) {
+        Duration stormFor,
+        double missShare,
+        CohortPlan cohorts) {
 
     LoadPlan {
         if (orders < 1) {
@@ -34,6 +38,12 @@ record LoadPlan(
         }
         if (silenceFrom.isNegative() || silenceUntil.compareTo(silenceFrom) < 0) {
             throw new IllegalArgumentException("silences from " + silenceFrom + " until " + silenceUntil);
+        }
+        if (missShare < 0 || missShare > 1) {
+            throw new IllegalArgumentException("the share missing a push is from 0 to 1, got " + missShare);
+        }
+        if (cohorts.cohorts() > orders) {
+            throw new IllegalArgumentException(cohorts.cohorts() + " cohorts need as many orders, got " + orders);
         }
         if (stormAt.isNegative() || stormFor.isNegative()) {
             throw new IllegalArgumentException("a storm at " + stormAt + " for " + stormFor);

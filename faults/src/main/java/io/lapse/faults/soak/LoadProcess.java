@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +43,8 @@ final class LoadProcess implements AutoCloseable {
     private volatile long stormBegan;
 
     private volatile long stormEnded;
+    /** Null until a cohort goes silent. */
+    private volatile CohortSilenceTruth cohortSilence;
 
     private LoadProcess(Process process, Judge judge) {
         this.process = process;
@@ -90,6 +93,13 @@ final class LoadProcess implements AutoCloseable {
                     stormBegan = epochMillis(line, SoakLoad.STORM);
                 } else if (line.startsWith(SoakLoad.RESUMED)) {
                     stormEnded = epochMillis(line, SoakLoad.RESUMED);
+                } else if (line.startsWith(SoakLoad.COHORT_SILENT)) {
+                    String[] f = line.substring(SoakLoad.COHORT_SILENT.length()).split(" ");
+                    cohortSilence =
+                            new CohortSilenceTruth(f[0], Integer.parseInt(f[1]), Long.parseLong(f[2].trim()), 0);
+                } else if (line.startsWith(SoakLoad.COHORT_BACK) && cohortSilence != null) {
+                    String[] f = line.substring(SoakLoad.COHORT_BACK.length()).split(" ");
+                    cohortSilence = cohortSilence.resumed(Long.parseLong(f[1].trim()));
                 } else if (line.startsWith(SoakLoad.UPSTREAM)) {
                     upstream.complete(line.substring(SoakLoad.UPSTREAM.length()));
                 }
@@ -139,6 +149,11 @@ final class LoadProcess implements AutoCloseable {
     /** When the pushes resumed, epoch ms; empty before. */
     OptionalLong stormEnded() {
         return stormEnded == 0 ? OptionalLong.empty() : OptionalLong.of(stormEnded);
+    }
+
+    /** The silent cohort as the generator silenced it; empty until it did. */
+    Optional<CohortSilenceTruth> cohortSilence() {
+        return Optional.ofNullable(cohortSilence);
     }
 
     long pid() {

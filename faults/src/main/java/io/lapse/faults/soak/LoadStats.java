@@ -10,6 +10,7 @@ package io.lapse.faults.soak;
  * @param silenced     orders silenced so far
  * @param finished     orders finished so far
  * @param upstreamCalls requests the simulated upstream API answered so far
+ * @param missedPushes pushes the orders were told to miss so far (churn)
  */
 record LoadStats(
         long pushesSent,
@@ -18,10 +19,11 @@ record LoadStats(
         long pushing,
         long silenced,
         long finished,
-        long upstreamCalls) {
+        long upstreamCalls,
+        long missedPushes) {
 
     static final String PREFIX = "STATS ";
-    static final LoadStats NONE = new LoadStats(0, 0, 0, 0, 0, 0, 0);
+    static final LoadStats NONE = new LoadStats(0, 0, 0, 0, 0, 0, 0, 0);
 
     LoadStats {
         if (pushesSent < 0
@@ -30,14 +32,15 @@ record LoadStats(
                 || pushing < 0
                 || silenced < 0
                 || finished < 0
-                || upstreamCalls < 0) {
+                || upstreamCalls < 0
+                || missedPushes < 0) {
             throw new IllegalArgumentException("negative load figures");
         }
     }
 
     String line() {
         return PREFIX + pushesSent + " " + pushesFailed + " " + behindMillis + " " + pushing + " " + silenced + " "
-                + finished + " " + upstreamCalls;
+                + finished + " " + upstreamCalls + " " + missedPushes;
     }
 
     static LoadStats parse(String line) {
@@ -49,6 +52,7 @@ record LoadStats(
                 Long.parseLong(f[3]),
                 Long.parseLong(f[4]),
                 Long.parseLong(f[5]),
-                Long.parseLong(f[6]));
+                Long.parseLong(f[6]),
+                Long.parseLong(f[7]));
     }
 }

@@ -43,6 +43,15 @@ final class OrderPool {
         return drawn;
     }
 
+    /** One id drawn uniformly, left in the pool; null when empty. */
+    String any(RandomGenerator random) {
+        return ids.isEmpty() ? null : ids.get(random.nextInt(ids.size()));
+    }
+
+    boolean contains(String orderId) {
+        return index.containsKey(orderId);
+    }
+
     /** A copy of the ids, in no particular order. */
     List<String> ids() {
         return List.copyOf(ids);

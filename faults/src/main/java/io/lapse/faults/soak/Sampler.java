@@ -100,6 +100,7 @@ final class Sampler {
         f.put("pushes.failed", (double) stats.pushesFailed());
         f.put("load.behind.seconds", stats.behindMillis() / 1000.0);
         f.put("finished.orders", (double) stats.finished());
+        f.put("missed.pushes", (double) stats.missedPushes());
         lastPushesSent = stats.pushesSent();
         for (String service : GROUPS) {
             putLag(f, service, now);

@@ -15,7 +15,12 @@ public enum SoakFault {
      * Every push stops at once for the storm's length, then resumes (upstream keeps answering pulls): how fast the
      * timer fires, how the puller drains the backlog, and whether Lapse says so once ({@link FleetSilenceStorm}).
      */
-    FLEET_SILENCE("fleet-silence");
+    FLEET_SILENCE("fleet-silence"),
+    /**
+     * With cohorts, the one of about {@code --silent} of the fleet stops pushing at once (upstream keeps answering)
+     * and pushes again once every order of it fired: when Lapse tells it ({@link FleetEventsVerdict}).
+     */
+    COHORT_SILENCE("cohort-silence");
 
     public final String label;
 

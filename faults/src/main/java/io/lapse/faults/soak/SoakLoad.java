@@ -30,8 +30,8 @@ import picocli.CommandLine.Option;
  * The soak's load generator, the main of a process of its own so that its CPU is not the services' nor the judge's: the
  * simulated fleet with {@link SessionChurn}, pushing through the simulator's {@link PushGenerator}, and the simulated
  * upstream API answering the puller. Its output is a protocol for {@link LoadProcess}: first {@code UPSTREAM <base
- * url>}, then {@code SILENT <order>}, {@code FINISHED <order>}, {@code STORM <epoch ms>} and {@code RESUMED <epoch ms>}
- * as they happen and a {@link LoadStats} line every half second. It pushes once the soak writes {@code GO} on its
+ * url>}, then {@code SILENT <order>}, {@code FINISHED <order>}, {@code STORM <epoch ms>}, {@code RESUMED <epoch ms>},
+ * {@code COHORT_SILENT <cohort> <orders> <epoch ms>} and {@code COHORT_BACK <cohort> <epoch ms>} as they happen and a {@link LoadStats} line every half second. It pushes once the soak writes {@code GO} on its
  * input, and runs until its input closes, which also ends it when the soak dies.
  */
 @Command(name = "soak-load", mixinStandardHelpOptions = true)
@@ -42,6 +42,8 @@ public final class SoakLoad implements Callable<Integer> {
     static final String FINISHED = "FINISHED ";
     static final String STORM = "STORM ";
     static final String RESUMED = "RESUMED ";
+    static final String COHORT_SILENT = "COHORT_SILENT ";
+    static final String COHORT_BACK = "COHORT_BACK ";
     /** What the soak writes once every service is ready: pushing starts then, so that the run measures a pipeline. */
     static final String GO = "GO";
 
@@ -80,6 +82,21 @@ public final class SoakLoad implements Callable<Integer> {
     @Option(names = "--storm-for", defaultValue = "0s")
     Duration stormFor;
 
+    @Option(names = "--miss-share", defaultValue = "0")
+    double missShare;
+
+    @Option(names = "--cohorts", defaultValue = "0")
+    int cohorts;
+
+    @Option(names = "--cohort-share", defaultValue = "0")
+    double cohortShare;
+
+    @Option(names = "--cohort-silence-at", defaultValue = "0s")
+    Duration cohortSilenceAt;
+
+    @Option(names = "--cohort-silence-for", defaultValue = "0s")
+    Duration cohortSilenceFor;
+
     @Option(names = "--seed", defaultValue = "24")
     long seed;
 
@@ -109,7 +126,12 @@ public final class SoakLoad implements Callable<Integer> {
                 "--silence-from", Durations.format(plan.silenceFrom()),
                 "--silence-until", Durations.format(plan.silenceUntil()),
                 "--storm-at", Durations.format(plan.stormAt()),
-                "--storm-for", Durations.format(plan.stormFor())));
+                "--storm-for", Durations.format(plan.stormFor()),
+                "--miss-share", Double.toString(plan.missShare()),
+                "--cohorts", Integer.toString(plan.cohorts().cohorts()),
+                "--cohort-share", Double.toString(plan.cohorts().silentShare()),
+                "--cohort-silence-at", Durations.format(plan.cohorts().silenceAt()),
+                "--cohort-silence-for", Durations.format(plan.cohorts().silenceFor())));
         if (bulkPath != null) {
             arguments.addAll(List.of("--bulk-path", bulkPath));
         }
@@ -119,7 +141,17 @@ public final class SoakLoad implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         LoadPlan plan = new LoadPlan(
-                orders, pushInterval, sessionMin, sessionMax, silent, silenceFrom, silenceUntil, stormAt, stormFor);
+                orders,
+                pushInterval,
+                sessionMin,
+                sessionMax,
+                silent,
+                silenceFrom,
+                silenceUntil,
+                stormAt,
+                stormFor,
+                missShare,
+                new CohortPlan(cohorts, cohortShare, cohortSilenceAt, cohortSilenceFor));
         PrintStream out = new PrintStream(
                 new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false,
@@ -144,6 +176,16 @@ public final class SoakLoad implements Callable<Integer> {
             @Override
             public void stormEnded(long at) {
                 out.println(RESUMED + at);
+            }
+
+            @Override
+            public void cohortSilenced(String cohort, int silenced, long at) {
+                out.println(COHORT_SILENT + cohort + " " + silenced + " " + at);
+            }
+
+            @Override
+            public void cohortResumed(String cohort, long at) {
+                out.println(COHORT_BACK + cohort + " " + at);
             }
         });
         KafkaClients clients = new KafkaClients(LapseConfig.load(null, Map.of())
@@ -183,7 +225,8 @@ public final class SoakLoad implements Callable<Integer> {
                                 churn.pushing(),
                                 churn.silenced(),
                                 churn.finished(),
-                                upstream.totalRequests())
+                                upstream.totalRequests(),
+                                churn.missedPushes())
                         .line());
                 out.flush();
             }

@@ -26,6 +26,12 @@ import java.time.Duration;
  *                     single pulls only
  * @param scanInterval the compensator's compensator.scan-interval: its push folder hands each order's pushes to the
  *                     mirror once per interval, so the mirror's work per order follows it
+ * @param cohorts      operators of {@link CohortSizes#zipf long-tail sizes}, each push naming its order's in the field
+ *                     {@code fleet.cohort-field} is set to, and every fleet and cohort event judged
+ *                     ({@link FleetEventsVerdict}); 0 for none. {@link SoakFault#COHORT_SILENCE} silences the one
+ *                     whose size is nearest {@code silent} of the fleet in place of that share of single orders
+ * @param churn        whether, beside the sessions and the silent share, a share {@link #CHURN_MISS_SHARE} of the
+ *                     orders misses a push each round (a quarter of them two)
  */
 public record SoakOptions(
         int orders,
@@ -43,7 +49,12 @@ public record SoakOptions(
         int serviceHeapMegabytes,
         boolean profile,
         int bulkSize,
-        Duration scanInterval) {
+        Duration scanInterval,
+        int cohorts,
+        boolean churn) {
+
+    /** With {@code churn}, the share of the pushing orders that misses its next push, each round. */
+    static final double CHURN_MISS_SHARE = 0.01;
 
     /** The load's simulated upstream serves bulk requests here when {@code bulkSize} asks for them. */
     static final String BULK_PATH = "/orders/statuses";
@@ -79,6 +90,23 @@ public record SoakOptions(
         if (scanInterval.isNegative() || scanInterval.isZero()) {
             throw new IllegalArgumentException("the scan interval must be positive, got " + scanInterval);
         }
+        if (cohorts < 0 || cohorts > orders) {
+            throw new IllegalArgumentException("--cohorts from 0 to the orders, got " + cohorts);
+        }
+        if (fault == SoakFault.COHORT_SILENCE) {
+            if (cohorts == 0) {
+                throw new IllegalArgumentException("--fault cohort-silence needs --cohorts");
+            }
+            StormBenchOptions bench =
+                    new StormBenchOptions(orders, pushInterval, ttl, storm, rateLimit, Duration.ZERO, out);
+            Duration resumed = cohortSilenceAt(bench).plus(cohortSilenceFor(ttl, pushInterval));
+            Duration judged = resumed.plus(bench.fleetWindow().multipliedBy(FleetEventsVerdict.WINDOWS));
+            if (duration.compareTo(judged) < 0) {
+                throw new IllegalArgumentException("a soak of " + duration + " ends before the cohort's silence can be"
+                        + " judged: it begins at " + cohortSilenceAt(bench) + ", its orders push again "
+                        + resumed + " in, and the end is told within " + FleetEventsVerdict.WINDOWS + " fleet.window");
+            }
+        }
         if (fault == SoakFault.FLEET_SILENCE) {
             // the storm benchmark's own checks too: a silence of at least two ttl
             Duration stormAt =
@@ -108,7 +136,9 @@ public record SoakOptions(
                 1024,
                 false,
                 0,
-                Durations.parse(ConfigKeys.COMPENSATOR_SCAN_INTERVAL.defaultValue()));
+                Durations.parse(ConfigKeys.COMPENSATOR_SCAN_INTERVAL.defaultValue()),
+                0,
+                false);
     }
 
     public SoakOptions withOrders(int n) {
@@ -128,7 +158,9 @@ public record SoakOptions(
                 serviceHeapMegabytes,
                 profile,
                 bulkSize,
-                scanInterval);
+                scanInterval,
+                cohorts,
+                churn);
     }
 
     /**
@@ -177,6 +209,50 @@ public record SoakOptions(
      */
     Duration faultAt() {
         return silenceFrom().plus(silenceUntil()).dividedBy(2).plus(ttl);
+    }
+
+    /**
+     * When the cohort goes silent: once ingest has judged the cohorts (a fleet.window and a baseline after their first
+     * pushes, as the storm waits for the fleet's) and two windows more, for the load's start.
+     */
+    Duration cohortSilenceAt() {
+        return cohortSilenceAt(stormBench(out));
+    }
+
+    private static Duration cohortSilenceAt(StormBenchOptions bench) {
+        return stormAt(bench).plus(bench.fleetWindow().multipliedBy(2));
+    }
+
+    /** How long the cohort is silent: until each of its orders has fired and been judged (ttl, grace, two pushes). */
+    Duration cohortSilenceFor() {
+        return cohortSilenceFor(ttl, pushInterval);
+    }
+
+    private static Duration cohortSilenceFor(Duration ttl, Duration pushInterval) {
+        return ttl.plus(GRACE).plus(pushInterval.multipliedBy(2));
+    }
+
+    /**
+     * Whether the services get the storm's fleet.window and fleet.baseline: with cohorts too, since the default
+     * baseline (10 minutes) would judge no cohort within a soak of 10.
+     */
+    boolean shortFleetBaseline() {
+        return fault == SoakFault.FLEET_SILENCE || cohorts > 0;
+    }
+
+    /** The cohorts as the load plans them. */
+    CohortPlan cohortPlan() {
+        if (cohorts == 0) {
+            return CohortPlan.NONE;
+        }
+        return fault == SoakFault.COHORT_SILENCE
+                ? new CohortPlan(cohorts, silent, cohortSilenceAt(), cohortSilenceFor())
+                : new CohortPlan(cohorts, 0, Duration.ZERO, Duration.ZERO);
+    }
+
+    /** The share of single orders silenced for good: none when a cohort goes silent in their place. */
+    double silentOrders() {
+        return fault == SoakFault.COHORT_SILENCE ? 0 : silent;
     }
 
     /** Pushes per second asked of the generator. */

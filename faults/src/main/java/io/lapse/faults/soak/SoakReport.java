@@ -127,6 +127,9 @@ final class SoakReport {
                                 + compact(mean(samples, s -> s.get("pushes.target"))))
                 .row("generator behind schedule (s, max)", seconds(max(samples, s -> s.get("load.behind.seconds"))))
                 .row("pushes failed", compact(last.get("pushes.failed")))
+                .row(
+                        "orders finished and replaced / pushes missed on purpose (--churn)",
+                        compact(last.get("finished.orders")) + " / " + compact(last.get("missed.pushes")))
                 .row("Redis used_memory per order (bytes)", perOrder(last.get("redis.used_memory"), options))
                 .row(
                         "compensator state store per order (bytes)",

@@ -13,6 +13,8 @@ import java.util.List;
  * @param fault    what the fault cost, a line of text; empty without a fault
  * @param summary  the Markdown it printed at the end
  * @param storm    what the fleet-silence storm measured; null without it
+ * @param fleetEventsHold whether the fleet and cohort events were as the load made them ({@link FleetEventsVerdict});
+ *                 true when they were not judged
  */
 public record SoakResult(
         String name,
@@ -21,7 +23,8 @@ public record SoakResult(
         long[] lateness,
         String fault,
         String summary,
-        StormOutcome storm) {
+        StormOutcome storm,
+        boolean fleetEventsHold) {
 
     public SoakResult {
         if (samples.isEmpty()) {

@@ -14,6 +14,7 @@ import io.lapse.faults.lab.LapseLauncher;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
+import io.lapse.faults.observe.FleetEventsTap;
 import io.lapse.faults.waiting.Waiting;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -126,8 +127,11 @@ public final class SoakRun {
                 settings.put(
                         ConfigKeys.UPSTREAM_CONCURRENCY,
                         Integer.toString(PullThreads.forRate(options.rateLimit(), Duration.ZERO)));
-                if (options.fault() == SoakFault.FLEET_SILENCE) {
+                if (options.shortFleetBaseline()) {
                     settings.putAll(FleetSilenceStorm.serviceSettings(options.stormBench(dir)));
+                }
+                if (options.cohorts() > 0) {
+                    settings.put(ConfigKeys.FLEET_COHORT_FIELD, CohortSizes.FIELD);
                 }
                 try (LapseServices services = new LapseServices(
                         launcher,
@@ -168,7 +172,14 @@ public final class SoakRun {
         }
         awaitReady(services);
         String compensatorId = settings.get(ConfigKeys.COMPENSATOR_APPLICATION_ID);
-        try (LagProbe lags = new LagProbe(admin, broker.bootstrapServers());
+        try (FleetEventsTap fleetEvents = judgesFleetEvents()
+                        ? FleetEventsTap.start(
+                                broker.bootstrapServers(),
+                                settings.get(ConfigKeys.TOPIC_FLEET_EVENTS),
+                                options.partitions(),
+                                0)
+                        : null;
+                LagProbe lags = new LagProbe(admin, broker.bootstrapServers());
                 StoreProbe stores = new StoreProbe(
                         admin, compensatorId, dir.resolve("logs").resolve("compensator-1-state"), redis.uri());
                 BrokerRequests requests = new BrokerRequests()) {
@@ -195,7 +206,9 @@ public final class SoakRun {
                                     ConfigKeys.COMPENSATOR_SCAN_INTERVAL,
                                     ConfigKeys.COMPENSATOR_SCAN_INTERVAL.defaultValue()))));
             String fault = soak(startedAt, sampler, services, stores, broker, settings, judge, load);
-            return finish(judge, fault);
+            FleetEventsVerdict events =
+                    fleetEvents == null ? null : fleetEventsVerdict(fleetEvents, admin, load, startedAt);
+            return finish(judge, fault, events);
         }
     }
 
@@ -224,7 +237,7 @@ public final class SoakRun {
                 fault = "every push stopped for " + Durations.format(options.storm()) + ", the storm's goals:\n\n"
                         + storm.markdown();
                 out.println("fault " + options.fault().label + ": the pushes resumed and the storm settled");
-            } else if (options.fault() != null) {
+            } else if (options.fault() != null && options.fault() != SoakFault.COHORT_SILENCE) {
                 Waiting.untilTime(startedAt + options.faultAt().toMillis());
                 fault = new FaultAtScale(options, services, stores, broker, settings, samples, judge).inject();
                 out.println("fault " + options.fault().label + ": " + fault);
@@ -273,14 +286,34 @@ public final class SoakRun {
         }
     }
 
-    private SoakResult finish(Judge judge, String fault) {
+    /** With cohorts or churn: every fleet and cohort event is judged, since either could provoke a false one. */
+    private boolean judgesFleetEvents() {
+        return options.cohorts() > 0 || options.churn();
+    }
+
+    private FleetEventsVerdict fleetEventsVerdict(
+            FleetEventsTap fleetEvents, Admin admin, LoadProcess load, long startedAt) {
+        if (!fleetEvents.awaitCaughtUp(admin, TOPIC_TIMEOUT)) {
+            out.println("the fleet events topic was not read to its end within " + TOPIC_TIMEOUT.toSeconds() + " s");
+        }
+        return new FleetEventsVerdict(
+                load.cohortSilence(),
+                options.fault() == SoakFault.COHORT_SILENCE,
+                fleetEvents.cohortEvents(),
+                fleetEvents.fleetEvents(),
+                options.stormBench(dir).fleetWindow(),
+                startedAt);
+    }
+
+    private SoakResult finish(Judge judge, String fault, FleetEventsVerdict events) {
         List<SoakSample> taken = List.copyOf(samples);
         if (taken.isEmpty()) {
             throw new IllegalStateException("the soak took no sample");
         }
         long[] lateness = judge.allLateness();
         String summary = SoakReport.summary(options, name, taken, lateness)
-                + (fault.isEmpty() ? "" : "\nFault " + options.fault().label + ": " + fault + "\n");
+                + (fault.isEmpty() ? "" : "\nFault " + options.fault().label + ": " + fault + "\n")
+                + (events == null ? "" : "\n" + events.markdown());
         try {
             SoakReport.write(dir, taken);
             Files.writeString(dir.resolve("summary.md"), summary);
@@ -292,7 +325,7 @@ public final class SoakRun {
         out.println("samples.csv, lag.png, lateness.png, cpu.png"
                 + (storm == null ? "" : ", storm.png, storm.csv")
                 + " and summary.md are in " + dir);
-        return new SoakResult(name, dir, taken, lateness, fault, summary, storm);
+        return new SoakResult(name, dir, taken, lateness, fault, summary, storm, events == null || events.holds());
     }
 
     private List<String> loadArguments(KafkaBrokerProcess broker, Map<ConfigKey, String> settings) {
@@ -301,11 +334,13 @@ public final class SoakRun {
                 options.pushInterval(),
                 options.sessionMin(),
                 options.sessionMax(),
-                options.silent(),
+                options.silentOrders(),
                 options.silenceFrom(),
                 options.silenceUntil(),
                 options.stormAt(),
-                options.fault() == SoakFault.FLEET_SILENCE ? options.storm() : Duration.ZERO);
+                options.fault() == SoakFault.FLEET_SILENCE ? options.storm() : Duration.ZERO,
+                options.churn() ? SoakOptions.CHURN_MISS_SHARE : 0,
+                options.cohortPlan());
         return SoakLoad.arguments(
                 broker.bootstrapServers(),
                 settings.get(ConfigKeys.TOPIC_PUSH),

@@ -14,7 +14,7 @@ import io.lapse.kafka.KafkaClients;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -36,6 +36,9 @@ class LayeringTest {
         "io.lapse.devstack..", "io.lapse.simulator..", "io.lapse.bench..", "io.lapse.faults..", "io.lapse.devtools.."
     };
 
+    /** The internal packages of modules, one or two packages below {@code io.lapse}. */
+    private static final String[] MODULE_INTERNALS = {"io.lapse.*.internal..", "io.lapse.*.*.internal.."};
+
     /** A module's jar as the reactor packages it, or its classes directory before it is packaged. */
     private static final Pattern JAR = Pattern.compile("/lapse-([a-z-]+?)-\\d[^/]*\\.jar!/");
 
@@ -66,16 +69,33 @@ class LayeringTest {
     }
 
     /**
-     * A module's {@code internal} package ({@code io.lapse.store.internal}) is its own business. Core's
-     * {@code io.lapse.internal} is not one: it is Lapse's shared plumbing, which every module may use.
+     * A module's {@code internal} packages ({@code io.lapse.store.internal}, {@code io.lapse.store.timers.internal})
+     * are its own business. Core's {@code io.lapse.internal} is not one: it is Lapse's shared plumbing, which every
+     * module may use.
      */
     @Test
     void internalPackagesStayInTheirModule() {
         classes()
                 .that()
-                .resideInAPackage("io.lapse.*.internal..")
+                .resideInAnyPackage(MODULE_INTERNALS)
                 .should(beUsedOnlyFromTheirOwnModule())
                 .because("an internal package is its module's own business (docs/architecture.md, Modules)")
+                .allowEmptyShould(false)
+                .check(CLASSES);
+    }
+
+    /**
+     * Inside its module too, an {@code internal} package is the business of the package that holds it:
+     * {@code io.lapse.store.timers.internal} is named only under {@code io.lapse.store.timers}, so that the other
+     * packages of the store use the timers through their public API.
+     */
+    @Test
+    void internalPackagesServeOnlyThePackageHoldingThem() {
+        classes()
+                .that()
+                .resideInAnyPackage(MODULE_INTERNALS)
+                .should(beUsedOnlyFromUnder(LayeringTest::holder))
+                .because("a package's internal is how it does what its public API says (docs/architecture.md, Modules)")
                 .allowEmptyShould(false)
                 .check(CLASSES);
     }
@@ -154,6 +174,29 @@ class LayeringTest {
                                 dependency,
                                 dependency.getDescription() + " (module " + from.orElse("?") + " into "
                                         + home.orElse("?") + ")"));
+                    }
+                }
+            }
+        };
+    }
+
+    /** The package that holds a class's internal package: {@code io.lapse.store.timers} for its {@code internal}. */
+    static String holder(JavaClass type) {
+        String name = type.getPackageName();
+        int internal = name.lastIndexOf(".internal");
+        return internal < 0 ? name : name.substring(0, internal);
+    }
+
+    private static ArchCondition<JavaClass> beUsedOnlyFromUnder(Function<JavaClass, String> holder) {
+        return new ArchCondition<>("be used only from under the package holding their internal package") {
+            @Override
+            public void check(JavaClass target, ConditionEvents events) {
+                String home = holder.apply(target);
+                for (Dependency dependency : target.getDirectDependenciesToSelf()) {
+                    String from = dependency.getOriginClass().getPackageName();
+                    if (!from.equals(home) && !from.startsWith(home + ".")) {
+                        events.add(SimpleConditionEvent.violated(
+                                dependency, dependency.getDescription() + " (" + from + " is not under " + home + ")"));
                     }
                 }
             }

@@ -1,7 +1,7 @@
 package io.lapse.compensator;
 
 import io.lapse.metrics.MetricNames;
-import io.lapse.store.RebuildCount;
+import io.lapse.store.timers.RebuildCount;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -7,7 +7,7 @@ import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
 import io.lapse.store.ServiceContext;
-import io.lapse.store.TimerRebuild;
+import io.lapse.store.timers.TimerRebuild;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package io.lapse.compensator;
 
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
-import io.lapse.store.StatusReader;
+import io.lapse.event.StatusReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.lapse.compensator;
 
 import io.lapse.config.Durations;
-import io.lapse.store.RebuildCount;
-import io.lapse.store.TimerImage;
-import io.lapse.store.Watermarks;
+import io.lapse.store.timers.RebuildCount;
+import io.lapse.store.timers.TimerImage;
+import io.lapse.store.watermarks.Watermarks;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.OptionalLong;

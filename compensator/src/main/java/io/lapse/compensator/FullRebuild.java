@@ -1,8 +1,8 @@
 package io.lapse.compensator;
 
-import io.lapse.store.RebuildCount;
-import io.lapse.store.RedisEpochs;
-import io.lapse.store.TimerImage;
+import io.lapse.store.epochs.RedisEpochs;
+import io.lapse.store.timers.RebuildCount;
+import io.lapse.store.timers.TimerImage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

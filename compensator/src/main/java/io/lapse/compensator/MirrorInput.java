@@ -1,6 +1,6 @@
 package io.lapse.compensator;
 
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 
 /** One thing the compensator learns about an order from its input topics: a status, or an expiry published. */
 sealed interface MirrorInput permits MirrorInput.Status, Fired {

@@ -1,6 +1,6 @@
 package io.lapse.compensator;
 
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.serialization.Serde;

@@ -1,9 +1,9 @@
 package io.lapse.compensator;
 
 import io.lapse.config.TimerSettings;
-import io.lapse.store.RebuildCount;
-import io.lapse.store.TimerImage;
-import io.lapse.store.TimerRebuild;
+import io.lapse.store.timers.RebuildCount;
+import io.lapse.store.timers.TimerImage;
+import io.lapse.store.timers.TimerRebuild;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.lapse.compensator;
 
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.TimerImage;
+import io.lapse.event.OrderUpdate;
+import io.lapse.store.timers.TimerImage;
 import java.time.Duration;
 
 /**

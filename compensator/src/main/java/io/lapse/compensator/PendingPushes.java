@@ -1,6 +1,6 @@
 package io.lapse.compensator;
 
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;

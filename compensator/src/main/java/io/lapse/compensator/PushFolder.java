@@ -2,10 +2,10 @@ package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.event.Decoded;
+import io.lapse.event.OrderUpdate;
+import io.lapse.event.StatusReader;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.StatusReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

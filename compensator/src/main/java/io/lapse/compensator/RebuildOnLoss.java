@@ -2,7 +2,7 @@ package io.lapse.compensator;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.store.RedisEpochs;
+import io.lapse.store.epochs.RedisEpochs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;

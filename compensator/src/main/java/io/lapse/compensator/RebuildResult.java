@@ -1,6 +1,6 @@
 package io.lapse.compensator;
 
-import io.lapse.store.RebuildCount;
+import io.lapse.store.timers.RebuildCount;
 import java.time.Duration;
 import java.util.Set;
 

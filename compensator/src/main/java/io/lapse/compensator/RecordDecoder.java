@@ -1,10 +1,10 @@
 package io.lapse.compensator;
 
 import io.lapse.event.JsonCodec;
+import io.lapse.event.OrderUpdate;
 import io.lapse.event.RecordKey;
+import io.lapse.event.StatusReader;
 import io.lapse.event.TimerExpired;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.StatusReader;
 
 /** How the records of one input topic turn into what the mirror learns from them. */
 @FunctionalInterface

@@ -1,6 +1,6 @@
 package io.lapse.compensator;
 
-import io.lapse.store.RedisEpochs;
+import io.lapse.store.epochs.RedisEpochs;
 import java.util.List;
 import java.util.Map;
 

@@ -2,7 +2,7 @@ package io.lapse.compensator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.store.TimerImage;
+import io.lapse.store.timers.TimerImage;
 import org.junit.jupiter.api.Test;
 
 /** Which of its images a drift scan may write: only those whose moment has passed the round's snapshot. */

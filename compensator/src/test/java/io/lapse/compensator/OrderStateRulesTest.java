@@ -2,7 +2,7 @@ package io.lapse.compensator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 import io.lapse.store.internal.PerShard;
 import io.lapse.store.rules.StatusRuleCase;
 import io.lapse.store.rules.StatusRules;

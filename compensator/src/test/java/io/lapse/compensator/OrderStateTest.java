@@ -2,9 +2,9 @@ package io.lapse.compensator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.TimerImage;
-import io.lapse.store.TimerImage.Phase;
+import io.lapse.event.OrderUpdate;
+import io.lapse.store.timers.TimerImage;
+import io.lapse.store.timers.TimerImage.Phase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,7 +2,7 @@ package io.lapse.compensator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -2,7 +2,7 @@ package io.lapse.devtools;
 
 import io.lapse.metrics.MetricNames;
 import io.lapse.simulator.Fleet;
-import io.lapse.store.TimerStore;
+import io.lapse.store.timers.TimerStore;
 import java.time.Clock;
 import java.time.LocalTime;
 import java.time.ZoneId;

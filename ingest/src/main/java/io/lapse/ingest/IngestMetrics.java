@@ -1,8 +1,8 @@
 package io.lapse.ingest;
 
+import io.lapse.event.StatusReader;
 import io.lapse.metrics.MetricNames;
-import io.lapse.store.ApplyResult;
-import io.lapse.store.StatusReader;
+import io.lapse.store.timers.ApplyResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package io.lapse.ingest;
 
-import io.lapse.store.WatermarkReport;
-import io.lapse.store.Watermarks;
+import io.lapse.store.watermarks.WatermarkReport;
+import io.lapse.store.watermarks.Watermarks;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;

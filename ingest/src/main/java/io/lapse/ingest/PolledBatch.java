@@ -1,9 +1,9 @@
 package io.lapse.ingest;
 
 import io.lapse.event.Decoded;
+import io.lapse.event.OrderUpdate;
 import io.lapse.kafka.CopyHeader;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.WatermarkReport;
+import io.lapse.store.watermarks.WatermarkReport;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

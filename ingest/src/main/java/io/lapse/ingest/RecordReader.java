@@ -5,9 +5,9 @@ import io.lapse.config.TopicNames;
 import io.lapse.event.CohortName;
 import io.lapse.event.Decoded;
 import io.lapse.event.FieldCapture;
+import io.lapse.event.OrderUpdate;
+import io.lapse.event.StatusReader;
 import io.lapse.ingest.fleet.CohortTally;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.StatusReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**

@@ -2,7 +2,7 @@ package io.lapse.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.store.WatermarkReport;
+import io.lapse.store.watermarks.WatermarkReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.lapse.config.ConfigSource;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.event.Decoded;
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;

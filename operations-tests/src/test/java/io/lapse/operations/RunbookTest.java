@@ -8,7 +8,7 @@ import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
 import io.lapse.simulator.UpstreamSimulator;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -9,8 +9,8 @@ import io.lapse.event.PullResult;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
 import io.lapse.pipeline.ServiceProcess;
-import io.lapse.store.OrderView;
-import io.lapse.store.TimerImage;
+import io.lapse.store.timers.OrderView;
+import io.lapse.store.timers.TimerImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,8 +76,8 @@ class CompensatorKillTest {
                             inputs,
                             orderId,
                             i % 5 == 3
-                                    ? new MirrorInput.Status(io.lapse.store.OrderUpdate.terminal(orderId, seen))
-                                    : new MirrorInput.Status(io.lapse.store.OrderUpdate.active(orderId, seen)));
+                                    ? new MirrorInput.Status(io.lapse.event.OrderUpdate.terminal(orderId, seen))
+                                    : new MirrorInput.Status(io.lapse.event.OrderUpdate.active(orderId, seen)));
                 }
                 producer.flush();
                 awaitCaughtUp(lapse);
@@ -93,7 +93,7 @@ class CompensatorKillTest {
                                     lapse,
                                     inputs,
                                     orderId,
-                                    new MirrorInput.Status(io.lapse.store.OrderUpdate.gone(orderId, now - 1_000)));
+                                    new MirrorInput.Status(io.lapse.event.OrderUpdate.gone(orderId, now - 1_000)));
                         default -> {}
                     }
                 }
@@ -133,9 +133,9 @@ class CompensatorKillTest {
             Map<String, List<MirrorInput>> inputs,
             String orderId,
             MirrorInput.Status status) {
-        io.lapse.store.OrderUpdate update = status.update();
+        io.lapse.event.OrderUpdate update = status.update();
         inputs.computeIfAbsent(orderId, id -> new ArrayList<>()).add(status);
-        if (update.kind() == io.lapse.store.OrderUpdate.Kind.GONE) {
+        if (update.kind() == io.lapse.event.OrderUpdate.Kind.GONE) {
             TimerExpired expiry = new TimerExpired(
                     orderId, update.eventTime() - 1, 1, 1, update.eventTime() - 1, TimerExpired.Source.TIMER, false);
             producer.send(new ProducerRecord<>(
@@ -144,7 +144,7 @@ class CompensatorKillTest {
                     JsonCodec.PULL_RESULT.encode(PullResult.notFound(expiry, update.eventTime()))));
             return;
         }
-        String name = update.kind() == io.lapse.store.OrderUpdate.Kind.TERMINAL ? "FINISHED" : "CHARGING";
+        String name = update.kind() == io.lapse.event.OrderUpdate.Kind.TERMINAL ? "FINISHED" : "CHARGING";
         producer.send(new ProducerRecord<>(
                 lapse.config.topics().push(),
                 key(orderId),

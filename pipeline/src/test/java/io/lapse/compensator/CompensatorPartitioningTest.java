@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
+import io.lapse.event.OrderUpdate;
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KeyPartitions;
-import io.lapse.store.OrderUpdate;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

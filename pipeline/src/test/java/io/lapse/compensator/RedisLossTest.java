@@ -7,7 +7,7 @@ import io.lapse.devstack.DevStack;
 import io.lapse.devstack.KafkaBroker;
 import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.lapse.devstack.DevStack;
 import io.lapse.event.TimerExpired;
-import io.lapse.store.OrderView;
 import io.lapse.store.TimerKeys;
+import io.lapse.store.timers.OrderView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

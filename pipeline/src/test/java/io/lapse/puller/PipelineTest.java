@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.puller.Pipeline.With;
 import io.lapse.simulator.UpstreamSimulator;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -12,7 +12,7 @@ import io.lapse.event.TimerExpired;
 import io.lapse.puller.Pipeline.With;
 import io.lapse.simulator.FaultSettings;
 import io.lapse.simulator.Outage;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,14 @@
 package io.lapse.timer;
 
-import io.lapse.store.ApplyResult;
-import io.lapse.store.Claim;
-import io.lapse.store.ClaimBatch;
+import io.lapse.event.OrderUpdate;
 import io.lapse.store.Listening;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.OrderView;
-import io.lapse.store.Overdue;
 import io.lapse.store.TimerKeys;
-import io.lapse.store.TimerStore;
+import io.lapse.store.timers.ApplyResult;
+import io.lapse.store.timers.Claim;
+import io.lapse.store.timers.ClaimBatch;
+import io.lapse.store.timers.OrderView;
+import io.lapse.store.timers.Overdue;
+import io.lapse.store.timers.TimerStore;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

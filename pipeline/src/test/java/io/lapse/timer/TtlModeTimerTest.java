@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.devstack.RedisServer;
 import io.lapse.event.TimerExpired;
-import io.lapse.store.RedisEpochs;
+import io.lapse.store.epochs.RedisEpochs;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

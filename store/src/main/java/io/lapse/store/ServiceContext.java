@@ -2,6 +2,9 @@ package io.lapse.store;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.store.epochs.RedisEpochs;
+import io.lapse.store.timers.TimerStore;
+import io.lapse.store.watermarks.Watermarks;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 

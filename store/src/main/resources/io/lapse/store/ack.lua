@@ -10,7 +10,7 @@
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
 local repeat_ms, max_attempts, trigger = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
-local zset = trigger == ''
+local zset = is_zset_mode(trigger)
 local fields = {}
 for field in string.gmatch(ARGV[4] or '', '[^\t]+') do
   fields[#fields + 1] = field

@@ -16,7 +16,7 @@
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
 local ttl, trigger, kinds = tonumber(ARGV[1]), ARGV[4], ARGV[5]
-local zset = trigger == ''
+local zset = is_zset_mode(trigger)
 local first = 6
 local n = #kinds
 if n < 1 then

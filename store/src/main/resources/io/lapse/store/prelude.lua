@@ -22,6 +22,13 @@ local function declared_here(server_key)
   return redis.call('GET', server_key) == server_id()
 end
 
+-- How a script both timer modes run (arm, ack, rebuild) learns which one it serves: from the trigger key prefix it is
+-- given, '' in zset mode (a ttl mode trigger key is the prefix followed by the orderId). A mode's own scripts (claim,
+-- ttl-claim, manual-claim, ttl-manual-claim) need not ask.
+local function is_zset_mode(trigger)
+  return trigger == ''
+end
+
 -- Scores and times as integers; tostring would write 1763780090000 as 1.76378009e+12.
 local function fmt(x)
   return string.format('%.0f', x)

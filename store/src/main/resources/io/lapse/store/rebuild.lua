@@ -4,16 +4,17 @@
 -- an order's progress is (lastSeen, then 2 per expiry acknowledged, 1 while one is leased), a finished order is past
 -- every progress, and Redis keeps whatever is as far or further.
 -- KEYS[1] due, KEYS[2] state, KEYS[3] ended (see arm.lua; due is unused in ttl mode)
--- ARGV[1] 'zset' or 'ttl', ARGV[2] trigger key prefix (ttl mode), ARGV[3] ttl ms, ARGV[4] '1' to count without
--- writing, then per order (see TimerImage): orderId, phase ('w' watched, 'g' given up, 't' finished), lastSeen,
+-- ARGV[1] trigger key prefix in ttl mode, '' in zset mode, ARGV[2] ttl ms, ARGV[3] '1' to count without writing, then
+-- per order (see TimerImage): orderId, phase ('w' watched, 'g' given up, 't' finished), lastSeen,
 -- expiries published since lastSeen, deadline of the last of them, and when the next is due ('w') or the order
 -- ended ('g', 't')
 -- Returns {watched, given up, finished, kept, overdue}: orders written by phase, orders Redis already had as far, and
 -- watched orders written (or whose lost trigger or due entry was set again) that are due at once.
 
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
-local ttl_mode, trigger, ttl, dry = ARGV[1] == 'ttl', ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
-local first = 5
+local trigger, ttl, dry = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
+local ttl_mode = not is_zset_mode(trigger)
+local first = 4
 local n = (#ARGV - first + 1) / 6
 if n < 1 then
   return {0, 0, 0, 0, 0}

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * A redis-server of the test class's own, the oldest Redis Lapse supports (as {@link SharedRedis} starts), and Lapse's
  * connection to it, opened once per class.
  */
-final class RedisConnectionExtension implements BeforeAllCallback, AfterAllCallback {
+public final class RedisConnectionExtension implements BeforeAllCallback, AfterAllCallback {
 
     private RedisServer server;
     private RedisConnection connection;
@@ -27,7 +27,7 @@ final class RedisConnectionExtension implements BeforeAllCallback, AfterAllCallb
         server.close();
     }
 
-    RedisConnection connection() {
+    public RedisConnection connection() {
         return connection;
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * store closes both when the run ends. It is the oldest Redis Lapse supports, since the store's scripts and commands
  * are what an older Redis could lack.
  */
-final class SharedRedis implements ParameterResolver {
+public final class SharedRedis implements ParameterResolver {
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {

@@ -1,6 +1,6 @@
 package io.lapse.timer;
 
-import io.lapse.store.TimerStore;
+import io.lapse.store.timers.TimerStore;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

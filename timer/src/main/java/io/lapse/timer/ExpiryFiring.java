@@ -1,8 +1,8 @@
 package io.lapse.timer;
 
 import io.lapse.internal.Futures;
-import io.lapse.store.Claim;
-import io.lapse.store.ClaimBatch;
+import io.lapse.store.timers.Claim;
+import io.lapse.store.timers.ClaimBatch;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

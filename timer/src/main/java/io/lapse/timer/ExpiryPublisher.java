@@ -4,7 +4,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaSend;
 import io.lapse.metrics.MetricNames;
-import io.lapse.store.Claim;
+import io.lapse.store.timers.Claim;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,6 +1,6 @@
 package io.lapse.timer;
 
-import io.lapse.store.ClaimBatch;
+import io.lapse.store.timers.ClaimBatch;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;

@@ -1,10 +1,10 @@
 package io.lapse.timer;
 
 import io.lapse.lifecycle.StartupTimeline;
-import io.lapse.store.ClaimBatch;
-import io.lapse.store.RedisEpochs;
-import io.lapse.store.TimerStore;
-import io.lapse.store.Watermarks;
+import io.lapse.store.epochs.RedisEpochs;
+import io.lapse.store.timers.ClaimBatch;
+import io.lapse.store.timers.TimerStore;
+import io.lapse.store.watermarks.Watermarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -3,8 +3,8 @@ package io.lapse.timer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.event.TimerExpired;
-import io.lapse.store.Claim;
-import io.lapse.store.ClaimBatch;
+import io.lapse.store.timers.Claim;
+import io.lapse.store.timers.ClaimBatch;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.event.TimerExpired;
 import io.lapse.metrics.MetricNames;
-import io.lapse.store.Claim;
+import io.lapse.store.timers.Claim;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.List;

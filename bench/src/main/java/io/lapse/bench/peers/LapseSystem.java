@@ -13,7 +13,7 @@ import io.lapse.metrics.MetricNames;
 import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.store.RedisConnection;
-import io.lapse.store.Watermarks;
+import io.lapse.store.watermarks.Watermarks;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

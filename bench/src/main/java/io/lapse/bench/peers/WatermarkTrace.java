@@ -1,7 +1,7 @@
 package io.lapse.bench.peers;
 
-import io.lapse.store.WatermarkEntry;
-import io.lapse.store.Watermarks;
+import io.lapse.store.watermarks.WatermarkEntry;
+import io.lapse.store.watermarks.Watermarks;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -14,7 +14,7 @@ import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.Outage;
 import io.lapse.simulator.UpstreamSimulator;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

@@ -18,7 +18,7 @@ import io.lapse.runtime.LapseRuntime;
 import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.event.JsonCodec;
-import io.lapse.store.StatusReader;
+import io.lapse.event.StatusReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

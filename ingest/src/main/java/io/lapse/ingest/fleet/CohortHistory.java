@@ -1,6 +1,6 @@
 package io.lapse.ingest.fleet;
 
-import io.lapse.store.CohortSpan;
+import io.lapse.store.fleet.CohortSpan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

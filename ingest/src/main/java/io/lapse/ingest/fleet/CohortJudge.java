@@ -2,7 +2,7 @@ package io.lapse.ingest.fleet;
 
 import io.lapse.config.CohortSettings;
 import io.lapse.event.CohortEvent;
-import io.lapse.store.CohortSpan;
+import io.lapse.store.fleet.CohortSpan;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -1,6 +1,6 @@
 package io.lapse.ingest.fleet;
 
-import io.lapse.store.CohortSpan;
+import io.lapse.store.fleet.CohortSpan;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

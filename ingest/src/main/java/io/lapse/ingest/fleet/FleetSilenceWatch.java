@@ -4,7 +4,7 @@ import io.lapse.config.FleetSettings;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.FleetEvent.PartitionRate;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.store.FleetSilence;
+import io.lapse.store.fleet.FleetSilence;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lapse.config.ConfigSource;
 import io.lapse.config.FleetSettings;
 import io.lapse.event.CohortEvent;
-import io.lapse.store.CohortSpan;
+import io.lapse.store.fleet.CohortSpan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package io.lapse.ingest.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lapse.store.CohortSpan;
+import io.lapse.store.fleet.CohortSpan;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.lapse.operations.Lapse;
 import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
 import io.lapse.operations.RigSettings;
-import io.lapse.store.CohortSilences;
+import io.lapse.store.fleet.CohortSilences;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

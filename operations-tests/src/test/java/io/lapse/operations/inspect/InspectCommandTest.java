@@ -9,7 +9,7 @@ import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
 import io.lapse.simulator.Fleet;
 import io.lapse.simulator.UpstreamSimulator;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;

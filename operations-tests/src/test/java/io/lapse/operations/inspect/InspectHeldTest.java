@@ -3,14 +3,14 @@ package io.lapse.operations.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.event.OrderUpdate;
 import io.lapse.ingest.IngestService;
 import io.lapse.operations.Lapse;
 import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
-import io.lapse.store.ClaimBatch;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.OrderView;
-import io.lapse.store.RedisEpochs;
+import io.lapse.store.epochs.RedisEpochs;
+import io.lapse.store.timers.ClaimBatch;
+import io.lapse.store.timers.OrderView;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
-import io.lapse.store.AuditLog;
+import io.lapse.store.oncall.AuditLog;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,12 +3,12 @@ package io.lapse.operations.manual;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.event.JsonCodec;
+import io.lapse.event.OrderUpdate;
 import io.lapse.event.TimerExpired;
 import io.lapse.operations.Lapse;
 import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
-import io.lapse.store.OrderUpdate;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
+import io.lapse.event.OrderUpdate;
 import io.lapse.event.TimerExpired;
 import io.lapse.operations.Lapse;
 import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
-import io.lapse.store.AuditLog;
-import io.lapse.store.OrderUpdate;
+import io.lapse.store.oncall.AuditLog;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
 import io.lapse.operations.RigSettings;
 import io.lapse.operations.cli.Show;
-import io.lapse.store.CohortSilences;
+import io.lapse.store.fleet.CohortSilences;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lapse.operations.Lapse;
 import io.lapse.operations.OnCallRig;
 import io.lapse.operations.RigPerClass;
-import io.lapse.store.WatermarkReport;
+import io.lapse.store.watermarks.WatermarkReport;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lapse.operations.cli.Arguments;
 import io.lapse.operations.cli.OnCallError;
-import io.lapse.store.AuditLog;
+import io.lapse.store.oncall.AuditLog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

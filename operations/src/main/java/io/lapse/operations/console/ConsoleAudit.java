@@ -1,9 +1,9 @@
 package io.lapse.operations.console;
 
 import io.lapse.config.LapseConfig;
-import io.lapse.store.AuditLog;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
+import io.lapse.store.oncall.AuditLog;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 

@@ -13,7 +13,7 @@ import io.lapse.operations.republish.CopyLedger;
 import io.lapse.operations.republish.ExpiryPicks;
 import io.lapse.operations.republish.PublishOptions;
 import io.lapse.operations.republish.Republisher;
-import io.lapse.store.TimerStore;
+import io.lapse.store.timers.TimerStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

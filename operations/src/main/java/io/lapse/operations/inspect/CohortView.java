@@ -5,9 +5,9 @@ import io.lapse.event.CohortEvent;
 import io.lapse.event.CohortName;
 import io.lapse.internal.ControlCharacters;
 import io.lapse.operations.cli.Show;
-import io.lapse.store.CohortSilences;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
+import io.lapse.store.fleet.CohortSilences;
 import java.util.Map;
 
 /**

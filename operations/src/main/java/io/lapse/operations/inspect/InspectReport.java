@@ -4,7 +4,7 @@ import io.lapse.event.PullResult;
 import io.lapse.event.StatusHeader;
 import io.lapse.event.TimerExpired;
 import io.lapse.operations.cli.Show;
-import io.lapse.store.AuditLog;
+import io.lapse.store.oncall.AuditLog;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

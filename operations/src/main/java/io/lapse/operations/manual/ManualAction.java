@@ -3,7 +3,7 @@ package io.lapse.operations.manual;
 import io.lapse.operations.cli.Arguments;
 import io.lapse.operations.cli.Connections;
 import io.lapse.operations.cli.OnCallError;
-import io.lapse.store.AuditLog;
+import io.lapse.store.oncall.AuditLog;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 

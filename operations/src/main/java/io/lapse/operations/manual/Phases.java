@@ -1,6 +1,6 @@
 package io.lapse.operations.manual;
 
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.util.Locale;
 
 /** An order's timer state in words. */

@@ -16,7 +16,7 @@ import io.lapse.operations.republish.CopyLedger;
 import io.lapse.operations.republish.ExpiryPicks;
 import io.lapse.operations.republish.PublishOptions;
 import io.lapse.operations.republish.Republisher;
-import io.lapse.store.TimerStore;
+import io.lapse.store.timers.TimerStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

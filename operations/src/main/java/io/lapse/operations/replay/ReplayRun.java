@@ -6,7 +6,7 @@ import io.lapse.operations.republish.CopyLedger;
 import io.lapse.operations.republish.CopyMark;
 import io.lapse.operations.republish.ExpiryPicks;
 import io.lapse.operations.republish.Republisher;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package io.lapse.operations.republish;
 
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

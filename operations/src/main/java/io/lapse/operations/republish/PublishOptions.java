@@ -1,7 +1,7 @@
 package io.lapse.operations.republish;
 
 import io.lapse.operations.cli.Connections;
-import io.lapse.store.AuditLog;
+import io.lapse.store.oncall.AuditLog;
 import picocli.CommandLine.Option;
 
 /**

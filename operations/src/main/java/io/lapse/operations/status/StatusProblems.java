@@ -6,7 +6,7 @@ import io.lapse.event.FleetEvent;
 import io.lapse.operations.cli.Show;
 import io.lapse.operations.dlq.DeadLetterSummary;
 import io.lapse.operations.watermarks.PartitionMarks;
-import io.lapse.store.ShardCensus;
+import io.lapse.store.timers.ShardCensus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.lapse.internal.ControlCharacters;
 import io.lapse.operations.cli.Show;
 import io.lapse.operations.dlq.DeadLetterSummary;
 import io.lapse.operations.watermarks.PartitionMarks;
-import io.lapse.store.ShardCensus;
+import io.lapse.store.timers.ShardCensus;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package io.lapse.operations.watermarks;
 
 import io.lapse.operations.cli.Connections;
 import io.lapse.operations.kafka.Topics;
-import io.lapse.store.Watermarks;
+import io.lapse.store.watermarks.Watermarks;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

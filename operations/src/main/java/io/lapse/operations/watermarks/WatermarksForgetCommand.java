@@ -5,7 +5,7 @@ import io.lapse.operations.cli.Exit;
 import io.lapse.operations.cli.OnCallCommand;
 import io.lapse.operations.cli.OnCallError;
 import io.lapse.operations.cli.Show;
-import io.lapse.store.Watermarks;
+import io.lapse.store.watermarks.Watermarks;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

@@ -8,7 +8,7 @@ import io.lapse.puller.asking.Pull;
 import io.lapse.puller.asking.PullOutcome;
 import io.lapse.puller.publishing.Parking;
 import io.lapse.puller.publishing.ResultPublisher;
-import io.lapse.store.OrderView;
+import io.lapse.store.timers.OrderView;
 import java.time.Clock;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,6 @@
 package io.lapse.runtime.management;
 
-import io.lapse.store.TimerCounts;
+import io.lapse.store.timers.TimerCounts;
 import java.util.List;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package io.lapse.runtime.management;
 
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.TimerCounts;
-import io.lapse.store.TimerView;
+import io.lapse.store.timers.TimerCounts;
+import io.lapse.store.timers.TimerView;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lapse.config.ManagementSettings;
 import io.lapse.lifecycle.ServiceLoop;
-import io.lapse.store.TimerCounts;
+import io.lapse.store.timers.TimerCounts;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

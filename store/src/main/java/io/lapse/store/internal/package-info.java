@@ -1,6 +1,6 @@
 /**
- * How the store's public API is implemented, and nothing else: the two timer stores behind {@code TimerStore}
- * ({@code ZsetTimerStore}, {@code TtlTimerStore}, on their shared {@code LuaTimerStore}), the Lua script runner, the
- * state record's layout and the Redis subscriptions. Only the {@code io.lapse.store} package names these classes.
+ * The plumbing every package of the store shares, and nothing else: the Lua script runner ({@code LuaScript}, which
+ * loads the scripts of {@code /io/lapse/store/} behind {@code prelude.lua}), calls split per shard ({@code PerShard})
+ * and Redis's clock ({@code RedisTime}). Only {@code io.lapse.store} and its packages name these classes.
  */
 package io.lapse.store.internal;

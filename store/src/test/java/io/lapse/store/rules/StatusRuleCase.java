@@ -1,6 +1,6 @@
 package io.lapse.store.rules;
 
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

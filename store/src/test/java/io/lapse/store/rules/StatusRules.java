@@ -1,6 +1,6 @@
 package io.lapse.store.rules;
 
-import io.lapse.store.OrderUpdate;
+import io.lapse.event.OrderUpdate;
 import java.util.List;
 
 /** An implementation of the status rules, as the table of cases drives it. */

@@ -55,6 +55,8 @@ class OrderTrackerTest {
     }
 
     private static List<CapturedPunctuator> live(MockProcessorContext<Void, Void> context) {
-        return context.scheduledPunctuators().stream().filter(p -> !p.cancelled()).toList();
+        return context.scheduledPunctuators().stream()
+                .filter(p -> !p.cancelled())
+                .toList();
     }
 }

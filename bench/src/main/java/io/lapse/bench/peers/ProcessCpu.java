@@ -58,7 +58,8 @@ public final class ProcessCpu {
                     String stat = Files.readString(thread.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        String[] fields =
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                         seconds += ticks(fields, UTIME_AFTER_COMM, STIME_AFTER_COMM) / TICKS_PER_SECOND;
                     }
                 } catch (IOException e) {

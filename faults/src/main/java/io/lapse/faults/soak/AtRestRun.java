@@ -210,7 +210,8 @@ public final class AtRestRun {
                 pushesSent));
         table.append("| process | cores | of which JIT compiling | without it |\n| --- | ---: | ---: | ---: |\n");
         cores.forEach((process, used) -> table.append(String.format(
-                "| %s | %.3f | %.3f | %.3f |%n", process, used, compiling.get(process), used - compiling.get(process))));
+                "| %s | %.3f | %.3f | %.3f |%n",
+                process, used, compiling.get(process), used - compiling.get(process))));
         double all = cores.values().stream().mapToDouble(Double::doubleValue).sum();
         double allCompiling =
                 compiling.values().stream().mapToDouble(Double::doubleValue).sum();

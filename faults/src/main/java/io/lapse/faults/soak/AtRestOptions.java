@@ -30,8 +30,9 @@ public record AtRestOptions(
 
     /**
      * The issue's deployment at rest: 300 orders pushing every 15 s, a minute measured after four minutes' warm-up.
-     * After one minute the JVMs' JIT compilers still took two thirds of what the services used, and the broker's a
-     * third of its; after four, a third of the services' (the table shows that share on its own).
+     * After one minute the JVMs' JIT compilers still took about two thirds of the services' CPU and a third of the
+     * broker's; after three to four minutes a third of everything, a share that keeps falling (the table shows it on
+     * its own, docs/benchmarks.md).
      */
     public static AtRestOptions defaults() {
         return new AtRestOptions(

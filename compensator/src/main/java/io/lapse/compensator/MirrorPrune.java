@@ -41,8 +41,16 @@ final class MirrorPrune implements Punctuator {
         this.slice = slice;
     }
 
-    /** How often to call {@link #punctuate}: every tick, or every interval when that is shorter. */
+    /**
+     * How long until {@link #punctuate} is to be called next: a tick (or the interval, when shorter) while a pass is
+     * under way or before the first, the interval between passes. Kafka Streams commits a task after every punctuation
+     * of it, whatever the punctuator did, and with exactly-once each commit is a transaction: ticking every second
+     * between passes cost the broker and the compensator a transaction a second at rest (issue 40).
+     */
     Duration tick() {
+        if (!walking && nextPass != Long.MIN_VALUE) {
+            return interval;
+        }
         return interval.compareTo(TICK) < 0 ? interval : TICK;
     }
 

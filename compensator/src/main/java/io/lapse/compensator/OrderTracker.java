@@ -1,6 +1,8 @@
 package io.lapse.compensator;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -26,8 +28,23 @@ final class OrderTracker implements Processor<String, MirrorInput, Void, Void> {
     public void init(ProcessorContext<Void, Void> context) {
         orders = context.getStateStore(CompensatorTopology.STORE);
         MirrorPrune prune = new MirrorPrune(orders, retention, pruneInterval, MirrorPrune.SLICE);
-        // wall-clock time: forgetting must go on while no records arrive
-        context.schedule(prune.tick(), PunctuationType.WALL_CLOCK_TIME, prune);
+        schedule(context, prune, prune.tick());
+    }
+
+    /**
+     * Wall-clock time: forgetting must go on while no records arrive. Each punctuation costs a commit, so the cadence
+     * follows the pruning's: ticks while a pass walks the store, one punctuation per interval between passes.
+     */
+    private static void schedule(ProcessorContext<Void, Void> context, MirrorPrune prune, Duration every) {
+        AtomicReference<Cancellable> scheduled = new AtomicReference<>();
+        scheduled.set(context.schedule(every, PunctuationType.WALL_CLOCK_TIME, now -> {
+            prune.punctuate(now);
+            Duration next = prune.tick();
+            if (!next.equals(every)) {
+                scheduled.get().cancel();
+                schedule(context, prune, next);
+            }
+        }));
     }
 
     @Override

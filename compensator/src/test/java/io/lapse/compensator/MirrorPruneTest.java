@@ -75,6 +75,18 @@ class MirrorPruneTest {
                 .isEqualTo(Duration.ofMillis(200));
     }
 
+    @Test
+    void ticksWhileAPassWalksTheStoreAndWaitsTheIntervalBetweenPasses() {
+        List.of("a", "b", "c").forEach(id -> orders.put(id, OrderState.active(NOW)));
+
+        prune.punctuate(NOW);
+        assertThat(prune.tick()).as("a slice read, one left").isEqualTo(MirrorPrune.TICK);
+        prune.punctuate(NOW + 1_000);
+        assertThat(prune.tick())
+                .as("the pass is over: no punctuation, and so no commit, until the next")
+                .isEqualTo(INTERVAL);
+    }
+
     private List<String> keys() {
         List<String> keys = new ArrayList<>();
         try (KeyValueIterator<String, OrderState> entries = orders.all()) {

@@ -24,7 +24,7 @@ final class AtRestBenchCommand implements Callable<Integer> {
     @Option(names = "--push-interval", description = "Every order pushes this often (default 15s).")
     String pushInterval = Durations.format(DEFAULTS.pushInterval());
 
-    @Option(names = "--warm-up", description = "How long the load runs before the measurement (default 60s).")
+    @Option(names = "--warm-up", description = "How long the load runs before the measurement (default 4m).")
     String warmUp = Durations.format(DEFAULTS.warmUp());
 
     @Option(names = "--measure", description = "How long the CPU is measured (default 60s).")

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** CPU time a process has used so far, from {@code /proc/<pid>/stat} (Linux): user + system time. */
 public final class ProcessCpu {
@@ -39,6 +40,34 @@ public final class ProcessCpu {
             } catch (UncheckedIOException e) {
                 // it ended between the listing and the read; its parent's reaped-children time now holds it
             }
+        }
+        return seconds;
+    }
+
+    /**
+     * Seconds of CPU the process's JIT compiler threads used so far (HotSpot names them "C1 CompilerThread…" and
+     * "C2 CompilerThread…"; /proc cuts a thread's name to 15 characters): a JVM still warming up compiles for minutes,
+     * a share that a long-running process no longer pays. 0 for a process that is not a HotSpot JVM.
+     */
+    public static double compilerSeconds(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        double seconds = 0;
+        try (Stream<Path> threads = Files.list(tasks)) {
+            for (Path thread : threads.toList()) {
+                try {
+                    String stat = Files.readString(thread.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                        String[] fields =
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        seconds += ticks(fields, UTIME_AFTER_COMM, STIME_AFTER_COMM) / TICKS_PER_SECOND;
+                    }
+                } catch (IOException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the threads of process " + pid, e);
         }
         return seconds;
     }

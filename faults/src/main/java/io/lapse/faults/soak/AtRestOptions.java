@@ -28,12 +28,17 @@ public record AtRestOptions(
         }
     }
 
-    /** The deployment at rest: 300 orders pushing every 15 s, a minute measured after a minute's warm-up. */
+    /**
+     * The issue's deployment at rest: 300 orders pushing every 15 s, a minute measured after four minutes' warm-up.
+     * After one minute the JVMs' JIT compilers still took about two thirds of the services' CPU and a third of the
+     * broker's; after three to four minutes a third of everything, a share that keeps falling (the table shows it on
+     * its own, docs/benchmarks.md).
+     */
     public static AtRestOptions defaults() {
         return new AtRestOptions(
                 300,
                 Duration.ofSeconds(15),
-                Duration.ofMinutes(1),
+                Duration.ofMinutes(4),
                 Duration.ofMinutes(1),
                 6,
                 Path.of("target", "rest"));

@@ -1,5 +1,6 @@
 package io.lapse.faults.soak;
 
+import io.lapse.bench.peers.ProcessCpu;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;
@@ -65,9 +66,16 @@ public final class AtRestRun {
         this.dir = options.out().toAbsolutePath().resolve(name);
     }
 
-    /** What one run measured, per process: cores (2.0 is both cores of this machine). */
+    /**
+     * What one run measured, per process: cores (2.0 is both cores of this machine), and of those the cores its JIT
+     * compiler threads used (a JVM minutes old still compiles; one running for days hardly does).
+     */
     public record AtRestResult(
-            Map<String, Double> cores, double proofQuestionsPerSecond, double redisCommandsPerSecond, String table) {}
+            Map<String, Double> cores,
+            Map<String, Double> compilerCores,
+            double proofQuestionsPerSecond,
+            double redisCommandsPerSecond,
+            String table) {}
 
     public static AtRestResult run(AtRestOptions options, PrintStream out) {
         return new AtRestRun(options, out).run();
@@ -143,6 +151,7 @@ public final class AtRestRun {
                 Map<String, ProcessUsage> usage = new LinkedHashMap<>();
                 pids.forEach((process, pid) -> usage.put(process, new ProcessUsage(pid.getAsLong())));
                 usage.values().forEach(ProcessUsage::sample);
+                Map<String, Double> compilingBefore = compilerSeconds(pids);
                 double questionsBefore = questions(services);
                 long commandsBefore = redisInfo.commandsProcessed();
                 long startedNanos = System.nanoTime();
@@ -151,19 +160,29 @@ public final class AtRestRun {
                 Map<String, Double> cores = new LinkedHashMap<>();
                 usage.forEach((process, use) -> cores.put(process, use.sample().cores()));
                 double seconds = (System.nanoTime() - startedNanos) / 1e9;
+                Map<String, Double> compiling = new LinkedHashMap<>();
+                compilerSeconds(pids)
+                        .forEach((process, used) ->
+                                compiling.put(process, (used - compilingBefore.get(process)) / seconds));
                 double questions = (questions(services) - questionsBefore) / seconds;
                 double commands = (redisInfo.commandsProcessed() - commandsBefore) / seconds;
-                String table = table(cores, questions, commands, pushes.pushesSent());
+                String table = table(cores, compiling, questions, commands, pushes.pushesSent());
                 out.println();
                 out.println(table);
                 Files.writeString(dir.resolve("summary.md"), table);
-                return new AtRestResult(cores, questions, commands, table);
+                return new AtRestResult(cores, compiling, questions, commands, table);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (Exception e) {
             throw new IllegalStateException("the run at rest failed: " + e, e);
         }
+    }
+
+    private static Map<String, Double> compilerSeconds(Map<String, LongSupplier> pids) {
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        pids.forEach((process, pid) -> seconds.put(process, ProcessCpu.compilerSeconds(pid.getAsLong())));
+        return seconds;
     }
 
     /** Questions ingest has asked the broker for its caught-up proof so far: its answers' round trips, counted. */
@@ -173,7 +192,12 @@ public final class AtRestRun {
                 MetricNames.prometheus(MetricNames.INGEST_PROOF_ROUND_TRIP, "_seconds_count"));
     }
 
-    private String table(Map<String, Double> cores, double questions, double commands, long pushesSent) {
+    private String table(
+            Map<String, Double> cores,
+            Map<String, Double> compiling,
+            double questions,
+            double commands,
+            long pushesSent) {
         StringBuilder table = new StringBuilder();
         table.append(String.format(
                 "%,d orders pushing every %s, none silent, %d partitions; %s measured after %s of warm-up (%,d pushes"
@@ -184,11 +208,15 @@ public final class AtRestRun {
                 Durations.format(options.measured()),
                 Durations.format(options.warmUp()),
                 pushesSent));
-        table.append("| process | cores |\n| --- | ---: |\n");
-        cores.forEach((process, used) -> table.append(String.format("| %s | %.3f |%n", process, used)));
-        table.append(String.format(
-                "| **all** | **%.3f** |%n",
-                cores.values().stream().mapToDouble(Double::doubleValue).sum()));
+        table.append("| process | cores | of which JIT compiling | without it |\n| --- | ---: | ---: | ---: |\n");
+        cores.forEach((process, used) -> table.append(String.format(
+                "| %s | %.3f | %.3f | %.3f |%n",
+                process, used, compiling.get(process), used - compiling.get(process))));
+        double all = cores.values().stream().mapToDouble(Double::doubleValue).sum();
+        double allCompiling =
+                compiling.values().stream().mapToDouble(Double::doubleValue).sum();
+        table.append(
+                String.format("| **all** | **%.3f** | **%.3f** | **%.3f** |%n", all, allCompiling, all - allCompiling));
         table.append(String.format(
                 "%ningest's questions to the broker for its proof (each a ListOffsets and a DescribeTopicPartitions):"
                         + " %.1f/s; Redis commands: %.1f/s%n",

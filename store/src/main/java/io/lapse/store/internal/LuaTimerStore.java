@@ -198,7 +198,8 @@ public abstract class LuaTimerStore implements TimerStore {
                 Long.toString(settings.repeat().toMillis()),
                 Integer.toString(settings.maxAttempts()),
                 triggerPrefix(shard),
-                PackedClaims.write(claims));
+                PackedClaims.write(claims),
+                Long.toString(settings.ttl().toMillis()));
     }
 
     @Override

@@ -606,7 +606,8 @@ class ZsetTimerStoreTest {
         long readBeforeTheFreeze = silentSince + TTL;
         // meanwhile ingest applies a push o1 made before its deadline, and the watermark moves on (a push made after
         // it would end a silence that really happened, which fires: SilenceEdgesTest)
-        store.apply(List.of(OrderUpdate.active("o1", silentSince + TTL - 1_000))).join();
+        store.apply(List.of(OrderUpdate.active("o1", silentSince + TTL - 1_000)))
+                .join();
 
         ClaimBatch resumed =
                 store.claim(store.keys().shardOf("o1"), readBeforeTheFreeze).join();

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * drift scan all keep it finished. Ingest, timer, puller and compensator against a real Kafka and Redis.
  */
 @ExtendWith(SharedStack.class)
-@Tag("slow")
+@Tag("extended") // about 25 s, most of it waiting for the timer's pruning round (every 10 s): SilenceEdgesTest checks
+// the rule in verify
 class PushesAfterTheEndTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);

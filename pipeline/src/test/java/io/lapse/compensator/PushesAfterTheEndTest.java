@@ -18,11 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 41: a producer that keeps pushing for an order it finished (a bug upstream, or reordering) never gets the order
  * watched again, however long past timer.tombstone-retention it pushes: ingest, the timer's pruning, the mirror and the
- * drift scan all keep it finished. Ingest, timer, puller and compensator against a real Kafka and Redis.
+ * drift scan all keep it finished. Ingest, timer, puller and compensator against a real Kafka and Redis. Extended (about
+ * 25 s, most of it waiting for the timer's pruning round, every 10 s); SilenceEdgesTest checks the rule in verify.
  */
 @ExtendWith(SharedStack.class)
-@Tag("extended") // about 25 s, most of it waiting for the timer's pruning round (every 10 s): SilenceEdgesTest checks
-// the rule in verify
+@Tag("extended")
 class PushesAfterTheEndTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);

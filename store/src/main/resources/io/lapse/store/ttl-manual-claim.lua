@@ -15,7 +15,7 @@ elseif st == 'T' then
   return {fmt(now), 'finished'}
 end
 local phase, seen, attempt = state_fields(st)
-if phase == 'L' then
+if phase == 'L' or phase == 'Q' then
   return {fmt(now), 'leased'}
 elseif phase == 'A' then
   attempt = attempt + 1

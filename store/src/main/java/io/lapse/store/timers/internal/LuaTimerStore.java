@@ -203,7 +203,8 @@ public final class LuaTimerStore implements TimerStore {
                 Long.toString(settings.repeat().toMillis()),
                 Integer.toString(settings.maxAttempts()),
                 mode.triggerPrefix(shard),
-                PackedClaims.write(claims));
+                PackedClaims.write(claims),
+                Long.toString(settings.ttl().toMillis()));
     }
 
     @Override

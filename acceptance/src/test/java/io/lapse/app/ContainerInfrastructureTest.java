@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.runtime.LapseRuntime;
-import io.lapse.runtime.ServiceName;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
 import java.nio.file.Files;

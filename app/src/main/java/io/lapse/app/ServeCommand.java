@@ -1,8 +1,8 @@
 package io.lapse.app;
 
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.operations.cli.ConfigOption;
 import io.lapse.runtime.LapseRuntime;
-import io.lapse.runtime.ServiceName;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Set;

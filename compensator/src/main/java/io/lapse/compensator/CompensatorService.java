@@ -3,15 +3,14 @@ package io.lapse.compensator;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.store.ServiceContext;
 import io.lapse.store.timers.TimerRebuild;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -55,25 +54,20 @@ public final class CompensatorService implements Service {
     }
 
     /**
-     * Creates the topics the compensator reads when missing, learns the cluster's id (its state directory is the
-     * cluster's own) and assembles the streams, the loss watch and the drift scan; {@link #start} runs them.
+     * Assembles the streams on the cluster's own state directory and the mirror's partitions (both from what the
+     * runtime learnt of the cluster), the loss watch and the drift scan; {@link #start} runs them.
      */
     public static CompensatorService build(ServiceContext context) {
         LapseConfig config = context.config();
         KafkaClients clients = context.clients();
         Clock clock = context.clock();
         TopicNames topics = config.topics();
-        new TopicProvisioner(clients).ensure(Set.of(topics.push(), topics.pulled(), topics.expired()));
         Admin admin = clients.admin();
         String applicationId = config.compensator().applicationId();
-        int mirrorPartitions = MirrorPartitions.of(admin, applicationId, CompensatorTopology.inputs(topics));
+        int mirrorPartitions =
+                MirrorPartitions.of(context.cluster(), applicationId, CompensatorTopology.inputs(topics));
         CompensatorStreams streams = CompensatorStreams.build(
-                config,
-                clients,
-                admin,
-                Blocking.await(admin.describeCluster().clusterId(), "read the Kafka cluster id"),
-                mirrorPartitions,
-                clock);
+                config, clients, admin, context.cluster().clusterId(), mirrorPartitions, clock);
         PushFolder pushes = PushFolder.build(
                 config,
                 clients,
@@ -137,7 +131,7 @@ public final class CompensatorService implements Service {
 
     @Override
     public String name() {
-        return "compensator";
+        return ServiceName.COMPENSATOR.command();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lapse.compensator;
 
+import io.lapse.config.CompensatorSettings;
 import io.lapse.config.TimerSettings;
 import io.lapse.config.TopicNames;
 import io.lapse.event.StatusReader;
@@ -27,10 +28,10 @@ import org.apache.kafka.streams.state.Stores;
 public final class CompensatorTopology {
 
     /** orderId → {@link OrderState}. */
-    public static final String STORE = "lapse-orders";
+    public static final String STORE = CompensatorSettings.MIRROR_STORE;
 
     /** Part of the internal topic's name, {@code <application.id>-lapse-order-updates-repartition}. */
-    static final String REPARTITION = "lapse-order-updates";
+    static final String REPARTITION = CompensatorSettings.MIRROR_REPARTITION;
 
     /**
      * The store's changelog keeps about one record per order when its segments roll often enough to be compacted:
@@ -58,7 +59,7 @@ public final class CompensatorTopology {
 
     /** The internal topic Kafka Streams keeps the store in: what a rebuild reads. */
     public static String changelog(String applicationId) {
-        return applicationId + "-" + STORE + "-changelog";
+        return CompensatorSettings.changelogOf(applicationId);
     }
 
     /**
@@ -66,7 +67,7 @@ public final class CompensatorTopology {
      * through, keyed by orderId, on their way to the store; its partition count is the mirror's.
      */
     public static String repartitionTopic(String applicationId) {
-        return applicationId + "-" + REPARTITION + "-repartition";
+        return CompensatorSettings.repartitionTopicOf(applicationId);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.lapse.compensator;
 
+import io.lapse.kafka.ClusterLayout;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +23,12 @@ final class MirrorPartitions {
 
     private MirrorPartitions() {}
 
-    static int of(Admin admin, String applicationId, Collection<String> inputs) {
-        return count(admin, CompensatorTopology.repartitionTopic(applicationId))
-                .or(() -> count(admin, CompensatorTopology.changelog(applicationId)))
+    /** From the partitions the runtime read before building (the changelog and repartition topic among them). */
+    static int of(ClusterLayout cluster, String applicationId, Collection<String> inputs) {
+        return cluster.partitions(CompensatorTopology.repartitionTopic(applicationId))
+                .or(() -> cluster.partitions(CompensatorTopology.changelog(applicationId)))
                 .orElseGet(() -> inputs.stream()
-                        .mapToInt(topic -> count(admin, topic)
+                        .mapToInt(topic -> cluster.partitions(topic)
                                 .orElseThrow(() -> new IllegalStateException("topic " + topic + " does not exist")))
                         .max()
                         .orElseThrow());

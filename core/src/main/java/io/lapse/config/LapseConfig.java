@@ -1,8 +1,6 @@
 package io.lapse.config;
 
 import java.nio.file.Path;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -59,17 +57,5 @@ public record LapseConfig(
 
     public TopicNames topics() {
         return kafka.topics();
-    }
-
-    /**
-     * The consumer group of each service that reads records, by the service's name, in pipeline order; the timer's
-     * shard group reads none.
-     */
-    public Map<String, String> readingGroups() {
-        Map<String, String> groups = new LinkedHashMap<>();
-        groups.put("ingest", ingest.groupId());
-        groups.put("puller", upstream.pullerGroupId());
-        groups.put("compensator", compensator.applicationId());
-        return Collections.unmodifiableMap(groups);
     }
 }

@@ -1,15 +1,24 @@
 package io.lapse.kafka;
 
 import io.lapse.config.KafkaSettings;
+import io.lapse.config.LapseConfig;
+import io.lapse.lifecycle.ServiceDescriptor;
+import io.lapse.lifecycle.ServiceName;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -18,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the topics a service needs when they are missing (unless topics.create=false) and checks the ones it relies on.
+ * Creates the topics the services need when they are missing (unless topics.create=false) and checks the ones it relies on.
  * While the cluster does not answer (not started yet, unresolvable, refusing the credentials) it waits and retries.
  */
 public final class TopicProvisioner {
@@ -32,6 +41,85 @@ public final class TopicProvisioner {
 
     public TopicProvisioner(KafkaClients clients) {
         this.clients = clients;
+    }
+
+    /**
+     * Reads what the cluster holds of these services' topics: its id and the partition count of each of their topics
+     * that exists. One attempt, each question timed (the caller retries: closing an admin client waits for a call in
+     * flight, by default a minute). Changes nothing: a process whose shared settings differ from its deployment's
+     * must not create or grow topics, and this runs before they are compared.
+     */
+    public ClusterLayout look(Collection<ServiceDescriptor> services) {
+        Set<String> wanted = new TreeSet<>();
+        services.forEach(service -> {
+            wanted.addAll(service.topics());
+            wanted.addAll(service.internalTopics());
+        });
+        long waitMs = ATTEMPT_TIMEOUT_MS + 1_000L;
+        try (Admin admin = clients.admin()) {
+            String clusterId = admin.describeCluster(new DescribeClusterOptions().timeoutMs(ATTEMPT_TIMEOUT_MS))
+                    .clusterId()
+                    .get(waitMs, TimeUnit.MILLISECONDS);
+            Set<String> existing = new TreeSet<>(admin.listTopics(new ListTopicsOptions().timeoutMs(ATTEMPT_TIMEOUT_MS))
+                    .names()
+                    .get(waitMs, TimeUnit.MILLISECONDS));
+            existing.retainAll(wanted);
+            Map<String, Integer> partitions = new HashMap<>();
+            admin.describeTopics(existing, new DescribeTopicsOptions().timeoutMs(ATTEMPT_TIMEOUT_MS))
+                    .allTopicNames()
+                    .get(waitMs, TimeUnit.MILLISECONDS)
+                    .forEach((topic, description) ->
+                            partitions.put(topic, description.partitions().size()));
+            return new ClusterLayout(clusterId, partitions);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(
+                    "cannot read the topics on " + clients.settings().bootstrapServers() + ": " + e, e);
+        }
+    }
+
+    /**
+     * Creates the topics of these services that the layout lacks (unless topics.create=false), and gives a topic
+     * whose partition count a service fixes (timer.shards) that many, as {@link #ensureExactly} does; returns the
+     * layout after. Touches the cluster only when something is missing.
+     */
+    public ClusterLayout complete(ClusterLayout seen, Collection<ServiceDescriptor> services) {
+        Map<String, Integer> exact = new HashMap<>();
+        Set<String> plain = new TreeSet<>();
+        services.forEach(service -> {
+            plain.addAll(service.topics());
+            exact.putAll(service.exactPartitions());
+        });
+        plain.removeAll(exact.keySet());
+        ClusterLayout layout = seen;
+        Set<String> missing = new TreeSet<>(plain);
+        missing.removeIf(topic -> seen.partitions(topic).isPresent());
+        if (!missing.isEmpty()) {
+            ensure(missing);
+            for (String topic : missing) {
+                layout = layout.with(topic, clients.settings().partitions());
+            }
+        }
+        for (Map.Entry<String, Integer> fixed : exact.entrySet()) {
+            if (!seen.partitions(fixed.getKey()).equals(Optional.of(fixed.getValue()))) {
+                ensureExactly(fixed.getKey(), fixed.getValue());
+                layout = layout.with(fixed.getKey(), fixed.getValue());
+            }
+        }
+        return layout;
+    }
+
+    /**
+     * Reads the cluster and creates what any service lacks, at once: for what builds services outside the runtime
+     * (tests, benchmarks), whose settings need no agreement first.
+     */
+    public ClusterLayout prepare(LapseConfig config) {
+        List<ServiceDescriptor> services = ServiceName.describe(ServiceName.ALL, config);
+        return complete(
+                clients.startup().until("Kafka to name its cluster and topics", () -> look(services), e -> true),
+                services);
     }
 
     /** Makes sure each topic exists, creating it with the configured partition count. */

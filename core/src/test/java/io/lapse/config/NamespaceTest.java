@@ -3,6 +3,7 @@ package io.lapse.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lapse.lifecycle.ServiceName;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,10 +16,12 @@ class NamespaceTest {
 
         assertThat(blue.topics().push()).isEqualTo("blue.push");
         assertThat(blue.redis().keyPrefix()).isEqualTo("blue");
-        assertThat(blue.readingGroups().values()).containsExactly("blue-ingest", "blue-puller", "blue-compensator");
+        assertThat(ServiceName.readingGroups(ServiceName.ALL, blue).values())
+                .containsExactly("blue-ingest", "blue-puller", "blue-compensator");
         assertThat(blue.timer().groupId()).isEqualTo("blue-timer");
-        assertThat(green.readingGroups().values())
-                .doesNotContainAnyElementsOf(blue.readingGroups().values());
+        assertThat(ServiceName.readingGroups(ServiceName.ALL, green).values())
+                .doesNotContainAnyElementsOf(
+                        ServiceName.readingGroups(ServiceName.ALL, blue).values());
         assertThat(green.topics().timerShards()).isEqualTo("green.shards");
     }
 

@@ -10,9 +10,9 @@ import io.lapse.ingest.fleet.FleetGauges;
 import io.lapse.ingest.fleet.FleetSilenceWatch;
 import io.lapse.kafka.DeadLetterSink;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.store.Listening;
 import io.lapse.store.ServiceContext;
 import io.lapse.store.fleet.CohortSilences;
@@ -22,10 +22,10 @@ import io.lapse.store.timers.EarlierDeadlines;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -43,22 +43,28 @@ public final class IngestService implements Service {
     private final ServiceLoop loop;
     private final ServiceLoop proof;
     private final ServiceLoop fleetWatch;
-    private final Listening earlierDeadlines;
+    private final Supplier<Listening> listenForEarlierDeadlines;
+    private Listening earlierDeadlines;
 
-    private IngestService(ServiceLoop loop, ServiceLoop proof, ServiceLoop fleetWatch, Listening earlierDeadlines) {
+    private IngestService(
+            ServiceLoop loop,
+            ServiceLoop proof,
+            ServiceLoop fleetWatch,
+            Supplier<Listening> listenForEarlierDeadlines) {
         this.loop = loop;
         this.proof = proof;
         this.fleetWatch = fleetWatch;
-        this.earlierDeadlines = earlierDeadlines;
+        this.listenForEarlierDeadlines = listenForEarlierDeadlines;
     }
 
-    /** Creates the topics ingest reads and writes when missing, and everything it needs; {@link #start} runs it. */
+    /**
+     * Assembles everything ingest needs on the topics the runtime created; {@link #start} runs it and listens for
+     * earlier deadlines.
+     */
     public static IngestService build(ServiceContext context) {
         LapseConfig config = context.config();
         KafkaClients clients = context.clients();
         TopicNames topics = config.topics();
-        new TopicProvisioner(clients)
-                .ensure(Set.of(topics.push(), topics.pulled(), topics.dlq(), topics.fleetEvents()));
         KafkaConsumer<byte[], byte[]> consumer = clients.member(
                 config.ingest().groupId(),
                 "lapse-ingest",
@@ -99,7 +105,7 @@ public final class IngestService implements Service {
                 probe,
                 new PartitionProgress(
                         config.timer().watermarkSlack(), config.timer().ttl()));
-        consumer.subscribe(List.of(topics.push(), topics.pulled()), batches.rebalanceListener());
+        consumer.subscribe(ServiceName.INGEST.in(config).reads(), batches.rebalanceListener());
         RedisClockSkew skew = new RedisClockSkew(
                 context.watermarks()::redisNow,
                 context.clock(),
@@ -126,7 +132,7 @@ public final class IngestService implements Service {
                         }),
                 proofLoop(probe, look, nudges),
                 fleetWatchLoop(context, endOffsets, cohortTally),
-                EarlierDeadlines.listen(context.redis(), context.keys(), look::soon));
+                () -> EarlierDeadlines.listen(context.redis(), context.keys(), look::soon));
     }
 
     /**
@@ -200,11 +206,12 @@ public final class IngestService implements Service {
 
     @Override
     public String name() {
-        return "ingest";
+        return ServiceName.INGEST.command();
     }
 
     @Override
-    public void start() {
+    public synchronized void start() {
+        earlierDeadlines = listenForEarlierDeadlines.get();
         loop.start();
         proof.start();
         fleetWatch.start();
@@ -221,9 +228,11 @@ public final class IngestService implements Service {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         // the watch and the proof share ingest's producer and admin client, which ingest's loop closes last
-        earlierDeadlines.close();
+        if (earlierDeadlines != null) {
+            earlierDeadlines.close();
+        }
         fleetWatch.close();
         proof.close();
         loop.close();

@@ -10,6 +10,7 @@ import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.CohortEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.metrics.MetricNames;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
@@ -160,8 +161,8 @@ class CohortSilenceTest {
     }
 
     private IngestService start(MeterRegistry registry) {
-        IngestService ingest =
-                IngestService.build(ServiceContext.of(config, clients, redis, registry, Clock.systemUTC()));
+        IngestService ingest = IngestService.build(ServiceContext.of(
+                config, clients, new TopicProvisioner(clients).prepare(config), redis, registry, Clock.systemUTC()));
         ingest.start();
         running.add(ingest);
         return ingest;

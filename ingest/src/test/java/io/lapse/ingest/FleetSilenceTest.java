@@ -11,6 +11,7 @@ import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.metrics.MetricNames;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
@@ -78,7 +79,8 @@ class FleetSilenceTest {
                         "fleet.baseline", "15s")));
         redis = RedisConnection.open(config.redis());
         clients = new KafkaClients(config.kafka());
-        ingest = IngestService.build(ServiceContext.of(config, clients, redis, registry, Clock.systemUTC()));
+        ingest = IngestService.build(ServiceContext.of(
+                config, clients, new TopicProvisioner(clients).prepare(config), redis, registry, Clock.systemUTC()));
         producer = clients.producer("fleet-test-pusher", Map.of());
         pusher = new Thread(this::pushTwentyPerSecondToEachPartitionButTheQuietOnes, "fleet-test-pusher");
         pusher.start();

@@ -11,6 +11,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
@@ -72,6 +73,7 @@ class IngestServiceTest {
         return new ServiceContext(
                 config,
                 clients,
+                new TopicProvisioner(clients).prepare(config),
                 redis,
                 store,
                 watermarks,

@@ -81,12 +81,7 @@ public final class OnCallRig implements AutoCloseable {
         this.store = TimerStore.of(redis, keys, config.timer());
         new RedisEpochs(redis, keys).stamp("on-call-test").join(); // no compensator to vouch for the empty Redis
         this.watermarks = Watermarks.of(redis, keys, config);
-        new TopicProvisioner(clients)
-                .ensure(Set.of(
-                        config.topics().push(),
-                        config.topics().pulled(),
-                        config.topics().expired(),
-                        config.topics().dlq()));
+        new TopicProvisioner(clients).prepare(config);
         this.producer = clients.producer("oncall-test", Map.of());
     }
 
@@ -150,7 +145,15 @@ public final class OnCallRig implements AutoCloseable {
 
     private ServiceContext context(LapseConfig config) {
         return new ServiceContext(
-                config, clients, redis, store, watermarks, new RedisEpochs(redis, keys), registry, Clock.systemUTC());
+                config,
+                clients,
+                new TopicProvisioner(clients).prepare(config),
+                redis,
+                store,
+                watermarks,
+                new RedisEpochs(redis, keys),
+                registry,
+                Clock.systemUTC());
     }
 
     /** The simulated platform: pushes for the orders its fleet starts, and answers pulls. */

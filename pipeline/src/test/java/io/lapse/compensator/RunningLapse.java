@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
@@ -70,16 +69,19 @@ final class RunningLapse implements AutoCloseable {
         store = TimerStore.of(redis, keys, config.timer());
         epochs = new RedisEpochs(redis, keys);
         watermarks = Watermarks.of(redis, keys, config);
-        new TopicProvisioner(clients)
-                .ensure(Set.of(
-                        config.topics().push(),
-                        config.topics().pulled(),
-                        config.topics().dlq(),
-                        config.topics().expired()));
     }
 
     private ServiceContext context(LapseConfig config, MeterRegistry registry) {
-        return new ServiceContext(config, clients, redis, store, watermarks, epochs, registry, Clock.systemUTC());
+        return new ServiceContext(
+                config,
+                clients,
+                new TopicProvisioner(clients).prepare(config),
+                redis,
+                store,
+                watermarks,
+                epochs,
+                registry,
+                Clock.systemUTC());
     }
 
     KafkaProducer<byte[], byte[]> producer() {

@@ -3,6 +3,7 @@ package io.lapse.pipeline;
 import io.lapse.compensator.CompensatorService;
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.puller.PullerService;
 import io.lapse.store.RedisConnection;
@@ -36,9 +37,15 @@ public final class ServiceProcess {
         }
         LapseConfig config = LapseConfig.load(null, Map.of()).with(settings);
         RedisConnection redis = RedisConnection.open(config.redis());
+        KafkaClients clients = new KafkaClients(config.kafka());
         SERVICES.get(args[0])
                 .apply(ServiceContext.of(
-                        config, new KafkaClients(config.kafka()), redis, new SimpleMeterRegistry(), Clock.systemUTC()))
+                        config,
+                        clients,
+                        new TopicProvisioner(clients).prepare(config),
+                        redis,
+                        new SimpleMeterRegistry(),
+                        Clock.systemUTC()))
                 .start();
         Thread.currentThread().join(); // until killed
     }

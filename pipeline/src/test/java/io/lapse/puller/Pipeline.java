@@ -11,6 +11,7 @@ import io.lapse.event.PullResult;
 import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.simulator.SimulatorSettings;
 import io.lapse.simulator.UpstreamSimulator;
@@ -124,6 +125,7 @@ final class Pipeline implements AutoCloseable {
         return new ServiceContext(
                 config,
                 clients,
+                new TopicProvisioner(clients).prepare(config),
                 redis,
                 store,
                 watermarks,

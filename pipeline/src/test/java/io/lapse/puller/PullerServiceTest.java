@@ -15,6 +15,7 @@ import io.lapse.event.PullResult.Outcome;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.CopyHeader;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.metrics.MetricNames;
 import io.lapse.puller.UpstreamStub.Answer;
 import io.lapse.puller.asking.Asking;
@@ -92,9 +93,11 @@ class PullerServiceTest {
     }
 
     private ServiceContext context(LapseConfig config) {
+        KafkaClients clients = new KafkaClients(config.kafka());
         return new ServiceContext(
                 config,
-                new KafkaClients(config.kafka()),
+                clients,
+                new TopicProvisioner(clients).prepare(config),
                 redis,
                 store,
                 Watermarks.of(redis, store.keys(), config),

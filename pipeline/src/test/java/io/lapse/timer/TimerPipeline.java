@@ -8,6 +8,7 @@ import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;
 import io.lapse.event.TimerExpired;
 import io.lapse.ingest.IngestService;
+import io.lapse.kafka.ClusterLayout;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
@@ -26,7 +27,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -41,6 +41,7 @@ final class TimerPipeline implements AutoCloseable {
     final TimerStore store;
     final Watermarks watermarks;
     private final KafkaClients clients;
+    private final ClusterLayout cluster;
     private final KafkaProducer<byte[], byte[]> producer;
     private final List<AutoCloseable> started = new ArrayList<>();
     // started with the pipeline: started lazily, its first read can take longer than a test's window under load
@@ -60,12 +61,7 @@ final class TimerPipeline implements AutoCloseable {
         watermarks = Watermarks.of(redis, keys, config);
         new RedisEpochs(redis, keys).stamp("timer-test").join(); // no compensator here to vouch for the empty Redis
         clients = new KafkaClients(config.kafka());
-        new TopicProvisioner(clients)
-                .ensure(Set.of(
-                        config.topics().push(),
-                        config.topics().pulled(),
-                        config.topics().dlq(),
-                        config.topics().expired()));
+        cluster = new TopicProvisioner(clients).prepare(config);
         producer = clients.producer("test-pushes", Map.of());
         expired = TopicRecorder.start(
                 config.kafka().bootstrapServers(), config.topics().expired());
@@ -107,6 +103,7 @@ final class TimerPipeline implements AutoCloseable {
         return started(IngestService.build(new ServiceContext(
                 changed,
                 new KafkaClients(changed.kafka()),
+                cluster,
                 redis,
                 store,
                 watermarks,
@@ -119,6 +116,7 @@ final class TimerPipeline implements AutoCloseable {
         return started(TimerService.build(new ServiceContext(
                 config,
                 clients,
+                cluster,
                 redis,
                 this.store,
                 watermarks,

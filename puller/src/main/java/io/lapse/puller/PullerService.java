@@ -4,9 +4,9 @@ import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.config.UpstreamSettings;
 import io.lapse.kafka.DeadLetterSink;
-import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.metrics.MetricNames;
 import io.lapse.puller.asking.Asking;
 import io.lapse.puller.deciding.AnswerOnce;
@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -88,15 +87,13 @@ public final class PullerService implements Service {
         this.loop = loop;
     }
 
-    /** Creates the topics the puller reads and writes when missing, and everything it needs; {@link #start} runs it. */
+    /** Assembles everything the puller needs on the topics the runtime created; {@link #start} runs it. */
     public static PullerService build(ServiceContext context) {
         LapseConfig config = context.config();
         // true from start() until the loop's last iteration: retries and parked pulls stop asking upstream after it
         AtomicBoolean running = new AtomicBoolean();
         TopicNames topics = config.topics();
         UpstreamSettings upstream = config.upstream();
-        new TopicProvisioner(context.clients())
-                .ensure(Set.of(topics.expired(), topics.parked(), topics.pulled(), topics.dlq()));
         Asking asking = Asking.build(upstream, context.clock(), context.registry(), running::get);
         // a poll is a pull thread's worth; reading stops while another would not fit among the pulls sorted together
         int pollRecords = upstream.concurrency();
@@ -165,7 +162,7 @@ public final class PullerService implements Service {
                 running::get,
                 context.clock(),
                 Math.max(LEAST_ANSWERS_IN_FLIGHT, 64 * upstream.concurrency()));
-        consumer.subscribe(List.of(topics.expired(), topics.parked()), commits.rebalanceListener());
+        consumer.subscribe(ServiceName.PULLER.in(config).reads(), commits.rebalanceListener());
         ServiceLoop loop = new ServiceLoop("lapse-puller", pulls::next, consumer::wakeup, () -> {
             running.set(false);
             // pulls not answered yet end now and are parked, so that what was answered behind them is committed
@@ -184,7 +181,7 @@ public final class PullerService implements Service {
 
     @Override
     public String name() {
-        return "puller";
+        return ServiceName.PULLER.command();
     }
 
     @Override

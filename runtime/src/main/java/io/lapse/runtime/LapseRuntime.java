@@ -5,8 +5,12 @@ import io.lapse.config.Durations;
 import io.lapse.config.LapseConfig;
 import io.lapse.ingest.IngestService;
 import io.lapse.internal.Exceptions;
+import io.lapse.kafka.ClusterLayout;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
+import io.lapse.lifecycle.ServiceDescriptor;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.lifecycle.StartupRetry;
 import io.lapse.lifecycle.StartupTimeline;
 import io.lapse.puller.PullerService;
@@ -45,9 +49,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One Lapse process: the shared Redis connection, Kafka client factory, metrics registry and management endpoints,
  * and the services it was asked to run. Constructing it opens nothing; {@link #start} opens the management endpoints
- * first, so that while start-up waits for Redis or Kafka readiness says so; it asks Kafka for its cluster id while it
- * connects to Redis, waits until the services' shared settings agree with the deployment's, then builds each service
- * and starts it. Closing stops the services in reverse order of their start. Every launcher (the
+ * first, so that while start-up waits for Redis or Kafka readiness says so; it asks Kafka for its cluster id
+ * and the services' topics while it connects to Redis, waits until the services' shared settings agree with the
+ * deployment's, creates the topics any service lacks, builds every service (which asks the network nothing), then
+ * starts them all. Closing stops the services in reverse order of their start. Every launcher (the
  * production one, the demo, the benchmark) and every test of the whole pipeline builds its services here.
  */
 public final class LapseRuntime implements AutoCloseable {
@@ -107,27 +112,34 @@ public final class LapseRuntime implements AutoCloseable {
         gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(registry);
         clients = new KafkaClients(config.kafka(), startup);
-        // an admin client's first question costs a second or more of a fresh JVM's time on a loaded machine: it is
-        // asked beside connecting to Redis, which takes as long
-        CompletableFuture<String> clusterId = CompletableFuture.supplyAsync(
+        List<ServiceDescriptor> descriptors = ServiceName.describe(names, config);
+        TopicProvisioner topics = new TopicProvisioner(clients);
+        // an admin client's first questions cost a second or more of a fresh JVM's time on a loaded machine: the
+        // cluster's id and the services' topics are read beside connecting to Redis, which takes as long
+        CompletableFuture<ClusterLayout> seen = CompletableFuture.supplyAsync(
                 () -> startup.until(
-                        "Kafka at " + config.kafka().bootstrapServers() + " to name its cluster",
-                        () -> SettingsAgreement.clusterId(clients),
+                        "Kafka at " + config.kafka().bootstrapServers() + " to name its cluster and topics",
+                        () -> topics.look(descriptors),
                         e -> true),
                 CLUSTER_ASKER);
         redis = RedisConnection.open(config.redis(), startup);
-        context = ServiceContext.of(config, clients, redis, registry, clock);
         health.register("redis", redis::isOpen);
         timeline.mark("Redis");
-        // before building: building creates topics, and a process whose settings differ must change nothing
-        settings = agreeOnSettings(clusterId);
+        ClusterLayout cluster = joined(seen);
+        settings = agreeOnSettings(cluster.clusterId());
         timeline.mark("settings agreed");
+        // only once the settings agree: a process whose settings differ must create or grow no topic
+        cluster = topics.complete(cluster, descriptors);
+        timeline.mark("topics");
+        context = ServiceContext.of(config, clients, cluster, redis, registry, clock);
         for (ServiceName name : names) {
-            Service service = build(name);
+            Service service = build(name, context);
             timeline.mark(service.name() + " built");
             services.add(service);
             health.register(service.name(), service::isReady);
             health.registerLiveness(service.name(), service::livenessProblem);
+        }
+        for (Service service : services) {
             service.start();
             timeline.mark(service.name() + " started");
         }
@@ -135,22 +147,12 @@ public final class LapseRuntime implements AutoCloseable {
                         new TimerCensus(context.store(), context.watermarks(), context.epochs()), registry, clock)
                 .start();
         consumerLag = new ConsumerLag(
-                        clients,
-                        ConsumerLag.groupsOf(
-                                config,
-                                names.stream()
-                                        .map(name -> name.name().toLowerCase())
-                                        .toList()),
-                        registry)
+                        clients, ServiceName.readingGroups(names, config).values(), registry)
                 .start();
         health.registerLiveness("timer-watch", timerWatch::livenessProblem);
         health.registerLiveness("consumer-lag", consumerLag::livenessProblem);
         timeline.mark("watches");
-        try {
-            managementOpening.join().showStatus(new ProcessStatus(timerWatch, registry, clock));
-        } catch (CompletionException e) {
-            throw Exceptions.asUnchecked(e);
-        }
+        joined(managementOpening).showStatus(new ProcessStatus(timerWatch, registry, clock));
         timeline.mark("management endpoints");
         startup.finished();
         log.info("started {} {}", names, timeline.summary());
@@ -161,13 +163,8 @@ public final class LapseRuntime implements AutoCloseable {
      * Waits, not ready, while this process's shared settings differ from those its deployment declared (declaring
      * them when it is the first): services that disagree on the ttl or the key prefix break deadlines silently.
      */
-    private SettingsAgreement agreeOnSettings(CompletableFuture<String> clusterId) {
-        SettingsAgreement agreement;
-        try {
-            agreement = SettingsAgreement.of(config, clusterId.join(), redis);
-        } catch (CompletionException e) {
-            throw Exceptions.asUnchecked(e);
-        }
+    private SettingsAgreement agreeOnSettings(String clusterId) {
+        SettingsAgreement agreement = SettingsAgreement.of(config, clusterId, redis);
         startup.until(
                 "the shared settings of the deployment",
                 () -> {
@@ -176,6 +173,14 @@ public final class LapseRuntime implements AutoCloseable {
                 },
                 e -> true);
         return agreement.keep();
+    }
+
+    private static <T> T joined(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            throw Exceptions.asUnchecked(e);
+        }
     }
 
     /** Runs each task on a daemon thread of its own: a start-up step beside the main thread's. */
@@ -187,7 +192,8 @@ public final class LapseRuntime implements AutoCloseable {
         };
     }
 
-    private Service build(ServiceName name) {
+    /** How each service is built: the one place that names their classes. */
+    static Service build(ServiceName name, ServiceContext context) {
         return switch (name) {
             case INGEST -> IngestService.build(context);
             case TIMER -> TimerService.build(context);

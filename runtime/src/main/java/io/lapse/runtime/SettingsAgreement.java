@@ -2,7 +2,6 @@ package io.lapse.runtime;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.config.SharedSettings;
-import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.ServiceLoop;
 import io.lapse.store.DeclaredSettings;
 import io.lapse.store.RedisConnection;
@@ -13,8 +12,6 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,18 +45,6 @@ final class SettingsAgreement implements AutoCloseable {
     private SettingsAgreement(DeclaredSettings declared, SharedSettings ours) {
         this.declared = declared;
         this.ours = ours;
-    }
-
-    /** Asks Kafka for its cluster id, which names the deployment with the push topic. */
-    static String clusterId(KafkaClients clients) throws Exception {
-        try (Admin admin = clients.admin()) {
-            // the call's own timeout, not only the wait's: closing the admin client waits for a call in flight, by
-            // default a minute, which would leave readiness silent that long while Kafka does not answer
-            return admin.describeCluster(
-                            new DescribeClusterOptions().timeoutMs((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS)))
-                    .clusterId()
-                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
     }
 
     /** The agreement of this process's settings with those of the deployment Kafka's cluster id and the push topic name. */

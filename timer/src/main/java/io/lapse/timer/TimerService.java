@@ -2,9 +2,9 @@ package io.lapse.timer;
 
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.kafka.TopicProvisioner;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.metrics.MetricNames;
 import io.lapse.store.Listening;
 import io.lapse.store.ServiceContext;
@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -33,27 +34,25 @@ public final class TimerService implements Service {
     public static final Map<String, Object> PRODUCER_SETTINGS = ExpiryPublisher.PRODUCER_SETTINGS;
 
     private final ShardOwnership ownership;
-    private final Listening listening;
+    private final Supplier<Listening> listen;
     private final ServiceLoop loop;
+    private volatile Listening listening;
     private boolean closed;
 
-    private TimerService(ShardOwnership ownership, Listening listening, ServiceLoop loop) {
+    private TimerService(ShardOwnership ownership, Supplier<Listening> listen, ServiceLoop loop) {
         this.ownership = ownership;
-        this.listening = listening;
+        this.listen = listen;
         this.loop = loop;
     }
 
     /**
-     * Creates the expired topic when missing and the shard topic with exactly timer.shards partitions, joins nothing
-     * yet, and assembles the rounds; {@link #start} runs them.
+     * Assembles the rounds on the topics the runtime created (the shard topic with exactly timer.shards partitions)
+     * and joins nothing yet; {@link #start} listens for due shards and runs the rounds.
      */
     public static TimerService build(ServiceContext context) {
         LapseConfig config = context.config();
         KafkaClients clients = context.clients();
         MeterRegistry registry = context.registry();
-        TopicProvisioner topics = new TopicProvisioner(clients);
-        topics.ensure(Set.of(config.topics().expired()));
-        topics.ensureExactly(config.topics().timerShards(), config.timer().shards());
         KafkaProducer<byte[], byte[]> producer = clients.producer("lapse-timer", PRODUCER_SETTINGS);
         // the rounds sleep on it; an ownership change ends their sleep, and the round that follows sees the change
         Wakeup wakeup = new Wakeup();
@@ -75,7 +74,6 @@ public final class TimerService implements Service {
                 config.timer().batchSize(),
                 ownership::owned,
                 wakeup);
-        Listening listening = context.store().listen(rounds::wake);
         WatermarkGauge.register(registry, rounds::watermarkAge);
         Gauge.builder(MetricNames.TIMER_SHARDS_OWNED, ownership, o -> o.owned().size())
                 .description("Timer shards this instance serves")
@@ -85,16 +83,19 @@ public final class TimerService implements Service {
                 .description("Timer shards in all (timer.shards)")
                 .register(registry);
         return new TimerService(
-                ownership, listening, new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close));
+                ownership,
+                () -> context.store().listen(rounds::wake),
+                new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close));
     }
 
     @Override
     public String name() {
-        return "timer";
+        return ServiceName.TIMER.command();
     }
 
     @Override
     public synchronized void start() {
+        listening = listen.get();
         ownership.start();
         loop.start();
     }
@@ -116,7 +117,8 @@ public final class TimerService implements Service {
 
     /** Why the timer is not ready though it runs: in ttl mode, Redis announces no expired keys. */
     public Optional<String> unreadyReason() {
-        return listening.problem();
+        Listening heard = listening;
+        return heard == null ? Optional.of("not started") : heard.problem();
     }
 
     @Override
@@ -128,7 +130,9 @@ public final class TimerService implements Service {
         ownership.close();
         loop.close();
         try {
-            listening.close();
+            if (listening != null) {
+                listening.close();
+            }
         } catch (Exception e) {
             log.warn("could not stop listening for due shards: {}", e.toString());
         }

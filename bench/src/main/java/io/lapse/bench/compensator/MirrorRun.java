@@ -2,6 +2,8 @@ package io.lapse.bench.compensator;
 
 import io.lapse.bench.harness.RunSandbox;
 import io.lapse.compensator.CompensatorService;
+import io.lapse.kafka.ClusterLayout;
+import io.lapse.kafka.TopicProvisioner;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -19,11 +21,17 @@ final class MirrorRun {
 
     /** @return from building the service until its offsets reached the end, over {@code records} */
     static Fold of(RunSandbox sandbox, long records, Duration timeout) throws Exception {
+        ClusterLayout cluster = new TopicProvisioner(sandbox.clients).prepare(sandbox.config);
         long cpu = Fold.processCpuNanos();
         long started = System.nanoTime();
         try (RedisConnection redis = RedisConnection.open(sandbox.config.redis());
                 CompensatorService compensator = CompensatorService.build(ServiceContext.of(
-                        sandbox.config, sandbox.clients, redis, new SimpleMeterRegistry(), Clock.systemUTC()))) {
+                        sandbox.config,
+                        sandbox.clients,
+                        cluster,
+                        redis,
+                        new SimpleMeterRegistry(),
+                        Clock.systemUTC()))) {
             compensator.start();
             Drained.ofCompensator(sandbox).await(timeout);
             return Fold.since(started, cpu, records);

@@ -1,9 +1,9 @@
 package io.lapse.bench.harness;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.metrics.MetricNames;
 import io.lapse.runtime.LapseRuntime;
-import io.lapse.runtime.ServiceName;
 import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.epochs.RedisEpochs;

@@ -6,6 +6,8 @@ import io.lapse.config.TopicNames;
 import io.lapse.devstack.DevStack;
 import io.lapse.kafka.GroupLag;
 import io.lapse.kafka.KafkaClients;
+import io.lapse.lifecycle.ServiceDescriptor;
+import io.lapse.lifecycle.ServiceName;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -88,10 +90,9 @@ public final class RunSandbox implements AutoCloseable {
     public void close() {
         TopicNames topics = config.topics();
         try {
-            admin.deleteConsumerGroups(List.of(
-                            config.ingest().groupId(),
-                            config.timer().groupId(),
-                            config.upstream().pullerGroupId()))
+            admin.deleteConsumerGroups(ServiceName.describe(ServiceName.ALL, config).stream()
+                            .map(ServiceDescriptor::group)
+                            .toList())
                     .all()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -2,9 +2,9 @@ package io.lapse.bench.puller;
 
 import io.lapse.bench.harness.BenchServices;
 import io.lapse.config.LapseConfig;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.metrics.MetricNames;
 import io.lapse.runtime.LapseRuntime;
-import io.lapse.runtime.ServiceName;
 import io.micrometer.core.instrument.Timer;
 import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;

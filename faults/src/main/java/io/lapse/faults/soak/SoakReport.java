@@ -3,6 +3,7 @@ package io.lapse.faults.soak;
 import io.lapse.bench.lateness.Lateness;
 import io.lapse.bench.report.MarkdownTable;
 import io.lapse.bench.report.Plots;
+import io.lapse.lifecycle.ServiceName;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,15 +12,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.knowm.xchart.XYChart;
 
 /** How a soak's samples read: a line every 30 s, the summary tables, the CSV and the plots. */
 final class SoakReport {
 
-    private static final String[] PROCESSES = {
-        "ingest", "timer", "puller", "compensator", "broker", "redis", "load", "judge"
-    };
-    private static final String[] SERVICES = {"ingest", "timer", "puller", "compensator"};
+    private static final List<String> SERVICES =
+            ServiceName.ALL.stream().map(ServiceName::command).toList();
+    private static final List<String> PROCESSES = Stream.concat(
+                    SERVICES.stream(), Stream.of("broker", "redis", "load", "judge"))
+            .toList();
 
     private SoakReport() {}
 
@@ -141,7 +144,7 @@ final class SoakReport {
         MarkdownTable processes = new MarkdownTable(
                 "process", "CPU (cores, mean)", "CPU (cores, max)", "RSS (MB, max)", "GC pauses (s per minute)");
         for (String process : PROCESSES) {
-            boolean service = List.of(SERVICES).contains(process);
+            boolean service = SERVICES.contains(process);
             processes.row(
                     process,
                     String.format(Locale.ROOT, "%.2f", mean(samples, s -> s.get("cpu." + process))),

@@ -16,6 +16,7 @@ import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.observe.FleetEventsTap;
 import io.lapse.faults.waiting.Waiting;
+import io.lapse.lifecycle.ServiceName;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -189,10 +190,14 @@ public final class SoakRun {
                     options,
                     startedAt,
                     Map.of(
-                            "ingest", settings.get(ConfigKeys.INGEST_GROUP_ID),
-                            "compensator", CompensatorTopology.pushGroup(compensatorId),
-                            "mirror", compensatorId,
-                            "puller", settings.get(ConfigKeys.PULLER_GROUP_ID)),
+                            ServiceName.INGEST.command(),
+                            settings.get(ServiceName.INGEST.groupKey()),
+                            "compensator",
+                            CompensatorTopology.pushGroup(compensatorId),
+                            "mirror",
+                            compensatorId,
+                            ServiceName.PULLER.command(),
+                            settings.get(ServiceName.PULLER.groupKey())),
                     serviceSuppliers(services),
                     pids(services, broker, redis, load),
                     lags,

@@ -3,6 +3,7 @@ package io.lapse.operations.status;
 import io.lapse.config.LapseConfig;
 import io.lapse.event.CohortEvent;
 import io.lapse.event.FleetEvent;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.operations.cli.Arguments;
 import io.lapse.operations.cli.Connections;
 import io.lapse.operations.cli.Exit;
@@ -89,7 +90,7 @@ public final class StatusCommand extends OnCallCommand {
                         census.redisNow().join(), Arguments.duration("--overdue-after", overdueAfter))
                 .join();
         PartitionMarks marks = new PartitionMarks(connections);
-        List<ServiceLag> lag = config.readingGroups().entrySet().stream()
+        List<ServiceLag> lag = ServiceName.readingGroups(ServiceName.ALL, config).entrySet().stream()
                 .map(group -> ServiceLag.of(connections, group.getKey(), group.getValue()))
                 .toList();
         DeadLetterSummary deadLetters = DeadLetterSummary.of(connections, now() - window);

@@ -1,6 +1,5 @@
 package io.lapse.runtime.management;
 
-import io.lapse.config.LapseConfig;
 import io.lapse.kafka.GroupLag;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.ServiceLoop;
@@ -10,7 +9,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -45,15 +43,6 @@ public final class ConsumerLag implements AutoCloseable {
                 admin.close(Duration.ofSeconds(5));
             }
         });
-    }
-
-    /** The consumer groups of the services Lapse runs under these names; the timer's shard group reads no records. */
-    public static List<String> groupsOf(LapseConfig config, Collection<String> serviceNames) {
-        return serviceNames.stream()
-                .map(config.readingGroups()::get)
-                .filter(Objects::nonNull)
-                .sorted()
-                .toList();
     }
 
     public ConsumerLag start() {

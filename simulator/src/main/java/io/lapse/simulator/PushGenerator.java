@@ -34,6 +34,7 @@ public final class PushGenerator implements AutoCloseable {
     private final KafkaClients clients;
     private final String topic;
     private final Duration pushInterval;
+    private final Duration tick;
     private final Runnable beforeEachRound;
     private final LongAdder sent = new LongAdder();
     private final AtomicLong failed = new AtomicLong();
@@ -42,7 +43,23 @@ public final class PushGenerator implements AutoCloseable {
     /** @param beforeEachRound runs on the push thread at the start of every interval, e.g. {@link Churn#step} */
     public PushGenerator(
             Fleet fleet, KafkaClients clients, String topic, Duration pushInterval, Runnable beforeEachRound) {
+        this(fleet, clients, topic, pushInterval, Duration.ZERO, beforeEachRound);
+    }
+
+    /**
+     * @param tick the orders whose phases fall within one tick are sent together at its end: a small fleet then
+     *             reaches the broker in a few batches per interval, as a large one does, rather than one request per
+     *             order; zero sends each order at its own phase
+     */
+    public PushGenerator(
+            Fleet fleet,
+            KafkaClients clients,
+            String topic,
+            Duration pushInterval,
+            Duration tick,
+            Runnable beforeEachRound) {
         this.fleet = fleet;
+        this.tick = tick;
         this.clients = clients;
         this.topic = topic;
         this.pushInterval = pushInterval;
@@ -65,7 +82,7 @@ public final class PushGenerator implements AutoCloseable {
                         64 * 1024,
                         ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
                         1));
-        PushRounds rounds = new PushRounds(fleet, pushInterval, beforeEachRound, System.nanoTime());
+        PushRounds rounds = new PushRounds(fleet, pushInterval, tick, beforeEachRound, System.nanoTime());
         loop = new ServiceLoop(
                 "lapse-simulator-push",
                 () -> sendDue(rounds, producer),

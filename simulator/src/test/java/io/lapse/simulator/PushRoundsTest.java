@@ -53,6 +53,26 @@ class PushRoundsTest {
         assertThat(roundsBegun).hasValue(3);
     }
 
+    @Test
+    void withATickTheOrdersOfOneTickFallDueTogetherAtItsEnd() {
+        PushRounds ticked =
+                new PushRounds(fleet, Duration.ofMillis(100), Duration.ofMillis(25), roundsBegun::incrementAndGet, 0);
+        List<String> ids = fleet.startMany(4, "o-"); // phases 0.618, 0.236, 0.854, 0.472
+
+        assertThat(ticked.due(0)).isEmpty();
+        assertThat(ticked.nextDueAt()).isEqualTo(25 * MS);
+        assertThat(ticked.due(24 * MS)).isEmpty();
+        assertThat(ticked.due(25 * MS)).extracting(order -> order.id).containsExactly(ids.get(1));
+        assertThat(ticked.nextDueAt()).isEqualTo(50 * MS);
+        assertThat(ticked.due(74 * MS)).extracting(order -> order.id).containsExactly(ids.get(3));
+        assertThat(ticked.nextDueAt()).isEqualTo(75 * MS);
+        assertThat(ticked.due(75 * MS)).extracting(order -> order.id).containsExactly(ids.get(0));
+        assertThat(ticked.nextDueAt()).isEqualTo(100 * MS);
+        assertThat(ticked.due(100 * MS)).extracting(order -> order.id).containsExactly(ids.get(2));
+        assertThat(ticked.due(100 * MS)).isEmpty();
+        assertThat(ticked.nextDueAt()).isEqualTo(125 * MS);
+    }
+
     private List<String> idsDue(long nowNanos) {
         return rounds.due(nowNanos).stream().map(order -> order.id).toList();
     }

@@ -41,6 +41,13 @@ public final class Generation implements AutoCloseable {
 
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(120);
     private static final int PRODUCERS_SEE_PARTITIONS_MS = 1_000;
+    /**
+     * The pushes of each tenth of the push interval go to the broker together. Each order at its own phase made 300
+     * orders 110 produce requests a second, each waking every reader of the push topic (200 fetches a second): four
+     * times the broker's work for the same pushes that a fleet filling its producer's batches causes, and the cores a
+     * restarted service needed (docs/benchmarks.md, "The fault suite's own cost").
+     */
+    private static final int PUSH_TICKS_PER_INTERVAL = 10;
 
     private final String name;
     private final Map<ConfigKey, String> settings;
@@ -108,7 +115,13 @@ public final class Generation implements AutoCloseable {
                         config.topics(),
                         settings.partitions(),
                         config.timer()::isTerminal),
-                new PushGenerator(lab.fleet(), clients, config.topics().push(), settings.pushInterval(), () -> {}),
+                new PushGenerator(
+                        lab.fleet(),
+                        clients,
+                        config.topics().push(),
+                        settings.pushInterval(),
+                        settings.pushInterval().dividedBy(PUSH_TICKS_PER_INTERVAL),
+                        () -> {}),
                 clients.producer("faults-poison", Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none")));
         try {
             generation.pushes.start();

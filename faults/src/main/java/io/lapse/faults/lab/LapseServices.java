@@ -9,8 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -28,6 +30,11 @@ public final class LapseServices implements AutoCloseable {
     private final Function<String, List<String>> jvmOptions;
     private final Map<Role, List<LapseProcess>> running = new EnumMap<>(Role.class);
     private final Map<Role, Integer> started = new EnumMap<>(Role.class);
+    /**
+     * Management ports handed out: {@link Ports#free()} closes its probe at once, so two instances started together
+     * could be given the same port before either binds it (an ingest and a timer were, and the timer exited).
+     */
+    private final Set<Integer> ports = new HashSet<>();
 
     /**
      * Every instance with the launcher's JVM options, as a user who sets none runs it.
@@ -86,6 +93,9 @@ public final class LapseServices implements AutoCloseable {
 
     private LapseProcess start(String command, String name, boolean compensates) {
         int port = Ports.free();
+        while (!ports.add(port)) {
+            port = Ports.free();
+        }
         Map<String, String> own = new HashMap<>(environment);
         own.put(ConfigKeys.MANAGEMENT_PORT.envName(), Integer.toString(port));
         if (compensates) {

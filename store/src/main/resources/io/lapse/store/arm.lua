@@ -11,8 +11,7 @@
 --         then per order: deadline ms (event time + ttl, as an integer), orderId. The common case, an active status of an
 --         order without a state entry, costs a lookup beside ZADD GT itself: the caller adds the ttl, and the pairs are
 --         in the order ZADD takes them, so that a batch of only such statuses goes to ZADD as it came, with no number
---         parsed or formatted, no list built and no rule run per order. Last, the orders whose statuses in the batch
---         were several ('index:event time of the earliest', comma-separated, by their place in the batch; '' for none).
+--         parsed or formatted, no list built and no rule run per order.
 -- Returns {armed, ended, ignored}.
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
@@ -65,17 +64,6 @@ local function last_seen(st, id)
   return score and tonumber(score) - ttl or nil
 end
 
--- When a status ended a silence: the earliest of the order's statuses in the batch, since only the newest is applied.
--- An ingest reading a backlog gets an order's statuses together, each in time for the one before it; its newest alone
--- would look like a status long after the deadline the order's earlier one armed.
-local earliest = {}
-for index, ts in string.gmatch(ARGV[first + 2 * n] or '', '(%d+):(-?%d+)') do
-  earliest[tonumber(index)] = tonumber(ts)
-end
-local function earliest_seen(i)
-  return earliest[i] or tonumber(ARGV[first + (i - 1) * 2]) - ttl
-end
-
 -- zset mode: the due scores of the batch's orders that are earlier than their own status's event time here, by
 -- orderId: only such an order can be a silence that ended after its deadline (see silence_ended). nil when there are
 -- none, as almost always: the shard's earliest score is usually later than the batch's newest event time (the batch
@@ -103,7 +91,7 @@ local function scores_before_newest()
   local late
   for k = 1, n do
     local score = scores[ids[k]]
-    if score and score < earliest_seen(k) then
+    if score and score < tonumber(ARGV[first + (k - 1) * 2]) - ttl then
       late = late or {}
       late[ids[k]] = score
     end
@@ -175,7 +163,7 @@ for i = 1, undecided do
     else
       ignored = ignored + 1
     end
-  elseif not st and not silence_ended(nil, id, earliest_seen(i)) then
+  elseif not st and not silence_ended(nil, id, tonumber(deadline) - ttl) then
     if zset then
       -- the common case, batched below: GT keeps the later of two deadlines, so stragglers change nothing
       fresh = true
@@ -186,7 +174,7 @@ for i = 1, undecided do
   elseif tonumber(deadline) - ttl > last_seen(st, id) then
     local s = parse_state(st)
     local ts = tonumber(deadline) - ttl
-    local missed = silence_ended(s, id, earliest_seen(i))
+    local missed = silence_ended(s, id, ts)
     if s and (s.phase == 'P' or s.phase == 'Q') then
       -- a silence still to fire (or firing) keeps its deadline; the newest status waits behind it
       redis.call('HSET', state, id, format_state(s.phase, ts, s.attempt, s.deadline, s.source))

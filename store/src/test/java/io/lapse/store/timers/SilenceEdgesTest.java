@@ -111,27 +111,6 @@ class SilenceEdgesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"zset", "ttl"})
-    void statusesReadTogetherAfterALagEndNoSilenceWhenTheEarliestCameBeforeTheDeadline(String mode) throws Exception {
-        TimerStore store = store(mode);
-        long spoke = System.currentTimeMillis() - 60_000;
-        // an ingest that lagged reads an order's next statuses in one batch: each in time for the one before it, the
-        // newest long after the deadline the first one armed
-        List<OrderUpdate> backlog = List.of(
-                OrderUpdate.active(ORDER, spoke + TTL / 2),
-                OrderUpdate.active(ORDER, spoke + TTL),
-                OrderUpdate.active(ORDER, spoke + 3 * TTL / 2));
-        try (AutoCloseable listening = store.listen(shard -> {})) {
-            store.apply(List.of(OrderUpdate.active(ORDER, spoke))).join();
-            store.apply(backlog).join();
-            assertThat(claimSoon(store))
-                    .as("no silence: the order was never silent for a ttl")
-                    .singleElement()
-                    .satisfies(claim -> assertThat(claim.deadline()).isEqualTo(spoke + 3 * TTL / 2 + TTL));
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"zset", "ttl"})
     void aStatusAfterTheEndKeepsTheMarkForTheRetentionFromThen(String mode) {
         TimerStore store = store(mode);
         long now = System.currentTimeMillis();

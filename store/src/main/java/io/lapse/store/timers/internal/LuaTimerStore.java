@@ -24,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,11 +99,9 @@ public final class LuaTimerStore implements TimerStore {
         long ttlMillis = settings.ttl().toMillis();
         // in the order of their deadlines, ZADD moves each entry next to the one it moved before, in the part of the
         // sorted set it has just walked, not to a place anywhere in it; grouping by shard keeps that order
-        Collection<OrderUpdate> newest = PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith);
-        Map<String, Long> earliest = newest.size() < updates.size() ? earliestEventTimes(updates) : Map.of();
-        List<EncodedUpdate> byDeadline = new ArrayList<>(newest.size());
-        for (OrderUpdate update : newest) {
-            byDeadline.add(new EncodedUpdate(update, earliest.getOrDefault(update.orderId(), update.eventTime())));
+        List<EncodedUpdate> byDeadline = new ArrayList<>(updates.size());
+        for (OrderUpdate update : PerShard.newestPerOrder(updates, OrderUpdate::orderId, OrderUpdate::mergeWith)) {
+            byDeadline.add(new EncodedUpdate(update));
         }
         byDeadline.sort(BY_EVENT_TIME);
         return PerShard.call(
@@ -121,36 +118,19 @@ public final class LuaTimerStore implements TimerStore {
     }
 
     /**
-     * Each order's earliest event time among the batch's updates: a batch read after a lag holds several statuses of an
-     * order, each in time for the one before it, and only the newest goes to Redis; whether they ended a silence is
-     * told by the earliest (arm.lua), or the newest alone would look like one.
-     */
-    private static Map<String, Long> earliestEventTimes(Collection<OrderUpdate> updates) {
-        Map<String, Long> earliest = new HashMap<>();
-        for (OrderUpdate update : updates) {
-            earliest.merge(update.orderId(), update.eventTime(), Math::min);
-        }
-        return earliest;
-    }
-
-    /**
      * An update with its orderId as UTF-8 bytes, encoded once for both its shard and the script's arguments (a String
      * argument is encoded again by Lettuce's event loop). It holds what the sort and the arguments read, rather than
      * the update, so that they do not reach through it to each order's objects again.
      */
-    private record EncodedUpdate(byte[] orderId, long eventTime, long earliestEventTime, OrderUpdate.Kind kind) {
+    private record EncodedUpdate(byte[] orderId, long eventTime, OrderUpdate.Kind kind) {
 
         EncodedUpdate {
             Objects.requireNonNull(orderId, "orderId");
             Objects.requireNonNull(kind, "kind");
         }
 
-        EncodedUpdate(OrderUpdate update, long earliestEventTime) {
-            this(
-                    update.orderId().getBytes(StandardCharsets.UTF_8),
-                    update.eventTime(),
-                    earliestEventTime,
-                    update.kind());
+        EncodedUpdate(OrderUpdate update) {
+            this(update.orderId().getBytes(StandardCharsets.UTF_8), update.eventTime(), update.kind());
         }
     }
 
@@ -175,17 +155,6 @@ public final class LuaTimerStore implements TimerStore {
             }
             args.add(u.orderId());
         }
-        StringBuilder earliest = new StringBuilder();
-        for (int i = 0; i < chunk.size(); i++) {
-            EncodedUpdate u = chunk.get(i);
-            if (u.earliestEventTime() != u.eventTime()) {
-                earliest.append(earliest.isEmpty() ? "" : ",")
-                        .append(i + 1)
-                        .append(':')
-                        .append(u.earliestEventTime());
-            }
-        }
-        args.add(earliest.toString());
     }
 
     @Override

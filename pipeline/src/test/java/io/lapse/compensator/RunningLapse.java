@@ -97,21 +97,6 @@ final class RunningLapse implements AutoCloseable {
         return this;
     }
 
-    /** Ingest and puller, without a timer: nothing fires until {@link #startTimer}. */
-    RunningLapse startIngestAndPuller() {
-        ServiceContext context = context(config, new SimpleMeterRegistry());
-        started(IngestService.build(context)).start();
-        started(PullerService.build(context)).start();
-        return this;
-    }
-
-    /** A timer, to be closed by the test (to hold firing) or with the run. */
-    TimerService startTimer() {
-        TimerService timer = started(TimerService.build(context(config, new SimpleMeterRegistry())));
-        timer.start();
-        return timer;
-    }
-
     /** Starts a compensator keeping its state under {@code stateDir}, with metrics of its own. */
     CompensatorService startCompensator(Path stateDir) {
         compensatorMetrics = new SimpleMeterRegistry();
@@ -133,11 +118,6 @@ final class RunningLapse implements AutoCloseable {
     /** Whether every shard of this run's key layout has its epoch: the compensator has rebuilt them all. */
     boolean hasEveryEpoch() {
         return epochs.current().join().values().stream().allMatch(epoch -> epoch != null);
-    }
-
-    /** Whether Redis watches every one of the orders. */
-    boolean watchesAll(List<String> orders) {
-        return store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched);
     }
 
     /** How far ingest has applied every partition, in event time; 0 before it reported. */

@@ -2,16 +2,14 @@
 -- last attempt, the order is given up. A claim that a newer status, an end or another claim replaced is left alone.
 -- Both timer modes: in ttl mode the next repeat is the order's trigger key expiring, and the due set is not used.
 -- KEYS[1] due, KEYS[2] state, KEYS[3] ended (see arm.lua)
--- A late silence's expiry ('Q', see arm.lua) is followed by the newer status that ended it: the order is armed at that
--- status's own deadline, and its attempts count from it.
--- ARGV[1] repeat ms, ARGV[2] max attempts, ARGV[3] trigger key prefix ('' in zset mode), ARGV[5] ttl ms,
+-- ARGV[1] repeat ms, ARGV[2] max attempts, ARGV[3] trigger key prefix ('' in zset mode),
 -- ARGV[4] the expiries: every expiry's orderId, attempt, deadline and firedAt joined by tabs (PackedClaims writes it;
 -- no orderId holds a control character). One argument rather than four per expiry: in a storm, encoding them took a
 -- sixth of the timer's CPU samples.
 -- Returns the number of expiries acknowledged.
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)
-local repeat_ms, max_attempts, trigger, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[5])
+local repeat_ms, max_attempts, trigger = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local zset = is_zset_mode(trigger)
 local fields = {}
 for field in string.gmatch(ARGV[4] or '', '[^\t]+') do
@@ -30,29 +28,16 @@ local states = read_states(state, ids)
 local now = now_ms()
 local ended_at = fmt(now)
 local acked, done = 0, {}
-local entries, repeats, given_up, ends, rearmed = {}, {}, {}, {}, {}
+local entries, repeats, given_up, ends = {}, {}, {}, {}
 for k, id in ipairs(ids) do
   local i = (k - 1) * 4 + 1
   local attempt, deadline, fired_at = tonumber(fields[i + 1]), tonumber(fields[i + 2]), tonumber(fields[i + 3])
   local s = parse_state(states[k])
   -- an order acknowledged earlier in this batch is no longer leased
-  local leased = s and (s.phase == 'L' or s.phase == 'Q')
-  if not done[id] and leased and s.attempt == attempt and s.deadline == deadline then
+  if not done[id] and s and s.phase == 'L' and s.attempt == attempt and s.deadline == deadline then
     done[id] = true
-    if s.phase == 'Q' then
-      -- the late silence fired: the status that ended it takes over, attempts counting from it
-      local next = s.seen + ttl
-      if zset then
-        redis.call('HDEL', state, id)
-        rearmed[#rearmed + 1] = fmt(next)
-        rearmed[#rearmed + 1] = id
-      else
-        redis.call('HSET', state, id, format_state('W', s.seen, 0, next, 't'))
-        -- a trigger in the past would vanish without a notification
-        redis.call('SET', trigger .. id, '1', 'PXAT', fmt(math.max(next, now + 1)))
-      end
-    elseif s.attempt >= max_attempts then
-      entries[#entries + 1] = id
+    entries[#entries + 1] = id
+    if s.attempt >= max_attempts then
       entries[#entries + 1] = format_state('G', s.seen, s.attempt, s.deadline, s.source)
       ends[#ends + 1] = ended_at
       ends[#ends + 1] = id
@@ -64,12 +49,10 @@ for k, id in ipairs(ids) do
     elseif zset then
       repeats[#repeats + 1] = fmt(fired_at + repeat_ms)
       repeats[#repeats + 1] = id
-      entries[#entries + 1] = id
       entries[#entries + 1] = format_state('A', s.seen, s.attempt, s.deadline, s.source)
     else
       -- a trigger in the past would vanish without a notification
       local next = math.max(fired_at + repeat_ms, now + 1)
-      entries[#entries + 1] = id
       entries[#entries + 1] = format_state('A', s.seen, s.attempt, next, 't')
       redis.call('SET', trigger .. id, '1', 'PXAT', fmt(next))
     end
@@ -80,5 +63,4 @@ call_in_chunks('HSET', state, nil, entries, #entries)
 call_in_chunks('ZADD', ended, nil, ends, #ends)
 call_in_chunks('ZREM', due, nil, given_up, #given_up)
 call_in_chunks('ZADD', due, 'XX', repeats, #repeats)
-call_in_chunks('ZADD', due, nil, rearmed, #rearmed)
 return acked

@@ -64,62 +64,10 @@ local function last_seen(st, id)
   return score and tonumber(score) - ttl or nil
 end
 
--- zset mode: the due scores of the batch's orders that are earlier than their own status's event time here, by
--- orderId: only such an order can be a silence that ended after its deadline (see silence_ended). nil when there are
--- none, as almost always: the shard's earliest score is usually later than the batch's newest event time (the batch
--- comes sorted by deadline, so its last is the newest), and otherwise few orders are due before it.
-local function scores_before_newest()
-  local newest = tonumber(ARGV[first + (n - 1) * 2]) - ttl
-  if not zset or not head[2] or tonumber(head[2]) >= newest then
-    return nil
-  end
-  local scores = {}
-  local past = redis.call('ZRANGEBYSCORE', due, '-inf', '(' .. fmt(newest), 'WITHSCORES', 'LIMIT', 0, n)
-  if #past < 2 * n then
-    for k = 1, #past, 2 do
-      scores[past[k]] = tonumber(past[k + 1])
-    end
-  else
-    -- as many overdue orders as the batch holds, or more (the timer held back): look up the batch's own
-    local own = redis.call('ZMSCORE', due, unpack(ids))
-    for k = 1, n do
-      if own[k] then
-        scores[ids[k]] = tonumber(own[k])
-      end
-    end
-  end
-  local late
-  for k = 1, n do
-    local score = scores[ids[k]]
-    if score and score < tonumber(ARGV[first + (k - 1) * 2]) - ttl then
-      late = late or {}
-      late[ids[k]] = score
-    end
-  end
-  return late
-end
-local overdue = scores_before_newest()
-
--- The deadline of a silence that a status of event time ts ends after that deadline passed, when nothing has fired
--- for it yet (docs/contract.md, "A silence that ends late still fires"): an order armed and never fired since its
--- newest status ('R' after a rebuild, 'W' in ttl mode, no entry in zset mode). nil otherwise.
-local function silence_ended(s, id, ts)
-  local deadline
-  if s and (s.phase == 'R' or s.phase == 'W') then
-    deadline = s.deadline
-  elseif not s and overdue then
-    deadline = overdue[id]
-  end
-  if deadline and deadline < ts then
-    return deadline
-  end
-  return nil
-end
-
 -- The common case, a batch of only active statuses of orders without a state entry: the rules below would find each
 -- of them armed and fresh, so they are not run one by one. The check is a scan of the states, in place of a pass of
 -- the rules per order, which cost Redis as much as the lookups and the ZADD together.
-local common = zset and not string.find(kinds, '[tg]') and not overdue
+local common = zset and not string.find(kinds, '[tg]')
 if common then
   for i = 1, n do
     if states[i] then
@@ -146,11 +94,6 @@ for i = 1, undecided do
     redis.call('ZADD', ended, fmt(now), id)
     finished = finished + 1
   elseif st == FINISHED then
-    -- a status heard after the order's end keeps its mark for the retention from then on (docs/contract.md, "Statuses
-    -- after the end"): a producer pushing on for a finished order never gets it watched again
-    if kind ~= GONE then
-      redis.call('ZADD', ended, 'GT', fmt(tonumber(deadline) - ttl), id)
-    end
     ignored = ignored + 1
   elseif kind == GONE then
     -- upstream does not know the order: forget it, unless a newer status is known
@@ -163,7 +106,7 @@ for i = 1, undecided do
     else
       ignored = ignored + 1
     end
-  elseif not st and not silence_ended(nil, id, tonumber(deadline) - ttl) then
+  elseif not st then
     if zset then
       -- the common case, batched below: GT keeps the later of two deadlines, so stragglers change nothing
       fresh = true
@@ -172,21 +115,9 @@ for i = 1, undecided do
     end
     armed = armed + 1
   elseif tonumber(deadline) - ttl > last_seen(st, id) then
-    local s = parse_state(st)
-    local ts = tonumber(deadline) - ttl
-    local missed = silence_ended(s, id, ts)
-    if s and (s.phase == 'P' or s.phase == 'Q') then
-      -- a silence still to fire (or firing) keeps its deadline; the newest status waits behind it
-      redis.call('HSET', state, id, format_state(s.phase, ts, s.attempt, s.deadline, s.source))
-    elseif missed then
-      -- the silence fires once, with its own deadline, once the watermark passes it; then this status takes over
-      -- (ack.lua). Its due entry or trigger stays where it is.
-      redis.call('HSET', state, id, format_state('P', ts, 0, missed, s and s.source or 't'))
-    else
-      -- a newer status than the one the expiries counted from: the attempt count starts again
-      redis.call('ZREM', ended, id)
-      set_deadline(id, deadline)
-    end
+    -- a newer status than the one the expiries counted from: the attempt count starts again
+    redis.call('ZREM', ended, id)
+    set_deadline(id, deadline)
     armed = armed + 1
   else
     ignored = ignored + 1

@@ -50,8 +50,7 @@ local lease, ttl, max_attempts = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(
 -- During a rebuild, an order the rebuild has not written stays where it is: the claim looks past such orders, a few
 -- batches deep at most, so that more than a batch of them cannot hold back the written ones behind until the epoch.
 -- Without a state entry, an order is one the rebuild has not written (it writes one for every watched order): ingest
--- armed it, maybe from a replayed old status whose expiry the mirror knows was published. So is a late silence that
--- ingest found ('P' of source 't', see arm.lua).
+-- armed it, maybe from a replayed old status whose expiry the mirror knows was published.
 local REBUILD_PAGES = 20 -- batches looked at during a rebuild: a few milliseconds of Redis at the largest batch
 local batch = tonumber(ARGV[3])
 local ids, scores, states = {}, {}, {}
@@ -67,8 +66,7 @@ for _ = 1, horizon and REBUILD_PAGES or 1 do
   end
   local page_states = read_states(state, page_ids)
   for i, id in ipairs(page_ids) do
-    local st = page_states[i]
-    if #ids < batch and (not horizon or (st and not string.find(st, '^P|.*|t$'))) then
+    if #ids < batch and (page_states[i] or not horizon) then
       ids[#ids + 1] = id
       scores[#ids] = tonumber(page[i * 2])
       states[#ids] = page_states[i]
@@ -100,9 +98,6 @@ for i, id in ipairs(ids) do
     seen, attempt, deadline, source = s.seen, s.attempt + 1, score, 't'
   elseif s and s.phase == 'R' then
     seen, attempt, deadline, source = s.seen, 1, score, 'c'
-  elseif s and (s.phase == 'P' or s.phase == 'Q') then
-    -- a silence that a newer status ended late (arm.lua): its own first expiry, counted from the status before
-    seen, attempt, deadline, source = s.deadline - ttl, 1, s.deadline, s.source
   end
   if not attempt or attempt > max_attempts then
     -- a finished or given-up order, or max attempts lowered since: nothing more to fire
@@ -112,12 +107,7 @@ for i, id in ipairs(ids) do
     leases[#leases + 1] = leased_until
     leases[#leases + 1] = id
     entries[#entries + 1] = id
-    if s and (s.phase == 'P' or s.phase == 'Q') then
-      -- leased as 'Q', which keeps the newer status for the acknowledgement to arm (ack.lua)
-      entries[#entries + 1] = format_state('Q', s.seen, attempt_no, deadline_ms, source)
-    else
-      entries[#entries + 1] = format_state('L', seen_ms, attempt_no, deadline_ms, source)
-    end
+    entries[#entries + 1] = format_state('L', seen_ms, attempt_no, deadline_ms, source)
     out[#out + 1] = id
     out[#out + 1] = seen_ms
     out[#out + 1] = attempt_no

@@ -21,7 +21,7 @@ local phase, seen, attempt
 if st then
   phase, seen, attempt = state_fields(st)
 end
-if phase == 'L' or phase == 'Q' then
+if phase == 'L' then
   return {fmt(now), 'leased'}
 elseif not st and not score then
   return {fmt(now), 'unknown'}

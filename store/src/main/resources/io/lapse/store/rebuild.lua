@@ -45,9 +45,6 @@ local function held(st, score)
       return false
     elseif phase == 'L' then
       return seen, 2 * attempt - 1
-    elseif phase == 'P' or phase == 'Q' then
-      -- a late silence to fire: seen is the newer status that ended it, from which nothing has fired yet
-      return seen, 0
     elseif phase == 'A' or phase == 'G' then
       return seen, 2 * attempt
     end
@@ -105,9 +102,9 @@ for i = 1, n do
       -- puts it; an order Redis holds further than the mirror waits for a round whose mirror has caught up.
       local s = parse_state(states[i])
       local score
-      if s and (s.phase == 'R' or s.phase == 'P') then
+      if s and s.phase == 'R' then
         score = s.deadline
-      elseif s and (s.phase == 'L' or s.phase == 'Q') then
+      elseif s and s.phase == 'L' then
         score = now
       elseif s and s.phase == 'A' and held_seen == seen and held_progress == progress then
         score = at

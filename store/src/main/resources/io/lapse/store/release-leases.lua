@@ -14,7 +14,7 @@ for i = 1, #ids, 1000 do
   local states = redis.call('HMGET', state, unpack(chunk))
   for j, id in ipairs(chunk) do
     local s = parse_state(states[j])
-    if s and (s.phase == 'L' or s.phase == 'Q') then
+    if s and s.phase == 'L' then
       redis.call('ZADD', due, fmt(now), id)
       released = released + 1
     end

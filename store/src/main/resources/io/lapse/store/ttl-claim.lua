@@ -6,12 +6,12 @@
 -- fire; ingest's entries ('W') wait for the epoch.
 -- KEYS[1] due (announced orders), KEYS[2] state (see arm.lua), KEYS[3] epoch, KEYS[4] horizon, KEYS[5] the server
 -- they were declared on (see claim.lua)
--- ARGV[1] watermark ms; ARGV[2] lease ms; ARGV[3] most orders to claim; ARGV[4] ttl ms;
+-- ARGV[1] watermark ms; ARGV[2] lease ms; ARGV[3] most orders to claim; ARGV[4] ttl ms (unused here);
 -- ARGV[5] max attempts; ARGV[6] trigger key prefix; ARGV[7] retry ms
 -- Returns {now, the earliest announcement left or '' when none, the claims packed as claim.lua packs them}.
 local due, state, trigger = KEYS[1], KEYS[2], ARGV[6]
 keep_hash_table(state)
-local lease, ttl, max_attempts, retry = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[7])
+local lease, max_attempts, retry = tonumber(ARGV[2]), tonumber(ARGV[5]), tonumber(ARGV[7])
 local now = now_ms()
 local limit = math.min(now, tonumber(ARGV[1]))
 local rebuilding = redis.call('EXISTS', KEYS[3]) == 0
@@ -31,25 +31,22 @@ for _, id in ipairs(announced) do
   local s = parse_state(redis.call('HGET', state, id))
   if s and redis.call('EXISTS', trigger .. id) == 0 then
     local attempt
-    local late = s.phase == 'P' or s.phase == 'Q' -- a silence that a newer status ended late (arm.lua)
-    if s.phase == 'W' or s.phase == 'R' or s.phase == 'P' then
+    if s.phase == 'W' or s.phase == 'R' then
       attempt = 1
     elseif s.phase == 'A' then
       attempt = s.attempt + 1
-    elseif s.phase == 'L' or s.phase == 'Q' then
+    elseif s.phase == 'L' then
       attempt = s.attempt
     end
-    local ingests = s.phase == 'W' or (s.phase == 'P' and s.source ~= 'c') -- entries no rebuild vouches for
     if attempt and attempt > max_attempts then
       redis.call('HSET', state, id, format_state('G', s.seen, s.attempt, s.deadline, s.source))
-    elseif attempt and (s.deadline > limit or (rebuilding and ingests)) then
+    elseif attempt and (s.deadline > limit or (rebuilding and s.phase == 'W')) then
       redis.call('SET', trigger .. id, '1', 'PX', retry)
     elseif attempt then
-      -- 'Q' keeps the newer status for the acknowledgement to arm (ack.lua)
-      redis.call('HSET', state, id, format_state(late and 'Q' or 'L', s.seen, attempt, s.deadline, s.source))
+      redis.call('HSET', state, id, format_state('L', s.seen, attempt, s.deadline, s.source))
       redis.call('SET', trigger .. id, '1', 'PX', lease)
       out[#out + 1] = id
-      out[#out + 1] = fmt(late and s.deadline - ttl or s.seen)
+      out[#out + 1] = fmt(s.seen)
       out[#out + 1] = fmt(attempt)
       out[#out + 1] = fmt(s.deadline)
       out[#out + 1] = s.source

@@ -15,7 +15,7 @@ elseif st == 'T' then
   return {fmt(now), 'finished'}
 end
 local phase, seen, attempt = state_fields(st)
-if phase == 'L' or phase == 'Q' then
+if phase == 'L' then
   return {fmt(now), 'leased'}
 elseif phase == 'A' then
   attempt = attempt + 1

@@ -203,8 +203,7 @@ public final class LuaTimerStore implements TimerStore {
                 Long.toString(settings.repeat().toMillis()),
                 Integer.toString(settings.maxAttempts()),
                 mode.triggerPrefix(shard),
-                PackedClaims.write(claims),
-                Long.toString(settings.ttl().toMillis()));
+                PackedClaims.write(claims));
     }
 
     @Override

@@ -29,9 +29,8 @@ public final class StateRecord {
             throw new IllegalStateException("unreadable timer state for order " + orderId + ": " + state);
         }
         OrderView.Phase phase = switch (parts[0]) {
-            // 'P' and 'Q': a silence a newer status ended late fires (leased: is firing); lastSeen is that status
-            case "W", "P" -> OrderView.Phase.ARMED;
-            case "L", "Q" -> OrderView.Phase.LEASED;
+            case "W" -> OrderView.Phase.ARMED;
+            case "L" -> OrderView.Phase.LEASED;
             case "A" -> OrderView.Phase.FIRED;
             case "R" -> OrderView.Phase.RECOVERED;
             case "G" -> OrderView.Phase.GIVEN_UP;

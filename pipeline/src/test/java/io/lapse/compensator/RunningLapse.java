@@ -15,7 +15,6 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.epochs.RedisEpochs;
-import io.lapse.store.timers.OrderView;
 import io.lapse.store.timers.TimerStore;
 import io.lapse.store.watermarks.Watermarks;
 import io.lapse.timer.TimerService;

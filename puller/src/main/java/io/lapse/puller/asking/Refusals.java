@@ -14,6 +14,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tells a refusal about one order from a refusal of upstream as a whole, from evidence: the orders upstream answered
@@ -34,6 +36,8 @@ import java.util.function.LongSupplier;
  * taken as an outage ({@code onUpstreamWide} opens the circuit), or asked again. Safe to use from any thread.
  */
 final class Refusals {
+
+    private static final Logger log = LoggerFactory.getLogger(Refusals.class);
 
     /** How long before and after a refusal the answers to other orders count as its evidence. */
     static final Duration WINDOW = Duration.ofSeconds(5);
@@ -184,12 +188,15 @@ final class Refusals {
     }
 
     private PullOutcome askAgain(Answer refusal, long refusedFor, Side before, Side after) {
-        return PullOutcome.unanswered("upstream " + refusal.refusal() + " for order " + refusal.orderId()
+        String why = "upstream " + refusal.refusal() + " for order " + refusal.orderId()
                 + ", and answered " + before.answered().size() + " other orders in the " + WINDOW.toSeconds()
                 + " s up to it and " + after.answered().size() + " from it: too little evidence that it refuses this"
                 + " order alone (refused so for " + TimeUnit.NANOSECONDS.toSeconds(refusedFor) + " of the "
                 + thinPatience.toSeconds()
-                + " s of upstream.refusal-patience), asked again after upstream.circuit-open");
+                + " s of upstream.refusal-patience), asked again after upstream.circuit-open";
+        // rare (few orders asked), and what a chaos run or on-call needs to tell such a wait from an outage
+        log.info(why);
+        return PullOutcome.unanswered(why);
     }
 
     private static void count(Answer answer, Answer refusal, Side side) {

@@ -8,10 +8,10 @@
 -- KEYS[3] ended: sorted set, orderId -> when it ended or was given up, so that marks can be pruned after retention
 -- ARGV[1] ttl ms, ARGV[2] wake channel, ARGV[3] shard, ARGV[4] trigger key prefix in ttl mode, '' in zset mode,
 --         ARGV[5] the orders' kinds, one letter each ('a' active status, 't' terminal, 'g' upstream does not know it),
---         then per order: deadline ms (event time + ttl, as an integer), orderId. The common case, an active status of an
---         order without a state entry, costs a lookup beside ZADD GT itself: the caller adds the ttl, and the pairs are
---         in the order ZADD takes them, so that a batch of only such statuses goes to ZADD as it came, with no number
---         parsed or formatted, no list built and no rule run per order.
+--         then per order: deadline ms (event time + ttl, as an integer), orderId. The common case, an active status of
+--         an order without a state entry, costs a lookup beside ZADD GT itself: the caller adds the ttl, and the pairs
+--         are in the order ZADD takes them, so that a batch of only such statuses goes to ZADD as it came, with no
+--         number parsed or formatted, no list built and no rule run per order.
 -- Returns {armed, ended, ignored}.
 local due, state, ended = KEYS[1], KEYS[2], KEYS[3]
 keep_hash_table(state)

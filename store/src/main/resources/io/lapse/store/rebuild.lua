@@ -143,7 +143,7 @@ for i = 1, n do
         -- the claim reads 'R' as attempt 1 due at its score, with source compensator
         arm(id, format_state('R', seen, 0, at, 'c'), at)
       elseif ttl_mode then
-        -- ttl mode keeps the next deadline in the state (see ttl-ack.lua)
+        -- ttl mode keeps the next deadline in the state (see ack.lua)
         arm(id, format_state('A', seen, fired, at, 't'), at)
       else
         arm(id, format_state('A', seen, fired, fired_deadline, 't'), at)

@@ -1,5 +1,5 @@
 -- timer.mode=ttl: lapse fire (see manual-claim.lua). The trigger is set to the lease, so that an expiry Kafka never
--- acknowledged fires again, still as 'm', through ttl-fire.lua; ttl-ack.lua acknowledges it.
+-- acknowledged fires again, still as 'm', through ttl-claim.lua; ack.lua acknowledges it.
 -- KEYS[1] state; ARGV[1] trigger key prefix, ARGV[2] orderId, ARGV[3] lease ms, ARGV[4] max attempts
 -- Returns {now, outcome[, lastSeen, attempt]} as manual-claim.lua.
 

@@ -128,6 +128,9 @@ class ConsoleBrowserTest {
         settings.put("fleet.cohort-min-orders", "3");
         settings.put("fleet.window", "2s");
         settings.put("fleet.baseline", "15s");
+        // the refused orders are the only ones pulled: no other order's answer says that upstream refuses them alone,
+        // and without patience their refusals are taken for ones of the order at once
+        settings.put("upstream.refusal-patience", "0s");
         // no drift scan within the test: a timer lost from Redis comes back by the rebuild, or not at all
         settings.put("compensator.scan-interval", "1h");
         // the compensator gives each shard its epoch, without which the timer fires nothing

@@ -35,7 +35,8 @@ public record OrderState(
 
     /**
      * The state after a status. A terminal status ends the order for good; a newer status re-arms it and the
-     * attempt count starts again; NOT_FOUND forgets it unless a newer status is known; anything else changes nothing.
+     * attempt count starts again, or, once it ended, keeps its tombstone for the retention from then on (as arm.lua
+     * keeps Redis's mark); NOT_FOUND forgets it unless a newer status is known; anything else changes nothing.
      *
      * @param current null when the order is unknown
      * @return {@code current} itself when nothing changes; null when the order stays unknown
@@ -55,12 +56,16 @@ public record OrderState(
                                 0,
                                 false,
                                 time);
-            case ACTIVE ->
-                current == null
-                                || current.phase == Phase.GONE
-                                || (current.phase == Phase.ACTIVE && time > current.lastSeen)
-                        ? active(time)
+            case ACTIVE -> {
+                if (current == null
+                        || current.phase == Phase.GONE
+                        || (current.phase == Phase.ACTIVE && time > current.lastSeen)) {
+                    yield active(time);
+                }
+                yield current.phase == Phase.ENDED && time > current.lastSeen
+                        ? new OrderState(Phase.ENDED, time, 0, 0, 0, false, current.endedAt)
                         : current;
+            }
             case GONE ->
                 current != null && current.phase == Phase.ACTIVE && time >= current.lastSeen
                         ? new OrderState(Phase.GONE, current.lastSeen, 0, 0, 0, false, time)
@@ -117,7 +122,8 @@ public record OrderState(
      */
     public TimerImage image(String orderId, Duration ttl, Duration repeat) {
         return switch (phase) {
-            case ENDED -> new TimerImage(orderId, TimerImage.Phase.ENDED, lastSeen, 0, 0, endedAt);
+            // the mark's age counts from the newest status heard of the order, its end or a push after it
+            case ENDED -> new TimerImage(orderId, TimerImage.Phase.ENDED, lastSeen, 0, 0, Math.max(endedAt, lastSeen));
             case GONE -> null;
             case ACTIVE ->
                 givenUp

@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The pushes read since they were last handed to the mirror, at most two updates per order whatever their number: the
- * newest active status before the order's first terminal one, and the newest terminal one. Folded in that order by
- * {@link OrderState#next}, they leave every order as its pushes one by one would: consecutive active statuses leave
- * the newest of them, and once an order ended, active statuses change nothing and terminal ones only move its end. An
+ * The pushes read since they were last handed to the mirror, at most three updates per order whatever their number:
+ * the newest active status before the order's first terminal one, the newest terminal one, and the newest active
+ * status after the first terminal one. Folded in that order by {@link OrderState#next}, they leave every order as its
+ * pushes one by one would: consecutive active statuses leave the newest of them, and once an order ended, active
+ * statuses only move the newest status heard (from which its tombstone ages) and terminal ones its end. An
  * order pushing every 15 s costs the mirror one update a round (compensator.scan-interval) instead of one per push.
  *
  * <p>An order keeps its entry from round to round while it pushes, so that a live fleet's entries are reused rather than
@@ -24,6 +25,7 @@ final class PendingPushes {
     private static final class Pending {
         long active = NONE;
         long terminal = NONE;
+        long afterEnd = NONE;
         boolean touched;
     }
 
@@ -44,6 +46,8 @@ final class PendingPushes {
             case ACTIVE -> {
                 if (pending.terminal == NONE && time > pending.active) {
                     pending.active = time;
+                } else if (pending.terminal != NONE && time > pending.afterEnd) {
+                    pending.afterEnd = time;
                 }
             }
             case TERMINAL -> {
@@ -79,6 +83,9 @@ final class PendingPushes {
             }
             if (pending.terminal != NONE) {
                 updates.accept(OrderUpdate.terminal(orderId, pending.terminal));
+                if (pending.afterEnd != NONE) {
+                    updates.accept(OrderUpdate.active(orderId, pending.afterEnd));
+                }
                 entries.remove();
                 continue;
             }

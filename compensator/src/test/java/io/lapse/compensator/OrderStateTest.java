@@ -117,11 +117,26 @@ class OrderStateTest {
         TimerImage tombstone = new TimerImage("o1", Phase.ENDED, T + 1_000, 0, 0, T + 1_000);
 
         assertThat(image(push(T), finished(T + 1_000))).isEqualTo(tombstone);
-        assertThat(image(push(T), finished(T + 1_000), push(T + 5_000), fired(T, 1, false)))
+        assertThat(image(push(T), finished(T + 1_000), push(T - 5_000), fired(T, 1, false)))
                 .isEqualTo(tombstone);
+        assertThat(image(push(T), finished(T + 1_000), push(T + 5_000), fired(T, 1, false)))
+                .as("a push after the end keeps the tombstone, aged from that push")
+                .isEqualTo(new TimerImage("o1", Phase.ENDED, T + 5_000, 0, 0, T + 5_000));
         assertThat(image(push(T + 5_000), finished(T + 1_000)).phase())
                 .as("a terminal status wins whatever its ts")
                 .isEqualTo(Phase.ENDED);
+    }
+
+    @Test
+    void anOrderThatKeepsPushingAfterItsEndIsNotForgottenAfterTheRetentionFromItsEnd() {
+        OrderState ended = after(push(T), finished(T + 1_000));
+        OrderState pushedOn = after(push(T), finished(T + 1_000), push(T + 86_400_000L));
+
+        assertThat(pushedOn.phase()).isEqualTo(OrderState.Phase.ENDED);
+        assertThat(pushedOn.lastActivity()).isEqualTo(T + 86_400_000L);
+        assertThat(OrderState.next(ended, OrderUpdate.active("o1", T + 500)))
+                .as("a status older than the newest known changes nothing")
+                .isSameAs(ended);
     }
 
     @Test

@@ -163,6 +163,12 @@ public final class ConfigKeys {
             "2s",
             "How long pulls wait once most recent requests failed, before a few of them probe upstream again; and "
                     + "how long a parked pull waits before it is asked again.");
+    public static final ConfigKey UPSTREAM_REFUSAL_PATIENCE = key(
+            "upstream.refusal-patience",
+            "20s",
+            "How long an order upstream refuses is asked again (after upstream.circuit-open each time) when too few "
+                    + "other orders were answered around its refusals to tell a refusal of the order from one of "
+                    + "every order; then its pull is FAILED. Longer than upstream's windows of garbage.");
     public static final ConfigKey UPSTREAM_MAX_BODY_BYTES = key(
             "upstream.max-body-bytes",
             "65536",

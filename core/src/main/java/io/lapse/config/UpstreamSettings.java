@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param probeInterval how often that path is requested besides after a pull's 404
  * @param bulkPath      path under baseUrl of upstream's bulk status endpoint; empty: single pulls only
  * @param bulkSize      most orders one bulk request asks for
+ * @param refusalPatience how long an order refused on thin evidence (too few other orders answered around it) is
+ *                      asked again before its refusal is taken for one of the order alone
  */
 public record UpstreamSettings(
         URI baseUrl,
@@ -25,6 +27,7 @@ public record UpstreamSettings(
         int rateLimit,
         int concurrency,
         Duration circuitOpen,
+        Duration refusalPatience,
         String pullerGroupId,
         int maxBodyBytes,
         String probePath,
@@ -46,6 +49,7 @@ public record UpstreamSettings(
         Require.atLeastOne(ConfigKeys.UPSTREAM_RATE_LIMIT, rateLimit);
         Require.atLeastOne(ConfigKeys.UPSTREAM_CONCURRENCY, concurrency);
         Require.positive(ConfigKeys.UPSTREAM_CIRCUIT_OPEN, circuitOpen);
+        Require.nonNegative(ConfigKeys.UPSTREAM_REFUSAL_PATIENCE, refusalPatience);
         Require.nonEmpty(ConfigKeys.PULLER_GROUP_ID, pullerGroupId);
         Require.atLeastOne(ConfigKeys.UPSTREAM_MAX_BODY_BYTES, maxBodyBytes);
         Require.that(
@@ -71,6 +75,7 @@ public record UpstreamSettings(
                 source.integer(ConfigKeys.UPSTREAM_RATE_LIMIT),
                 source.integer(ConfigKeys.UPSTREAM_CONCURRENCY),
                 source.duration(ConfigKeys.UPSTREAM_CIRCUIT_OPEN),
+                source.duration(ConfigKeys.UPSTREAM_REFUSAL_PATIENCE),
                 source.string(ConfigKeys.PULLER_GROUP_ID),
                 source.integer(ConfigKeys.UPSTREAM_MAX_BODY_BYTES),
                 source.string(ConfigKeys.UPSTREAM_PROBE_PATH),

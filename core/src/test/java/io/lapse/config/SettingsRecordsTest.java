@@ -233,6 +233,7 @@ class SettingsRecordsTest {
                 UPSTREAM.rateLimit(),
                 UPSTREAM.concurrency(),
                 UPSTREAM.circuitOpen(),
+                UPSTREAM.refusalPatience(),
                 UPSTREAM.pullerGroupId(),
                 UPSTREAM.maxBodyBytes(),
                 probePath,

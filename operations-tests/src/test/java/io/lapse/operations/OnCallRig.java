@@ -163,7 +163,10 @@ public final class OnCallRig implements AutoCloseable {
     }
 
     public Service startPuller(UpstreamSimulator upstream) {
-        LapseConfig pulling = config.with(Map.of("upstream.base-url", upstream.baseUrl()));
+        // the runbook's refused orders are the only ones pulled: no other order's answer says that upstream refuses
+        // them alone, and without patience their refusal is taken for one of the order at once, as on-call expects
+        LapseConfig pulling =
+                config.with(Map.of("upstream.base-url", upstream.baseUrl(), "upstream.refusal-patience", "0s"));
         return started(PullerService.build(context(pulling)));
     }
 

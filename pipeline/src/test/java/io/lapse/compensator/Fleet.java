@@ -76,6 +76,11 @@ final class Fleet implements AutoCloseable {
         pushing.removeAll(some);
     }
 
+    /** The orders push again, with the next round. */
+    synchronized void resume(Collection<String> some) {
+        pushing.addAll(some);
+    }
+
     /** The orders push a terminal status now and then nothing. */
     synchronized void finish(Collection<String> some) {
         pushing.removeAll(some);

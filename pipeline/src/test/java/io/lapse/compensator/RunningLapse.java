@@ -15,6 +15,7 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.epochs.RedisEpochs;
+import io.lapse.store.timers.OrderView;
 import io.lapse.store.timers.TimerStore;
 import io.lapse.store.watermarks.Watermarks;
 import io.lapse.timer.TimerService;
@@ -117,6 +118,11 @@ final class RunningLapse implements AutoCloseable {
     /** Whether every shard of this run's key layout has its epoch: the compensator has rebuilt them all. */
     boolean hasEveryEpoch() {
         return epochs.current().join().values().stream().allMatch(epoch -> epoch != null);
+    }
+
+    /** Whether Redis watches every one of the orders. */
+    boolean watchesAll(List<String> orders) {
+        return store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched);
     }
 
     /** How far ingest has applied every partition, in event time; 0 before it reported. */

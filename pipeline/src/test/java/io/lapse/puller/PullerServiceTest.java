@@ -149,6 +149,15 @@ class PullerServiceTest {
         return results.first(r -> r.orderId().equals(orderId));
     }
 
+    /**
+     * Two other orders pulled OK: upstream answers others around a refusal, so that it is judged about its order at
+     * once (with no answer around it, it would be asked again for upstream.refusal-patience).
+     */
+    private void othersAnswered(String prefix, long lastSeen) {
+        List.of(prefix + 1, prefix + 2).forEach(id -> expire(id, lastSeen));
+        List.of(prefix + 1, prefix + 2).forEach(this::resultFor);
+    }
+
     private static long aWhileAgo() {
         return System.currentTimeMillis() - 10_000;
     }
@@ -335,9 +344,11 @@ class PullerServiceTest {
                         "{\"orderId\":\"oversized\",\"status\":\"CHARGING\",\"note\":\"" + "x".repeat(100_000)
                                 + "\"}"));
 
+        othersAnswered("before-", lastSeen);
         expire("malformed", lastSeen, 0);
         expire("oversized", lastSeen, 0);
         expire("behind", lastSeen, 0);
+        othersAnswered("after-", lastSeen);
 
         assertThat(resultFor("behind").outcome()).isEqualTo(Outcome.OK);
         PullResult malformed = resultFor("malformed");
@@ -518,7 +529,9 @@ class PullerServiceTest {
         pushed("refused", lastSeen);
         upstream.answer("refused", Answer.of(422, "{\"error\":\"unprocessable\"}"));
 
+        othersAnswered("before-", lastSeen);
         expireFinally("refused", lastSeen);
+        othersAnswered("after-", lastSeen);
 
         PullResult result = resultFor("refused");
         assertThat(result.outcome()).isEqualTo(Outcome.FAILED);

@@ -94,6 +94,11 @@ for i = 1, undecided do
     redis.call('ZADD', ended, fmt(now), id)
     finished = finished + 1
   elseif st == FINISHED then
+    -- a status heard after the order's end keeps its mark for the retention from then on (docs/contract.md, "Statuses
+    -- after the end"): a producer pushing on for a finished order never gets it watched again
+    if kind ~= GONE then
+      redis.call('ZADD', ended, 'GT', fmt(tonumber(deadline) - ttl), id)
+    end
     ignored = ignored + 1
   elseif kind == GONE then
     -- upstream does not know the order: forget it, unless a newer status is known

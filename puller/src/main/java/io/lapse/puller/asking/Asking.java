@@ -81,7 +81,7 @@ public final class Asking implements AutoCloseable {
         CircuitBreaker breaker = ResilientUpstream.breaker(settings);
         metrics.watch(breaker);
         Outage outage = new Outage(breaker, clock, registry);
-        Refusals refusals = new Refusals(System::nanoTime, Refusals.afterWindow(), why -> {
+        Refusals refusals = new Refusals(System::nanoTime, settings.refusalPatience(), Refusals.afterWindow(), why -> {
             outage.failed(Outage.Cause.REFUSALS, why);
             ResilientUpstream.open(breaker);
         });

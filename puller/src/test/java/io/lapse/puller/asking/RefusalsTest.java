@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * A refusal is about its order unless, within the window before it or the window after it, upstream refused most of
- * the other orders it answered there alike, two at least.
+ * A refusal is upstream-wide when, within the window before it or the window after it, upstream refused most of the
+ * other orders it answered there alike, two at least; about its order when upstream answered two other orders at least
+ * on each side; else the evidence is thin, and the order is asked once more before its refusal is about it.
  */
 class RefusalsTest {
 
@@ -25,11 +26,15 @@ class RefusalsTest {
     private static final Duration QUIET = Duration.ofMillis(1_500);
 
     private static final Duration BUSY = Duration.ofMillis(10);
+    /** How long a pull waits, parked, before it is asked again: {@code upstream.circuit-open}, by default. */
+    private static final Duration CIRCUIT_OPEN = Duration.ofSeconds(2);
+    /** {@code upstream.refusal-patience}, by default. */
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
 
     private final AtomicLong nanos = new AtomicLong();
     private final List<Runnable> judgments = new ArrayList<>();
     private final List<String> upstreamWide = new ArrayList<>();
-    private final Refusals refusals = new Refusals(nanos::get, judgments::add, upstreamWide::add);
+    private final Refusals refusals = new Refusals(nanos::get, PATIENCE, judgments::add, upstreamWide::add);
 
     /** The window after the refusals passes, with whatever was answered meanwhile: now they are judged. */
     private void windowPasses() {
@@ -97,17 +102,114 @@ class RefusalsTest {
     }
 
     @Test
-    void twoOrdersRefusedAlikeAtAQuietTimeAreEachAboutTheirOrder() {
+    void twoOrdersRefusedAlikeAtAQuietTimeAreAskedAgainThenEachAboutTheirOrder() {
         List<CompletableFuture<PullOutcome>> verdicts =
                 refuse(Refusals.FEWEST_OTHERS_ALIKE, "o-", UNPROCESSABLE, QUIET);
         windowPasses();
+        allAre(verdicts, PullOutcome.Kind.UNANSWERED);
 
-        allAre(verdicts, PullOutcome.Kind.FAILED);
+        nanos.addAndGet(PATIENCE.toNanos());
+        List<CompletableFuture<PullOutcome>> again = refuse(Refusals.FEWEST_OTHERS_ALIKE, "o-", UNPROCESSABLE, QUIET);
+        windowPasses();
+
+        allAre(again, PullOutcome.Kind.FAILED);
         assertThat(upstreamWide).isEmpty();
     }
 
     @Test
+    void oneOrderRefusedWithNoOtherOrderAskedIsAskedAgainForTheThinPatienceThenFailed() {
+        CompletableFuture<PullOutcome> first = refusals.judge("alone", GARBAGE);
+        windowPasses();
+
+        assertThat(first.join().kind()).isEqualTo(PullOutcome.Kind.UNANSWERED);
+        assertThat(first.join().error())
+                .isEqualTo("upstream answered 200 with an invalid status for order alone, and answered 0 other orders"
+                        + " in the 5 s up to it and 0 from it: too little evidence that it refuses this order alone"
+                        + " (refused so for 0 of the 20 s of upstream.refusal-patience), asked again after"
+                        + " upstream.circuit-open");
+        assertThat(upstreamWide).as("one order's refusal opens no circuit").isEmpty();
+
+        // asked again after each judgment and a parked wait, until it has been refused so for 20 s
+        List<PullOutcome.Kind> verdicts = new ArrayList<>();
+        do {
+            nanos.addAndGet(Refusals.WINDOW.plus(CIRCUIT_OPEN).toNanos());
+            CompletableFuture<PullOutcome> again = refusals.judge("alone", GARBAGE);
+            windowPasses();
+            verdicts.add(again.join().kind());
+        } while (verdicts.get(verdicts.size() - 1) == PullOutcome.Kind.UNANSWERED);
+
+        assertThat(verdicts)
+                .as("the requests after the first (4 in all)")
+                .containsExactly(PullOutcome.Kind.UNANSWERED, PullOutcome.Kind.UNANSWERED, PullOutcome.Kind.FAILED);
+        assertThat(upstreamWide).isEmpty();
+    }
+
+    @Test
+    void anAnswerBetweenRefusalsOnThinEvidenceStartsThePatienceAfresh() {
+        refusals.judge("flaky", GARBAGE);
+        windowPasses();
+        nanos.addAndGet(Refusals.WINDOW.plus(CIRCUIT_OPEN).toNanos());
+        refusals.answered("flaky");
+        nanos.addAndGet(PATIENCE.toNanos());
+
+        CompletableFuture<PullOutcome> later = refusals.judge("flaky", GARBAGE);
+        windowPasses();
+
+        assertThat(later.join().kind()).isEqualTo(PullOutcome.Kind.UNANSWERED);
+    }
+
+    @Test
+    void garbageBeginningAtAQuietTimeWithOneOtherOrderRefusedAfterItWaits() {
+        // the chaos run's dead letter: upstream answered before the window, then one other order in it was refused
+        answer(4, "before-", QUIET);
+        CompletableFuture<PullOutcome> verdict = refusals.judge("first", GARBAGE);
+        nanos.addAndGet(QUIET.toNanos());
+        refuse(1, "other-", GARBAGE, QUIET);
+        windowPasses();
+
+        assertThat(verdict.join().kind()).isEqualTo(PullOutcome.Kind.UNANSWERED);
+    }
+
+    @Test
+    void garbageEndingAtAQuietTimeWithOneOtherOrderRefusedBeforeItWaits() {
+        refuse(1, "other-", GARBAGE, QUIET);
+        CompletableFuture<PullOutcome> verdict = refusals.judge("last", GARBAGE);
+        nanos.addAndGet(QUIET.toNanos());
+        answer(4, "after-", QUIET);
+        windowPasses();
+
+        assertThat(verdict.join().kind()).isEqualTo(PullOutcome.Kind.UNANSWERED);
+    }
+
+    @Test
+    void anOrderAskedAgainAndRefusedAmongAnswersIsFailedAtOnce() {
+        refusals.judge("bad", GARBAGE);
+        windowPasses();
+        nanos.addAndGet(Refusals.WINDOW.plus(CIRCUIT_OPEN).toNanos());
+
+        answer(3, "ok-", QUIET);
+        CompletableFuture<PullOutcome> again = refusals.judge("bad", GARBAGE);
+        answer(3, "later-", QUIET);
+        windowPasses();
+
+        assertThat(again.join().kind()).isEqualTo(PullOutcome.Kind.FAILED);
+    }
+
+    @Test
+    void aRefusalOnThinEvidenceLongForgottenLetsTheOrderBeAskedAgain() {
+        refusals.judge("rare", UNPROCESSABLE);
+        windowPasses();
+        nanos.addAndGet(Refusals.THIN_MEMORY.toNanos() + 1);
+
+        CompletableFuture<PullOutcome> later = refusals.judge("rare", UNPROCESSABLE);
+        windowPasses();
+
+        assertThat(later.join().kind()).isEqualTo(PullOutcome.Kind.UNANSWERED);
+    }
+
+    @Test
     void refusalsAlikeAmongAsManyOrdersAnsweredAreEachAboutTheirOrder() {
+        answer(2, "first-", BUSY);
         List<CompletableFuture<PullOutcome>> verdicts = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             verdicts.add(refusals.judge("o-" + i, UNPROCESSABLE));
@@ -115,6 +217,7 @@ class RefusalsTest {
             refusals.answered("ok-" + i);
             nanos.addAndGet(BUSY.toNanos());
         }
+        answer(2, "last-", BUSY);
         windowPasses();
 
         allAre(verdicts, PullOutcome.Kind.FAILED);
@@ -122,11 +225,13 @@ class RefusalsTest {
 
     @Test
     void onlyTheSameRefusalCounts() {
+        answer(2, "before-", BUSY);
         List<CompletableFuture<PullOutcome>> verdicts = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             refuse(2, "gone-" + i + "-", GONE, BUSY);
             verdicts.addAll(refuse(1, "o-" + i + "-", UNPROCESSABLE, BUSY));
         }
+        answer(2, "after-", BUSY);
         windowPasses();
 
         allAre(verdicts, PullOutcome.Kind.FAILED);
@@ -134,9 +239,13 @@ class RefusalsTest {
 
     @Test
     void onlyRefusalsWithinTheWindowCount() {
+        answer(2, "before-", BUSY);
         List<CompletableFuture<PullOutcome>> verdicts = refuse(2, "early-", UNPROCESSABLE, BUSY);
+        answer(2, "between-", BUSY);
         nanos.addAndGet(Refusals.WINDOW.toNanos() + 1);
+        answer(2, "between-", BUSY);
         verdicts.addAll(refuse(2, "late-", UNPROCESSABLE, BUSY));
+        answer(2, "after-", BUSY);
         windowPasses();
 
         allAre(verdicts, PullOutcome.Kind.FAILED);

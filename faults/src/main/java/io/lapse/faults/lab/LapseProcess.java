@@ -125,9 +125,13 @@ public final class LapseProcess implements AutoCloseable {
         Signals.resume(process.pid());
     }
 
-    /** Notes the first time the process answers ready after its start; call it often to know when that was. */
+    /**
+     * Notes the first time the process answers ready after its start; call it often to know when that was. An answer
+     * that crossed a restart counts for nothing: it may have come from the process before.
+     */
     public void watchReadiness() {
-        if (readyAt == 0 && answers("/health/ready")) {
+        long launch = launchedAt;
+        if (readyAt == 0 && answers("/health/ready") && launch == launchedAt) {
             readyAt = System.currentTimeMillis();
         }
     }

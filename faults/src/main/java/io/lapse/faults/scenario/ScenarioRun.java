@@ -3,8 +3,8 @@ package io.lapse.faults.scenario;
 import io.lapse.faults.fault.FaultReport;
 import io.lapse.faults.lab.Generation;
 import io.lapse.faults.lab.Lab;
-import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.Liveness;
+import io.lapse.faults.lab.ReadinessWatch;
 import io.lapse.faults.observe.DeadLetterTally;
 import io.lapse.faults.observe.FiringTally;
 import io.lapse.faults.observe.Observations;
@@ -81,6 +81,7 @@ final class ScenarioRun {
         scenario.fault().prepare(lab);
         Workload workload = new Workload(lab.fleet(), scenario.name(), settings);
         long startedAt = workload.start();
+        ReadinessWatch readiness = ReadinessWatch.start(generation.services()::all);
         try {
             long silencedAt =
                     workload.silenceAfterWarmUp(generation.observations()::allSpoke, startedAt, WARM_UP_TIMEOUT);
@@ -92,14 +93,13 @@ final class ScenarioRun {
             long answeredBy = Math.max(firingDue, System.currentTimeMillis());
             QuietAfter allIn = new QuietAfter(() -> generation.observations().allExpiredAndAnswered(workload.silent()));
             long endedAt = Waiting.untilTimeOr(
-                    answeredBy + settings.settle().plus(OVERTIME).toMillis(),
-                    () -> generation.services().all().forEach(LapseProcess::watchReadiness),
-                    allIn::heldFor);
+                    answeredBy + settings.settle().plus(OVERTIME).toMillis(), () -> {}, allIn::heldFor);
             // expiries appended in the last moments, a silent order's next attempt say, need not be answered yet
             Timeline timeline = new Timeline(
                     startedAt, fault.recoveredAt(), Math.min(answeredBy, endedAt - QUIET.toMillis()), endedAt);
             return tally(scenario, lab, generation, workload, timeline, fault, otherPoison);
         } finally {
+            readiness.close();
             workload.end();
         }
     }

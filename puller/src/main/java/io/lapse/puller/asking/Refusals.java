@@ -20,20 +20,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells a refusal about one order from a refusal of upstream as a whole, from evidence: the orders upstream answered
  * (or refused) within {@link #WINDOW} before the refusal, and those within {@link #WINDOW} after it. When, on either
- * side, upstream refused at least {@link #FEWEST_OTHERS_ALIKE} other orders the same way and they are more than half
- * of the other orders it answered there, the refusal is upstream-wide: a new API version that refuses every request
- * with 422, a broken deployment or a gateway answering every order 200 with a body that is no status. Either side
- * suffices, so that the refusals at the start of such a window (answers before them, none after) and at its end (none
- * before, answers after) are judged as those in its middle. It is about its order when upstream answered at least
- * {@link #FEWEST_OTHERS_ANSWERED} other orders on each side (OK or NOT_FOUND): it refused this one among orders it
- * answers. Between the two the evidence is thin (a quiet time, or a puller that sees a fraction of the pulls while
- * another instance is stopped: the chaos run's garbage windows were taken for refusals of one order each, and gave
- * them up), and the refusal waits, UNANSWERED, to be asked again after {@code upstream.circuit-open} like a parked
- * pull, until the order has been refused on thin evidence, with no answer between, for {@code
- * upstream.refusal-patience}: then it is about the order. A window of garbage is over by then, and the order answered. Taking a refusal of one order for an
- * upstream-wide one costs a wait and a few requests, whereas the converse gives the order up: when in doubt, wait.
- * So a refusal waits {@link #WINDOW} for the requests after it before it is judged: then it is FAILED, reported once,
- * taken as an outage ({@code onUpstreamWide} opens the circuit), or asked again. Safe to use from any thread.
+ * side, upstream refused at least {@link #FEWEST_OTHERS_ALIKE} other orders the same way and they are more than half of
+ * the other orders it answered there, the refusal is upstream-wide: a new API version that refuses every request with
+ * 422, a broken deployment or a gateway answering every order 200 with a body that is no status. Either side suffices,
+ * so that the refusals at the start of such a window (answers before them, none after) and at its end (none before,
+ * answers after) are judged as those in its middle. It is about its order when upstream answered at least {@link
+ * #FEWEST_OTHERS_ANSWERED} other orders on each side (OK or NOT_FOUND): it refused this one among orders it answers.
+ * Between the two the evidence is thin (a quiet time, or a puller that sees a fraction of the pulls while another
+ * instance is stopped: the chaos run's garbage windows were taken for refusals of one order each, and gave them up),
+ * and the refusal waits, UNANSWERED, to be asked again after {@code upstream.circuit-open} like a parked pull, until
+ * the order has been refused on thin evidence, with no answer between, for {@code upstream.refusal-patience}: then it
+ * is about the order. A window of garbage is over by then, and the order answered. Taking a refusal of one order for an
+ * upstream-wide one costs a wait and a few requests, whereas the converse gives the order up: when in doubt, wait. So a
+ * refusal waits {@link #WINDOW} for the requests after it before it is judged: then it is FAILED, reported once, taken
+ * as an outage ({@code onUpstreamWide} opens the circuit), or asked again. Safe to use from any thread.
  */
 final class Refusals {
 

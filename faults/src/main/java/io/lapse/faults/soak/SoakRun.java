@@ -1,7 +1,7 @@
 package io.lapse.faults.soak;
 
 import io.lapse.bench.puller.PullThreads;
-import io.lapse.compensator.CompensatorTopology;
+import io.lapse.compensator.fold.CompensatorTopology;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
 import io.lapse.config.Durations;

@@ -1,4 +1,5 @@
 import com.sun.net.httpserver.HttpServer;
+import io.lapse.lifecycle.ServiceName;
 import java.io.*;
 import java.net.*;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ import org.apache.kafka.common.serialization.*;
  * a quiet machine: a restart's seconds are the machine's.
  */
 public class RestartTimings {
-    static final String[] SERVICES = {"ingest", "timer", "puller", "compensator"};
+    static final List<String> SERVICES = ServiceName.ALL.stream().map(ServiceName::command).toList();
     static Path dir;
     static String lapse;
     static Map<String, String> env = new HashMap<>();

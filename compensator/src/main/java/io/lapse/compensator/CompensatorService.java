@@ -1,5 +1,18 @@
 package io.lapse.compensator;
 
+import io.lapse.compensator.fold.CaughtUp;
+import io.lapse.compensator.fold.CompensatorTopology;
+import io.lapse.compensator.fold.HandOverRequests;
+import io.lapse.compensator.fold.MirrorPartitions;
+import io.lapse.compensator.fold.OffsetTakeover;
+import io.lapse.compensator.fold.PushFolder;
+import io.lapse.compensator.mirror.LocalMirror;
+import io.lapse.compensator.mirror.MirrorWriter;
+import io.lapse.compensator.rebuild.CompensatorMetrics;
+import io.lapse.compensator.rebuild.RebuildOnLoss;
+import io.lapse.compensator.rebuild.RedisLossWatch;
+import io.lapse.compensator.scan.DriftScan;
+import io.lapse.compensator.streams.CompensatorStreams;
 import io.lapse.config.LapseConfig;
 import io.lapse.config.TopicNames;
 import io.lapse.kafka.KafkaClients;

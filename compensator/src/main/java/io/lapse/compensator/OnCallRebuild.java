@@ -1,5 +1,14 @@
 package io.lapse.compensator;
 
+import io.lapse.compensator.fold.CaughtUp;
+import io.lapse.compensator.fold.CompensatorTopology;
+import io.lapse.compensator.fold.HandOverRequests;
+import io.lapse.compensator.mirror.ChangelogMirror;
+import io.lapse.compensator.mirror.MirrorWriter;
+import io.lapse.compensator.rebuild.FullRebuild;
+import io.lapse.compensator.rebuild.RebuildProgress;
+import io.lapse.compensator.rebuild.RebuildResult;
+import io.lapse.compensator.rebuild.RebuildSummary;
 import io.lapse.config.LapseConfig;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.store.RedisConnection;

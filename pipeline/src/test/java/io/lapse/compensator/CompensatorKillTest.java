@@ -3,6 +3,11 @@ package io.lapse.compensator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.compensator.fold.CaughtUp;
+import io.lapse.compensator.mirror.Fired;
+import io.lapse.compensator.mirror.MirrorInput;
+import io.lapse.compensator.mirror.MirrorSource;
+import io.lapse.compensator.mirror.OrderState;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.PullResult;

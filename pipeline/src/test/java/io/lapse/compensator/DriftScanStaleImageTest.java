@@ -3,6 +3,10 @@ package io.lapse.compensator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.compensator.fold.CaughtUp;
+import io.lapse.compensator.mirror.MirrorWriter;
+import io.lapse.compensator.rebuild.CompensatorMetrics;
+import io.lapse.compensator.scan.DriftScan;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;

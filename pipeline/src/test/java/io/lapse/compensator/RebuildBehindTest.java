@@ -3,6 +3,11 @@ package io.lapse.compensator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.compensator.mirror.LocalMirror;
+import io.lapse.compensator.mirror.MirrorWriter;
+import io.lapse.compensator.rebuild.CompensatorMetrics;
+import io.lapse.compensator.rebuild.RebuildOnLoss;
+import io.lapse.compensator.rebuild.RebuildResult;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;

@@ -3,6 +3,13 @@ package io.lapse.compensator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.compensator.fold.CaughtUp;
+import io.lapse.compensator.fold.CompensatorTopology;
+import io.lapse.compensator.mirror.ChangelogMirror;
+import io.lapse.compensator.mirror.MirrorWriter;
+import io.lapse.compensator.rebuild.FullRebuild;
+import io.lapse.compensator.rebuild.RebuildResult;
+import io.lapse.compensator.rebuild.RebuildSummary;
 import io.lapse.devstack.DevStack;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.StatusPush;

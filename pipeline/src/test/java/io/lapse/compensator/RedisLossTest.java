@@ -3,6 +3,7 @@ package io.lapse.compensator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lapse.compensator.fold.CompensatorTopology;
 import io.lapse.devstack.DevStack;
 import io.lapse.devstack.KafkaBroker;
 import io.lapse.event.PullResult;

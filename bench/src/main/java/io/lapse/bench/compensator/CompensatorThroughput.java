@@ -3,7 +3,7 @@ package io.lapse.bench.compensator;
 import io.lapse.bench.harness.RunSandbox;
 import io.lapse.bench.report.Rate;
 import io.lapse.bench.report.ReportFormat;
-import io.lapse.compensator.StreamsSettings;
+import io.lapse.compensator.fold.StreamsSettings;
 import java.io.PrintStream;
 import java.time.Duration;
 

@@ -1,7 +1,7 @@
 package io.lapse.bench.compensator;
 
 import io.lapse.bench.harness.RunSandbox;
-import io.lapse.compensator.CompensatorTopology;
+import io.lapse.compensator.fold.CompensatorTopology;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.lapse.bench.compensator;
 
 import io.lapse.bench.harness.RunSandbox;
-import io.lapse.compensator.StreamsSettings;
+import io.lapse.compensator.fold.StreamsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;

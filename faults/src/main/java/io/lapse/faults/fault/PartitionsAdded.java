@@ -1,6 +1,6 @@
 package io.lapse.faults.fault;
 
-import io.lapse.compensator.CompensatorTopology;
+import io.lapse.compensator.fold.CompensatorTopology;
 import io.lapse.event.FleetEvent;
 import io.lapse.event.JsonCodec;
 import io.lapse.faults.lab.Lab;

@@ -14,7 +14,6 @@ final class CostTable {
     /** Issue 40's goal for the four services together, cores per 1 M orders pushing every 15 s. */
     static final double SERVICES_GOAL = 0.6;
 
-    private static final String[] SERVICES = {"ingest", "timer", "puller", "compensator"};
     private static final String[] INFRASTRUCTURE = {"broker", "redis"};
     private static final String[] RIG = {"load", "judge"};
 
@@ -27,7 +26,7 @@ final class CostTable {
                 "process", "CPU (cores)", "CPU per 1 M orders", "broker requests/s", "requests/s per 1 M orders");
         double services = 0;
         double servicesRequests = 0;
-        for (String service : SERVICES) {
+        for (String service : SoakReport.SERVICES) {
             double cores = mean(steady, "cpu." + service);
             double requests = mean(steady, "requests." + service);
             services += cores;

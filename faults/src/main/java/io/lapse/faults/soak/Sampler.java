@@ -1,13 +1,18 @@
 package io.lapse.faults.soak;
 
 import io.lapse.bench.lateness.Lateness;
+import io.lapse.compensator.fold.CompensatorTopology;
+import io.lapse.config.ConfigSource;
+import io.lapse.config.LapseConfig;
 import io.lapse.faults.lab.LapseProcess;
 import io.lapse.kafka.GroupLag;
+import io.lapse.lifecycle.ServiceName;
 import io.lapse.metrics.MetricNames;
 import io.lapse.operations.status.PrometheusText;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -19,12 +24,31 @@ import java.util.function.Supplier;
  */
 final class Sampler {
 
+    /** The label of the compensator's streams' group; its push folder's group carries the service's name. */
+    static final String MIRROR = "mirror";
+
+    /** The labels of the consumer groups a soak follows ({@link #groups}), in pipeline order. */
+    static final List<String> GROUPS =
+            List.copyOf(groups(LapseConfig.from(ConfigSource.defaults())).keySet());
+
     /**
-     * The consumer groups a soak follows, by the service they belong to: the compensator's push folder reads the
-     * pushes and commits them once a round (compensator.scan-interval), and its streams fold them, the pull results
-     * and the expiries into the mirror.
+     * The consumer groups a soak follows, by label: the group of every service that reads records, by the service's
+     * command ({@link ServiceName#readingGroups}), the compensator's as two: its push folder's, which reads the pushes
+     * and commits them once a round, and its streams' ({@link #MIRROR}), which fold them, the pull results and the
+     * expiries into the mirror.
      */
-    static final String[] GROUPS = {"ingest", "compensator", "mirror", "puller"};
+    static Map<String, String> groups(LapseConfig config) {
+        Map<String, String> groups = new LinkedHashMap<>();
+        ServiceName.readingGroups(ServiceName.ALL, config).forEach((service, group) -> {
+            if (service.equals(ServiceName.COMPENSATOR.command())) {
+                groups.put(service, CompensatorTopology.pushGroup(group));
+                groups.put(MIRROR, group);
+            } else {
+                groups.put(service, group);
+            }
+        });
+        return groups;
+    }
 
     /**
      * The lag a group is judged by ({@link Growth}): its lag in seconds, but for a group that commits once a round by
@@ -57,7 +81,7 @@ final class Sampler {
     private long lastPushesSent;
 
     /**
-     * @param groups   group id by the name of its service ({@link #GROUPS})
+     * @param groups   group id by its label ({@link #groups})
      * @param rounds   how long the groups that commit once a round hold their records back, by the name of their
      *                 service
      * @param services each Lapse service's current process, by service name

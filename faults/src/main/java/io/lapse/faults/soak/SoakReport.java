@@ -18,8 +18,10 @@ import org.knowm.xchart.XYChart;
 /** How a soak's samples read: a line every 30 s, the summary tables, the CSV and the plots. */
 final class SoakReport {
 
-    private static final List<String> SERVICES =
+    /** The services' processes, by command, in pipeline order. */
+    static final List<String> SERVICES =
             ServiceName.ALL.stream().map(ServiceName::command).toList();
+
     private static final List<String> PROCESSES = Stream.concat(
                     SERVICES.stream(), Stream.of("broker", "redis", "load", "judge"))
             .toList();

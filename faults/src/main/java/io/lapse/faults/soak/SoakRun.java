@@ -1,10 +1,11 @@
 package io.lapse.faults.soak;
 
 import io.lapse.bench.puller.PullThreads;
-import io.lapse.compensator.CompensatorTopology;
 import io.lapse.config.ConfigKey;
 import io.lapse.config.ConfigKeys;
+import io.lapse.config.ConfigSource;
 import io.lapse.config.Durations;
+import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.devstack.JvmExitCleanup;
 import io.lapse.devstack.KafkaBrokerProcess;
@@ -189,15 +190,10 @@ public final class SoakRun {
             Sampler sampler = new Sampler(
                     options,
                     startedAt,
-                    Map.of(
-                            ServiceName.INGEST.command(),
-                            settings.get(ServiceName.INGEST.groupKey()),
-                            "compensator",
-                            CompensatorTopology.pushGroup(compensatorId),
-                            "mirror",
-                            compensatorId,
-                            ServiceName.PULLER.command(),
-                            settings.get(ServiceName.PULLER.groupKey())),
+                    Sampler.groups(LapseConfig.from(ConfigSource.defaults()
+                            .with(settings.entrySet().stream()
+                                    .collect(Collectors.toMap(
+                                            setting -> setting.getKey().name(), Map.Entry::getValue))))),
                     serviceSuppliers(services),
                     pids(services, broker, redis, load),
                     lags,
@@ -206,7 +202,7 @@ public final class SoakRun {
                     judge,
                     requests,
                     Map.of(
-                            "compensator",
+                            ServiceName.COMPENSATOR.command(),
                             Durations.parse(settings.getOrDefault(
                                     ConfigKeys.COMPENSATOR_SCAN_INTERVAL,
                                     ConfigKeys.COMPENSATOR_SCAN_INTERVAL.defaultValue()))));

@@ -1,0 +1,87 @@
+package io.lapse.compensator.fold;
+
+import io.lapse.compensator.mirror.Fired;
+import io.lapse.compensator.mirror.MirrorInput;
+import io.lapse.event.OrderUpdate;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Mirror inputs on the compensator's repartition topic. A status: one letter of kind, eight bytes of event time, the
+ * orderId in UTF-8. An expiry: 'x', lastSeen, attempt, deadline, firedAt, final, the orderId. Letters rather than the
+ * enum's ordinal, so that records still in the topic read the same after the enum changes.
+ */
+final class MirrorInputSerde {
+
+    private static final byte FIRED = 'x';
+    private static final int FIRED_FIELDS = Long.BYTES + Integer.BYTES + Long.BYTES + Long.BYTES + 1;
+
+    private MirrorInputSerde() {}
+
+    static Serde<MirrorInput> serde() {
+        return Serdes.serdeFrom(
+                (topic, input) -> input == null ? null : encode(input),
+                (topic, bytes) -> bytes == null ? null : decode(bytes));
+    }
+
+    private static byte[] encode(MirrorInput input) {
+        byte[] id = input.orderId().getBytes(StandardCharsets.UTF_8);
+        if (input instanceof Fired fired) {
+            return ByteBuffer.allocate(1 + FIRED_FIELDS + id.length)
+                    .put(FIRED)
+                    .putLong(fired.lastSeen())
+                    .putInt(fired.attempt())
+                    .putLong(fired.deadline())
+                    .putLong(fired.firedAt())
+                    .put((byte) (fired.last() ? 1 : 0))
+                    .put(id)
+                    .array();
+        }
+        OrderUpdate update = ((MirrorInput.Status) input).update();
+        return ByteBuffer.allocate(1 + Long.BYTES + id.length)
+                .put(code(update.kind()))
+                .putLong(update.eventTime())
+                .put(id)
+                .array();
+    }
+
+    private static MirrorInput decode(byte[] bytes) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        byte code = buffer.get();
+        if (code == FIRED) {
+            long lastSeen = buffer.getLong();
+            int attempt = buffer.getInt();
+            long deadline = buffer.getLong();
+            long firedAt = buffer.getLong();
+            boolean last = buffer.get() != 0;
+            return new Fired(orderId(bytes, buffer.position()), lastSeen, attempt, deadline, firedAt, last);
+        }
+        OrderUpdate.Kind kind = kind(code);
+        long eventTime = buffer.getLong();
+        return new MirrorInput.Status(new OrderUpdate(orderId(bytes, buffer.position()), eventTime, kind));
+    }
+
+    /** The rest of the record from {@code start}; straight from the array, without a CharBuffer in between. */
+    private static String orderId(byte[] bytes, int start) {
+        return new String(bytes, start, bytes.length - start, StandardCharsets.UTF_8);
+    }
+
+    private static byte code(OrderUpdate.Kind kind) {
+        return switch (kind) {
+            case ACTIVE -> 'a';
+            case TERMINAL -> 't';
+            case GONE -> 'g';
+        };
+    }
+
+    private static OrderUpdate.Kind kind(byte code) {
+        return switch (code) {
+            case 'a' -> OrderUpdate.Kind.ACTIVE;
+            case 't' -> OrderUpdate.Kind.TERMINAL;
+            case 'g' -> OrderUpdate.Kind.GONE;
+            default -> throw new IllegalArgumentException("unknown mirror input '" + (char) code + "'");
+        };
+    }
+}

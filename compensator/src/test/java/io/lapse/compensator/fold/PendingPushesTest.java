@@ -1,0 +1,90 @@
+package io.lapse.compensator.fold;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lapse.compensator.mirror.OrderState;
+import io.lapse.event.OrderUpdate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** A round's pushes handed to the mirror as at most two updates per order leave it as the pushes one by one would. */
+class PendingPushesTest {
+
+    private static final long T = 1_763_780_000_000L;
+
+    @Test
+    void aRoundsPushesLeaveEveryOrderAsThePushesOneByOneWouldWhateverTheOrderKnewBefore() {
+        Random random = new Random(20261129);
+        for (int run = 0; run < 20_000; run++) {
+            OrderState before = someState(random);
+            List<OrderUpdate> pushes = new ArrayList<>();
+            for (int i = random.nextInt(8); i > 0; i--) {
+                long ts = T + random.nextInt(10) * 1_000L;
+                pushes.add(random.nextInt(4) == 0 ? OrderUpdate.terminal("o1", ts) : OrderUpdate.active("o1", ts));
+            }
+            PendingPushes pending = new PendingPushes();
+            pushes.forEach(pending::add);
+            List<OrderUpdate> handed = new ArrayList<>();
+            pending.drain(handed::add);
+
+            assertThat(handed)
+                    .as("at most the newest active before the end, the newest terminal and the newest active after it")
+                    .hasSizeLessThanOrEqualTo(3);
+            assertThat(fold(before, handed)).as("%s after %s", before, pushes).isEqualTo(fold(before, pushes));
+        }
+    }
+
+    @Test
+    void anOrderThatPushedNothingSinceTheLastRoundHasNothingToHandOver() {
+        PendingPushes pending = new PendingPushes();
+        pending.add(OrderUpdate.active("live", T));
+        pending.add(OrderUpdate.active("quiet", T));
+        pending.drain(update -> {});
+
+        pending.add(OrderUpdate.active("live", T + 15_000));
+        List<OrderUpdate> handed = new ArrayList<>();
+        pending.drain(handed::add);
+
+        assertThat(handed).containsExactly(OrderUpdate.active("live", T + 15_000));
+        assertThat(pending.size()).isZero();
+    }
+
+    @Test
+    void anActiveStatusAfterTheEndIsHandedOverAfterItAndTheEndIsHandedOverOnce() {
+        PendingPushes pending = new PendingPushes();
+        pending.add(OrderUpdate.active("o1", T));
+        pending.add(OrderUpdate.terminal("o1", T + 1_000));
+        pending.add(OrderUpdate.active("o1", T + 2_000));
+        List<OrderUpdate> handed = new ArrayList<>();
+        pending.drain(handed::add);
+        pending.drain(handed::add);
+
+        assertThat(handed)
+                .containsExactly(
+                        OrderUpdate.active("o1", T),
+                        OrderUpdate.terminal("o1", T + 1_000),
+                        OrderUpdate.active("o1", T + 2_000));
+    }
+
+    private static OrderState fold(OrderState state, List<OrderUpdate> updates) {
+        OrderState current = state;
+        for (OrderUpdate update : updates) {
+            current = OrderState.next(current, update);
+        }
+        return current;
+    }
+
+    private static OrderState someState(Random random) {
+        long seen = T + random.nextInt(10) * 1_000L;
+        return switch (random.nextInt(5)) {
+            case 0 -> null;
+            case 1 -> OrderState.active(seen);
+            case 2 ->
+                new OrderState(OrderState.Phase.ACTIVE, seen, 2, seen + 90_000, seen + 91_000, random.nextBoolean(), 0);
+            case 3 -> new OrderState(OrderState.Phase.ENDED, seen, 0, 0, 0, false, seen - random.nextInt(3) * 1_000L);
+            default -> new OrderState(OrderState.Phase.GONE, seen, 0, 0, 0, false, seen + 1_000);
+        };
+    }
+}

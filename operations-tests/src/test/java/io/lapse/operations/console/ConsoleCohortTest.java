@@ -49,6 +49,9 @@ class ConsoleCohortTest {
     private static final List<String> OPERATORS = List.of("north", "south", "east");
     private static final int ORDERS_PER_OPERATOR = 8;
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Map<String, String> TIMER_TEXT_BY_PHASE = Map.of(
+            "FIRED", "fired, attempt \\d+; next expiry due .*",
+            "LEASED", "being fired: attempt \\d+, lease ends .*");
 
     private static final Set<String> quiet = ConcurrentHashMap.newKeySet();
     private static final AtomicBoolean pushing = new AtomicBoolean(true);
@@ -132,12 +135,14 @@ class ConsoleCohortTest {
                 .extracting(o -> o.get("orderId").asText())
                 .containsExactly(
                         "south-0", "south-1", "south-2", "south-3", "south-4", "south-5", "south-6", "south-7");
+        // with no puller to answer, each order is fired again every lease: a page may catch it between claim and ack
         assertThat(orders).allSatisfy(order -> {
-            assertThat(order.get("phase").asText()).isIn("FIRED", "LEASED");
             assertThat(order.get("expiries").asInt()).isPositive();
             assertThat(order.get("pulls").asInt()).as("no puller runs").isZero();
+            String phase = order.get("phase").asText();
+            assertThat(phase).isIn(TIMER_TEXT_BY_PHASE.keySet());
+            assertThat(order.get("timer").asText()).matches(TIMER_TEXT_BY_PHASE.get(phase));
         });
-        assertThat(orders.get(0).get("timer").asText()).matches("fired, attempt \\d+; next expiry due .*");
     }
 
     @Test

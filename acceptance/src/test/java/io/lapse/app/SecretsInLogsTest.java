@@ -34,7 +34,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 
 /** Every credential an operator can configure, set at once: none of them appears in the logs or the errors. */
 @Tag("slow")
@@ -144,10 +143,7 @@ class SecretsInLogsTest {
         Path file = Files.writeString(dir.resolve("bad.properties"), "redis.uri=redis://lapse:cli secret@redis:6379\n");
         StringWriter err = new StringWriter();
 
-        int exit = new CommandLine(new LapseCommand())
-                .setExecutionExceptionHandler(new FriendlyErrors())
-                .setErr(new PrintWriter(err))
-                .execute("ingest", "--config", file.toString());
+        int exit = Main.commandLine().setErr(new PrintWriter(err)).execute("ingest", "--config", file.toString());
 
         assertThat(exit).isEqualTo(FriendlyErrors.CONFIG_ERROR);
         assertThat(err.toString()).contains("redis.uri").doesNotContain(SECRETS);

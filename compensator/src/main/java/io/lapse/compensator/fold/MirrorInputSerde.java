@@ -11,7 +11,8 @@ import org.apache.kafka.common.serialization.Serdes;
 /**
  * Mirror inputs on the compensator's repartition topic. A status: one letter of kind, eight bytes of event time, the
  * orderId in UTF-8. An expiry: 'x', lastSeen, attempt, deadline, firedAt, final, the orderId. A silence: 's', lastSeen,
- * the time of the push that ended it, the orderId. Letters rather than the
+ * the time of the push that ended it, the orderId. A resumed order's status: its kind's letter in upper case, its
+ * event time, the time of the first push read, the orderId. Letters rather than the
  * enum's ordinal, so that records still in the topic read the same after the enum changes.
  */
 final class MirrorInputSerde {
@@ -49,6 +50,14 @@ final class MirrorInputSerde {
                     .put(id)
                     .array();
         }
+        if (input instanceof MirrorInput.Resumed resumed) {
+            return ByteBuffer.allocate(1 + Long.BYTES * 2 + id.length)
+                    .put((byte) Character.toUpperCase(code(resumed.update().kind())))
+                    .putLong(resumed.update().eventTime())
+                    .putLong(resumed.endedBy())
+                    .put(id)
+                    .array();
+        }
         OrderUpdate update = ((MirrorInput.Status) input).update();
         return ByteBuffer.allocate(1 + Long.BYTES + id.length)
                 .put(code(update.kind()))
@@ -72,6 +81,13 @@ final class MirrorInputSerde {
             long lastSeen = buffer.getLong();
             long endedBy = buffer.getLong();
             return new MirrorInput.Silence(orderId(bytes, buffer.position()), lastSeen, endedBy);
+        }
+        if (Character.isUpperCase(code)) {
+            OrderUpdate.Kind kind = kind((byte) Character.toLowerCase(code));
+            long eventTime = buffer.getLong();
+            long endedBy = buffer.getLong();
+            return new MirrorInput.Resumed(
+                    new OrderUpdate(orderId(bytes, buffer.position()), eventTime, kind), endedBy);
         }
         OrderUpdate.Kind kind = kind(code);
         long eventTime = buffer.getLong();

@@ -23,16 +23,18 @@ final class OrderFold {
         if (input instanceof MirrorInput.Silence silence) {
             return silences.note(orderId, current, silence, now);
         }
+        boolean noted =
+                input instanceof MirrorInput.Resumed resumed && silences.note(orderId, current, resumed.silence(), now);
         silences.clear(orderId, input);
         OrderState next = input.applyTo(current);
         if (next == current) {
-            return false; // nothing changed: spare the changelog a write
+            return noted; // nothing changed: spare the changelog a write
         }
         if (next == null) {
             orders.delete(orderId);
         } else {
             orders.put(orderId, next);
         }
-        return false;
+        return noted;
     }
 }

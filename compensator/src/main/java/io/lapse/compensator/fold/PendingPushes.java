@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * tells the mirror of each silence the order's pushes had, a push more than the ttl after the one before it
  * ({@link MirrorInput.Silence}), whose expiry the mirror may have to publish ({@link UnfiredSilences}). It compares
  * each push with the newest before it, the only cost per push; a round hands over the newest silence of the order,
- * and the first push of an entry as one that may have ended a silence since the newest status the mirror knows. A push
- * arriving out of order within a silence's ttl takes the silence back.
+ * and, with the first status of an entry, its first push as one that may have ended a silence since the newest status
+ * the mirror knows ({@link MirrorInput.Resumed}). A push arriving out of order within a silence's ttl takes the
+ * silence back.
  */
 final class PendingPushes {
 
@@ -113,17 +114,21 @@ final class PendingPushes {
                 continue;
             }
             String orderId = entry.getKey();
-            if (pending.silentFrom != NONE) {
+            long resumedAt = NONE;
+            if (pending.silentFrom == MirrorInput.Silence.UNKNOWN) {
+                resumedAt = pending.silentUntil;
+            } else if (pending.silentFrom != NONE) {
                 inputs.accept(new MirrorInput.Silence(orderId, pending.silentFrom, pending.silentUntil));
-                pending.silentFrom = NONE;
             }
+            pending.silentFrom = NONE;
             if (pending.active != NONE) {
-                inputs.accept(status(OrderUpdate.active(orderId, pending.active)));
+                inputs.accept(status(OrderUpdate.active(orderId, pending.active), resumedAt));
+                resumedAt = NONE;
             }
             if (pending.terminal != NONE) {
-                inputs.accept(status(OrderUpdate.terminal(orderId, pending.terminal)));
+                inputs.accept(status(OrderUpdate.terminal(orderId, pending.terminal), resumedAt));
                 if (pending.afterEnd != NONE) {
-                    inputs.accept(status(OrderUpdate.active(orderId, pending.afterEnd)));
+                    inputs.accept(status(OrderUpdate.active(orderId, pending.afterEnd), NONE));
                 }
                 entries.remove();
                 continue;
@@ -134,8 +139,9 @@ final class PendingPushes {
         touched = 0;
     }
 
-    private static MirrorInput status(OrderUpdate update) {
-        return new MirrorInput.Status(update);
+    /** @param resumedAt the first push read of an order the folder had read none of before, or NONE */
+    private static MirrorInput status(OrderUpdate update, long resumedAt) {
+        return resumedAt == NONE ? new MirrorInput.Status(update) : new MirrorInput.Resumed(update, resumedAt);
     }
 
     /** Forgets every pending update, e.g. when the records they came from are to be read again. */

@@ -117,8 +117,11 @@ final class UnfiredSilences {
         if (input instanceof Fired fired) {
             return fired.lastSeen() == from;
         }
-        if (input instanceof MirrorInput.Status status && status.update().kind() != OrderUpdate.Kind.GONE) {
-            long time = status.update().eventTime();
+        OrderUpdate update = input instanceof MirrorInput.Status status
+                ? status.update()
+                : input instanceof MirrorInput.Resumed resumed ? resumed.update() : null;
+        if (update != null && update.kind() != OrderUpdate.Kind.GONE) {
+            long time = update.eventTime();
             return time > from && time - from <= ttl.toMillis();
         }
         return false;

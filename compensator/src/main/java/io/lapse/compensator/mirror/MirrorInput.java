@@ -6,7 +6,7 @@ import io.lapse.event.OrderUpdate;
  * One thing the compensator learns about an order from its input topics: a status, an expiry published, or a silence
  * its pushes had.
  */
-public sealed interface MirrorInput permits MirrorInput.Status, MirrorInput.Silence, Fired {
+public sealed interface MirrorInput permits MirrorInput.Status, MirrorInput.Resumed, MirrorInput.Silence, Fired {
 
     String orderId();
 
@@ -33,8 +33,8 @@ public sealed interface MirrorInput permits MirrorInput.Status, MirrorInput.Sile
      * mirror decides ({@link OrderState#unfiredSilence}); the order's state itself does not change: the push that ended
      * the silence comes as a status of its own.
      *
-     * @param lastSeen the push the silence began with; {@link #UNKNOWN} when the folder read none before (its first
-     *                 push after a round without one, or after a restart): then the newest status the mirror knows
+     * @param lastSeen the push the silence began with; {@link #UNKNOWN} when the folder read none before: then the
+     *                 newest status the mirror knows ({@link Resumed})
      */
     record Silence(String orderId, long lastSeen, long endedBy) implements MirrorInput {
 
@@ -43,6 +43,30 @@ public sealed interface MirrorInput permits MirrorInput.Status, MirrorInput.Sile
         @Override
         public OrderState applyTo(OrderState current) {
             return current;
+        }
+    }
+
+    /**
+     * The first status the push folder hands over of an order it had read no push of (the order's first push after a
+     * round without one, or the first the folder read after a restart or a rebalance): the push at {@code endedBy},
+     * the first it read, may have ended a silence since the newest status the mirror knows. One record rather than a
+     * status and a {@link Silence}: every order starts so after a restart.
+     */
+    record Resumed(OrderUpdate update, long endedBy) implements MirrorInput {
+
+        @Override
+        public String orderId() {
+            return update.orderId();
+        }
+
+        @Override
+        public OrderState applyTo(OrderState current) {
+            return OrderState.next(current, update);
+        }
+
+        /** The silence it may have ended. */
+        public Silence silence() {
+            return new Silence(update.orderId(), Silence.UNKNOWN, endedBy);
         }
     }
 }

@@ -254,14 +254,19 @@ class CompensatorTopologyTest {
         push("o1", "CHARGING", lastSeen);
         silence("o1", lastSeen, NOW - 10_000);
         push("o1", "CHARGING", NOW - 10_000);
+        push("o2", "CHARGING", lastSeen);
+        // the folder read no push of o2 before: it restarted, or o2 was silent for a whole round
+        pushes.pipeInput("o2", new MirrorInput.Resumed(OrderUpdate.active("o2", NOW - 5_000), NOW - 10_000), NOW);
 
         driver.advanceWallClockTime(UnfiredSilences.GRACE.minusSeconds(1));
         assertThat(publishedExpiries()).as("within the grace").isEmpty();
         driver.advanceWallClockTime(Duration.ofSeconds(2));
 
         List<TimerExpired> fired = publishedExpiries();
-        assertThat(fired).hasSize(1);
-        TimerExpired expiry = fired.get(0);
+        assertThat(fired).extracting(TimerExpired::orderId).containsExactlyInAnyOrder("o1", "o2");
+        assertThat(fired.get(1).lastSeen()).isEqualTo(lastSeen);
+        TimerExpired expiry =
+                fired.stream().filter(e -> e.orderId().equals("o1")).findFirst().orElseThrow();
         assertThat(expiry.orderId()).isEqualTo("o1");
         assertThat(expiry.lastSeen()).isEqualTo(lastSeen);
         assertThat(expiry.deadline()).isEqualTo(lastSeen + TTL);
@@ -298,8 +303,8 @@ class CompensatorTopologyTest {
     @Test
     void noSilenceIsFiredForALiveOrderNorForOneThatEndedBeforeIt() {
         push("live", "CHARGING", NOW - 20_000);
-        silence("live", MirrorInput.Silence.UNKNOWN, NOW - 5_000); // the folder's first push of it
-        push("live", "CHARGING", NOW - 5_000);
+        // the first push the folder read of it
+        pushes.pipeInput("live", new MirrorInput.Resumed(OrderUpdate.active("live", NOW - 5_000), NOW - 5_000), NOW);
         push("ended", "CHARGING", NOW - 300_000);
         push("ended", "FINISHED", NOW - 290_000);
         silence("ended", NOW - 290_000, NOW - 10_000);

@@ -74,9 +74,7 @@ class PendingPushesTest {
         pending.add(OrderUpdate.active("o1", T));
         assertThat(drain(pending))
                 .as("the first push the folder reads of an order: a silence since whatever the mirror knows")
-                .containsExactly(
-                        new MirrorInput.Silence("o1", MirrorInput.Silence.UNKNOWN, T),
-                        new MirrorInput.Status(OrderUpdate.active("o1", T)));
+                .containsExactly(new MirrorInput.Resumed(OrderUpdate.active("o1", T), T));
 
         pending.add(OrderUpdate.active("o1", T + 15_000));
         pending.add(OrderUpdate.active("o1", T + 106_000));
@@ -110,6 +108,11 @@ class PendingPushesTest {
         assertThat(drain(pending))
                 .as("o1 pushed every 90 s, o2's silence was not one")
                 .containsExactly(new MirrorInput.Status(OrderUpdate.active("o2", T + 100_000)));
+        pending.add(OrderUpdate.active("o3", T));
+        pending.add(OrderUpdate.active("o3", T + 10_000));
+        assertThat(drain(pending))
+                .as("an order the folder read no push of before: its newest status, and its first push")
+                .containsExactly(new MirrorInput.Resumed(OrderUpdate.active("o3", T + 10_000), T));
     }
 
     private static List<MirrorInput> drain(PendingPushes pending) {
@@ -123,6 +126,8 @@ class PendingPushesTest {
         pending.drain(input -> {
             if (input instanceof MirrorInput.Status status) {
                 handed.add(status.update());
+            } else if (input instanceof MirrorInput.Resumed resumed) {
+                handed.add(resumed.update());
             }
         });
         return handed;

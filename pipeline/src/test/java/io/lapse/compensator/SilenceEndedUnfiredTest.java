@@ -38,8 +38,8 @@ class SilenceEndedUnfiredTest {
     Path stateDir;
 
     @Test
-    void aSilenceWhoseDueEntryRedisLostAndThatAPushEndedBeforeTheDriftScanStillFiresAndALiveOrderNever(
-            DevStack stack) throws Exception {
+    void aSilenceWhoseDueEntryRedisLostAndThatAPushEndedBeforeTheDriftScanStillFiresAndALiveOrderNever(DevStack stack)
+            throws Exception {
         try (FleetUpstream upstream = FleetUpstream.start();
                 RunningLapse lapse = new RunningLapse(
                         stack.bootstrapServers(),
@@ -75,19 +75,15 @@ class SilenceEndedUnfiredTest {
                 fleet.resume(List.of(silent));
 
                 await().atMost(GENEROUS).untilAsserted(() -> {
-                    assertThat(lapse.expiries())
-                            .as("the silence's expiry")
-                            .anySatisfy(expiry -> {
-                                assertThat(expiry.orderId()).isEqualTo(silent);
-                                assertThat(expiry.deadline()).isEqualTo(deadline);
-                                assertThat(expiry.attempt()).isEqualTo(1);
-                            });
-                    assertThat(lapse.pulls())
-                            .as("its pull result")
-                            .anySatisfy(pull -> {
-                                assertThat(pull.orderId()).isEqualTo(silent);
-                                assertThat(pull.expiry().deadline()).isEqualTo(deadline);
-                            });
+                    assertThat(lapse.expiries()).as("the silence's expiry").anySatisfy(expiry -> {
+                        assertThat(expiry.orderId()).isEqualTo(silent);
+                        assertThat(expiry.deadline()).isEqualTo(deadline);
+                        assertThat(expiry.attempt()).isEqualTo(1);
+                    });
+                    assertThat(lapse.pulls()).as("its pull result").anySatisfy(pull -> {
+                        assertThat(pull.orderId()).isEqualTo(silent);
+                        assertThat(pull.expiry().deadline()).isEqualTo(deadline);
+                    });
                 });
                 assertThat(lapse.expiries())
                         .as("the order pushing every second throughout")
@@ -106,7 +102,8 @@ class SilenceEndedUnfiredTest {
 
     /** Deletes every shard's due set, as the chaos run's strike does. */
     private static void deleteDueSets(RunningLapse lapse) {
-        TimerKeys keys = new TimerKeys(lapse.config.redis().keyPrefix(), lapse.config.timer().shards());
+        TimerKeys keys = new TimerKeys(
+                lapse.config.redis().keyPrefix(), lapse.config.timer().shards());
         String[] due = IntStream.range(0, keys.shards()).mapToObj(keys::due).toArray(String[]::new);
         lapse.redis.async().del(due).toCompletableFuture().join();
     }

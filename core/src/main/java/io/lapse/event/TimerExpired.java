@@ -3,6 +3,7 @@ package io.lapse.event;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.nio.charset.StandardCharsets;
 
 /**
  * An order stayed silent past its deadline. {@code (orderId, deadline, attempt)} identifies the expiry:
@@ -39,6 +40,14 @@ public record TimerExpired(
         /** On-call fired it by hand ({@code lapse fire}). */
         @JsonProperty("manual")
         MANUAL
+    }
+
+    /**
+     * The key of its record on the expired topic, the orderId in UTF-8, as every publisher of expiries writes it (the
+     * timer, the compensator's late expiries), so that an order's expiries share a partition.
+     */
+    public byte[] recordKey() {
+        return orderId.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

@@ -48,6 +48,11 @@ final class FleetUpstream implements AutoCloseable {
         newest.put(status.orderId(), status);
     }
 
+    /** The order's newest push, what a pull of it answers; null before its first. */
+    StatusPush newest(String orderId) {
+        return newest.get(orderId);
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
         String orderId = path.substring(PREFIX.length(), path.length() - "/status".length());

@@ -8,7 +8,6 @@ import io.lapse.store.timers.Claim;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,10 +87,9 @@ final class ExpiryPublisher implements AutoCloseable {
         Answers answers = new Answers(claims);
         for (int i = 0; i < claims.size(); i++) {
             Claim claim = claims.get(i);
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
-                    topic,
-                    claim.orderId().getBytes(StandardCharsets.UTF_8),
-                    JsonCodec.TIMER_EXPIRED.encode(claim.toEvent()));
+            TimerExpired expiry = claim.toEvent();
+            ProducerRecord<byte[], byte[]> record =
+                    new ProducerRecord<>(topic, expiry.recordKey(), JsonCodec.TIMER_EXPIRED.encode(expiry));
             KafkaSend.send(producer, record, answers.of(i));
         }
         return answers.all;

@@ -16,6 +16,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
@@ -32,6 +33,9 @@ public final class CompensatorTopology {
 
     /** orderId → {@link OrderState}. */
     public static final String STORE = CompensatorSettings.MIRROR_STORE;
+
+    /** orderId → the silences of the order that may never have fired ({@link UnfiredSilences}); usually empty. */
+    static final String UNFIRED_SILENCES = "lapse-unfired-silences";
 
     /** Part of the internal topic's name, {@code <application.id>-lapse-order-updates-repartition}. */
     static final String REPARTITION = CompensatorSettings.MIRROR_REPARTITION;
@@ -90,10 +94,14 @@ public final class CompensatorTopology {
                         Stores.persistentKeyValueStore(STORE), Serdes.String(), OrderStateSerde.serde())
                 .withCachingDisabled()
                 .withLoggingEnabled(CHANGELOG));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(UNFIRED_SILENCES), Serdes.String(), UnfiredSilences.serde())
+                .withCachingDisabled()
+                .withLoggingEnabled(Map.of()));
         KStream<String, MirrorInput> pulls =
-                fold(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull), partition);
+                fold(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull), partition, timer);
         KStream<String, MirrorInput> expiries =
-                fold(builder, topics.expired(), "expired", RecordDecoder.expiries(), partition);
+                fold(builder, topics.expired(), "expired", RecordDecoder.expiries(), partition, timer);
         // what each input's fold forwards lives in another partition: the repartition topic's source joins this
         // subtopology through the store, so the tasks that write the topic also read it, partition p by task p, and
         // every order's inputs (the push folder's hand-overs among them) meet in one task and one store
@@ -103,18 +111,29 @@ public final class CompensatorTopology {
                         .withNumberOfPartitions(partitions)
                         .withStreamPartitioner(partition))
                 .process(
-                        () -> new OrderTracker(pruneInterval, timer.tombstoneRetention()),
-                        Named.as("track-orders"),
-                        STORE);
+                        () -> new OrderTracker(pruneInterval, timer), Named.as("track-orders"), STORE, UNFIRED_SILENCES)
+                // the expiries of silences that ended unfired, keyed as the timer keys its own
+                .to(
+                        topics.expired(),
+                        Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("unfired-silences"));
         return builder.build();
     }
 
     /** An input topic read as bytes, each record folded in at once, or forwarded when its order lives elsewhere. */
     private static KStream<String, MirrorInput> fold(
-            StreamsBuilder builder, String topic, String name, RecordDecoder decoder, MirrorPartition partition) {
+            StreamsBuilder builder,
+            String topic,
+            String name,
+            RecordDecoder decoder,
+            MirrorPartition partition,
+            TimerSettings timer) {
         return builder.stream(
                         topic,
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
-                .process(() -> new FoldInput(topic, decoder, partition), Named.as("fold-" + name), STORE);
+                .process(
+                        () -> new FoldInput(topic, decoder, partition, timer),
+                        Named.as("fold-" + name),
+                        STORE,
+                        UNFIRED_SILENCES);
     }
 }

@@ -2,6 +2,7 @@ package io.lapse.compensator.fold;
 
 import io.lapse.compensator.mirror.MirrorInput;
 import io.lapse.compensator.mirror.OrderState;
+import io.lapse.config.TimerSettings;
 import io.lapse.event.Decoded;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -35,18 +36,23 @@ final class FoldInput implements Processor<byte[], byte[], String, MirrorInput> 
     private final MirrorPartition partition;
     private ProcessorContext<String, MirrorInput> context;
     private KeyValueStore<String, OrderState> orders;
+    private UnfiredSilences silences;
     private int own;
 
-    FoldInput(String topic, RecordDecoder decoder, MirrorPartition partition) {
+    private final TimerSettings timer;
+
+    FoldInput(String topic, RecordDecoder decoder, MirrorPartition partition, TimerSettings timer) {
         this.topic = topic;
         this.decoder = decoder;
         this.partition = partition;
+        this.timer = timer;
     }
 
     @Override
     public void init(ProcessorContext<String, MirrorInput> context) {
         this.context = context;
         this.orders = context.getStateStore(CompensatorTopology.STORE);
+        this.silences = new UnfiredSilences(context.getStateStore(CompensatorTopology.UNFIRED_SILENCES), timer);
         this.own = context.taskId().partition();
     }
 
@@ -64,7 +70,7 @@ final class FoldInput implements Processor<byte[], byte[], String, MirrorInput> 
             return;
         }
         if (partition.of(value.orderId()) == own) {
-            OrderFold.fold(orders, value.orderId(), value);
+            OrderFold.fold(orders, silences, value.orderId(), value, context.currentSystemTimeMs());
         } else {
             // a record of its own rather than withKey(…).withValue(…), which copy the headers twice: the mirror
             // reads none

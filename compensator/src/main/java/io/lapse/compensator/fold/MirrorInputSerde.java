@@ -10,13 +10,16 @@ import org.apache.kafka.common.serialization.Serdes;
 
 /**
  * Mirror inputs on the compensator's repartition topic. A status: one letter of kind, eight bytes of event time, the
- * orderId in UTF-8. An expiry: 'x', lastSeen, attempt, deadline, firedAt, final, the orderId. Letters rather than the
+ * orderId in UTF-8. An expiry: 'x', lastSeen, attempt, deadline, firedAt, final, the orderId. A silence: 's', lastSeen,
+ * the time of the push that ended it, the orderId. A resumed order's status: its kind's letter in upper case, its
+ * event time, the time of the first push read, the orderId. Letters rather than the
  * enum's ordinal, so that records still in the topic read the same after the enum changes.
  */
 final class MirrorInputSerde {
 
     private static final byte FIRED = 'x';
     private static final int FIRED_FIELDS = Long.BYTES + Integer.BYTES + Long.BYTES + Long.BYTES + 1;
+    private static final byte SILENCE = 's';
 
     private MirrorInputSerde() {}
 
@@ -39,6 +42,22 @@ final class MirrorInputSerde {
                     .put(id)
                     .array();
         }
+        if (input instanceof MirrorInput.Silence silence) {
+            return ByteBuffer.allocate(1 + Long.BYTES * 2 + id.length)
+                    .put(SILENCE)
+                    .putLong(silence.lastSeen())
+                    .putLong(silence.endedBy())
+                    .put(id)
+                    .array();
+        }
+        if (input instanceof MirrorInput.Resumed resumed) {
+            return ByteBuffer.allocate(1 + Long.BYTES * 2 + id.length)
+                    .put((byte) Character.toUpperCase(code(resumed.update().kind())))
+                    .putLong(resumed.update().eventTime())
+                    .putLong(resumed.endedBy())
+                    .put(id)
+                    .array();
+        }
         OrderUpdate update = ((MirrorInput.Status) input).update();
         return ByteBuffer.allocate(1 + Long.BYTES + id.length)
                 .put(code(update.kind()))
@@ -57,6 +76,18 @@ final class MirrorInputSerde {
             long firedAt = buffer.getLong();
             boolean last = buffer.get() != 0;
             return new Fired(orderId(bytes, buffer.position()), lastSeen, attempt, deadline, firedAt, last);
+        }
+        if (code == SILENCE) {
+            long lastSeen = buffer.getLong();
+            long endedBy = buffer.getLong();
+            return new MirrorInput.Silence(orderId(bytes, buffer.position()), lastSeen, endedBy);
+        }
+        if (Character.isUpperCase(code)) {
+            OrderUpdate.Kind kind = kind((byte) Character.toLowerCase(code));
+            long eventTime = buffer.getLong();
+            long endedBy = buffer.getLong();
+            return new MirrorInput.Resumed(
+                    new OrderUpdate(orderId(bytes, buffer.position()), eventTime, kind), endedBy);
         }
         OrderUpdate.Kind kind = kind(code);
         long eventTime = buffer.getLong();

@@ -9,16 +9,32 @@ final class OrderFold {
 
     private OrderFold() {}
 
-    static void fold(KeyValueStore<String, OrderState> orders, String orderId, MirrorInput input) {
+    /**
+     * @param now wall-clock time, when a silence the input reports is noted
+     * @return whether the input noted a silence that may never have fired ({@link UnfiredSilences})
+     */
+    static boolean fold(
+            KeyValueStore<String, OrderState> orders,
+            UnfiredSilences silences,
+            String orderId,
+            MirrorInput input,
+            long now) {
         OrderState current = orders.get(orderId);
+        if (input instanceof MirrorInput.Silence silence) {
+            return silences.note(orderId, current, silence, now);
+        }
+        boolean noted =
+                input instanceof MirrorInput.Resumed resumed && silences.note(orderId, current, resumed.silence(), now);
+        silences.clear(orderId, input);
         OrderState next = input.applyTo(current);
         if (next == current) {
-            return; // nothing changed: spare the changelog a write
+            return noted; // nothing changed: spare the changelog a write
         }
         if (next == null) {
             orders.delete(orderId);
         } else {
             orders.put(orderId, next);
         }
+        return noted;
     }
 }

@@ -67,7 +67,7 @@ public final class PushFolder implements AutoCloseable {
     private final Duration round;
     private final Clock clock;
     private final Serializer<MirrorInput> values = MirrorInputSerde.serde().serializer();
-    private final PendingPushes pending = new PendingPushes();
+    private final PendingPushes pending;
     private final AtomicLong requested = new AtomicLong(Long.MIN_VALUE);
     private final ServiceLoop loop;
     private KafkaProducer<byte[], byte[]> producer;
@@ -96,6 +96,7 @@ public final class PushFolder implements AutoCloseable {
             OffsetTakeover takeover,
             BooleanSupplier mirrorExists,
             Duration round,
+            Duration ttl,
             Clock clock) {
         this.consumer = consumer;
         this.producers = producers;
@@ -107,6 +108,7 @@ public final class PushFolder implements AutoCloseable {
         this.mirrorExists = mirrorExists;
         this.round = round;
         this.clock = clock;
+        this.pending = new PendingPushes(ttl);
         this.loop = new ServiceLoop("lapse-compensator-pushes", this::turn, consumer::wakeup, this::closeClients);
     }
 
@@ -171,6 +173,7 @@ public final class PushFolder implements AutoCloseable {
                 takeover,
                 mirrorExists,
                 config.compensator().scanInterval(),
+                config.timer().ttl(),
                 clock);
     }
 
@@ -287,13 +290,13 @@ public final class PushFolder implements AutoCloseable {
         }
         try {
             producer.beginTransaction();
-            pending.drain(update -> {
-                byte[] orderId = update.orderId().getBytes(StandardCharsets.UTF_8);
+            pending.drain(input -> {
+                byte[] orderId = input.orderId().getBytes(StandardCharsets.UTF_8);
                 producer.send(new ProducerRecord<>(
                         repartitionTopic,
-                        partition.of(update.orderId()),
+                        partition.of(input.orderId()),
                         orderId,
-                        values.serialize(repartitionTopic, new MirrorInput.Status(update))));
+                        values.serialize(repartitionTopic, input)));
             });
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();

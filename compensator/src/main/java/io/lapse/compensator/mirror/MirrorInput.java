@@ -2,8 +2,11 @@ package io.lapse.compensator.mirror;
 
 import io.lapse.event.OrderUpdate;
 
-/** One thing the compensator learns about an order from its input topics: a status, or an expiry published. */
-public sealed interface MirrorInput permits MirrorInput.Status, Fired {
+/**
+ * One thing the compensator learns about an order from its input topics: a status, an expiry published, or a silence
+ * its pushes had.
+ */
+public sealed interface MirrorInput permits MirrorInput.Status, MirrorInput.Resumed, MirrorInput.Silence, Fired {
 
     String orderId();
 
@@ -21,6 +24,49 @@ public sealed interface MirrorInput permits MirrorInput.Status, Fired {
         @Override
         public OrderState applyTo(OrderState current) {
             return OrderState.next(current, update);
+        }
+    }
+
+    /**
+     * The push folder saw the order push at {@code endedBy} after more than the ttl without a push: the silence may
+     * not have fired, if Redis lost its deadline or the watermark held it back until the push re-armed the order. The
+     * mirror decides ({@link OrderState#unfiredSilence}); the order's state itself does not change: the push that ended
+     * the silence comes as a status of its own.
+     *
+     * @param lastSeen the push the silence began with; {@link #UNKNOWN} when the folder read none before: then the
+     *                 newest status the mirror knows ({@link Resumed})
+     */
+    record Silence(String orderId, long lastSeen, long endedBy) implements MirrorInput {
+
+        public static final long UNKNOWN = 0;
+
+        @Override
+        public OrderState applyTo(OrderState current) {
+            return current;
+        }
+    }
+
+    /**
+     * The first status the push folder hands over of an order it had read no push of (the order's first push after a
+     * round without one, or the first the folder read after a restart or a rebalance): the push at {@code endedBy},
+     * the first it read, may have ended a silence since the newest status the mirror knows. One record rather than a
+     * status and a {@link Silence}: every order starts so after a restart.
+     */
+    record Resumed(OrderUpdate update, long endedBy) implements MirrorInput {
+
+        @Override
+        public String orderId() {
+            return update.orderId();
+        }
+
+        @Override
+        public OrderState applyTo(OrderState current) {
+            return OrderState.next(current, update);
+        }
+
+        /** The silence it may have ended. */
+        public Silence silence() {
+            return new Silence(update.orderId(), Silence.UNKNOWN, endedBy);
         }
     }
 }

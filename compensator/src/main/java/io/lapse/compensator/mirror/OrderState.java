@@ -116,6 +116,28 @@ public record OrderState(
     }
 
     /**
+     * Whether a silence that ended may never have fired, and from which status: the silence began at the newer of
+     * {@code lastSeen} (the push before it, or {@link MirrorInput.Silence#UNKNOWN}) and the newest status the mirror
+     * knows, lasted beyond the ttl until the status at {@code endedBy}, and no expiry counting from it is known. An
+     * order that ended is not watched, nor one upstream did not know since that status; one the mirror knows a status
+     * of at {@code endedBy} or later is left alone, since what came between is not known.
+     *
+     * @param current the state before the status at {@code endedBy}; null when the order is unknown
+     * @return the lastSeen the silence's expiry counts from, or {@link MirrorInput.Silence#UNKNOWN} for none
+     */
+    public static long unfiredSilence(OrderState current, long lastSeen, long endedBy, Duration ttl) {
+        long known = current == null ? MirrorInput.Silence.UNKNOWN : current.lastSeen;
+        long from = Math.max(lastSeen, known);
+        if (from == MirrorInput.Silence.UNKNOWN || known >= endedBy || endedBy - from <= ttl.toMillis()) {
+            return MirrorInput.Silence.UNKNOWN;
+        }
+        if (current == null || from > known) {
+            return current != null && current.phase == Phase.ENDED ? MirrorInput.Silence.UNKNOWN : from;
+        }
+        return current.phase == Phase.ACTIVE && current.fired == 0 ? from : MirrorInput.Silence.UNKNOWN;
+    }
+
+    /**
      * What Redis should hold for the order.
      *
      * @return null for an order Redis should not know (upstream did not)

@@ -48,6 +48,7 @@ class CompensatorTopologyTest {
     private static final TimerSettings TIMER = TimerSettings.from(
             ConfigSource.defaults().with(Map.of("timer.tombstone-retention", "1h", "timer.max-clock-skew", "5s")));
     private static final long RETENTION = Duration.ofHours(1).toMillis();
+    private static final long TTL = TIMER.ttl().toMillis();
     /** The driver runs one task, partition 0's: orders of the other five partitions take the repartition topic. */
     private static final int PARTITIONS = 6;
 
@@ -62,6 +63,7 @@ class CompensatorTopologyTest {
     private TestInputTopic<String, byte[]> expiries;
     private TestOutputTopic<String, byte[]> deadLetters;
     private TestOutputTopic<String, byte[]> moved;
+    private TestOutputTopic<String, byte[]> published;
     private KeyValueStore<String, OrderState> orders;
 
     @BeforeEach
@@ -83,6 +85,7 @@ class CompensatorTopologyTest {
                 CompensatorTopology.repartitionTopic("compensator-test"),
                 new StringDeserializer(),
                 new ByteArrayDeserializer());
+        published = driver.createOutputTopic(TOPICS.expired(), new StringDeserializer(), new ByteArrayDeserializer());
         orders = driver.getKeyValueStore(CompensatorTopology.STORE);
     }
 
@@ -232,5 +235,83 @@ class CompensatorTopologyTest {
                 .filter(orderId -> MIRROR.of(orderId) == partition)
                 .findFirst()
                 .orElseThrow();
+    }
+
+    /** The push folder's report of a silence its pushes had: a push at endedBy after the one at lastSeen. */
+    private void silence(String orderId, long lastSeen, long endedBy) {
+        pushes.pipeInput(orderId, new MirrorInput.Silence(orderId, lastSeen, endedBy), NOW);
+    }
+
+    private List<TimerExpired> publishedExpiries() {
+        return published.readValuesToList().stream()
+                .map(JsonCodec.TIMER_EXPIRED::decode)
+                .toList();
+    }
+
+    @Test
+    void aSilenceThatEndedWithoutAnExpiryIsFiredByTheCompensatorOnceItsGraceIsOverAsTheTimerWouldHave() {
+        long lastSeen = NOW - 200_000;
+        push("o1", "CHARGING", lastSeen);
+        silence("o1", lastSeen, NOW - 10_000);
+        push("o1", "CHARGING", NOW - 10_000);
+        push("o2", "CHARGING", lastSeen);
+        // the folder read no push of o2 before: it restarted, or o2 was silent for a whole round
+        pushes.pipeInput("o2", new MirrorInput.Resumed(OrderUpdate.active("o2", NOW - 5_000), NOW - 10_000), NOW);
+
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.minusSeconds(1));
+        assertThat(publishedExpiries()).as("within the grace").isEmpty();
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+
+        List<TimerExpired> fired = publishedExpiries();
+        assertThat(fired).extracting(TimerExpired::orderId).containsExactlyInAnyOrder("o1", "o2");
+        assertThat(fired.get(1).lastSeen()).isEqualTo(lastSeen);
+        TimerExpired expiry =
+                fired.stream().filter(e -> e.orderId().equals("o1")).findFirst().orElseThrow();
+        assertThat(expiry.orderId()).isEqualTo("o1");
+        assertThat(expiry.lastSeen()).isEqualTo(lastSeen);
+        assertThat(expiry.deadline()).isEqualTo(lastSeen + TTL);
+        assertThat(expiry.attempt()).isEqualTo(1);
+        assertThat(expiry.source()).isEqualTo(TimerExpired.Source.COMPENSATOR);
+        assertThat(orders.get("o1").lastSeen())
+                .as("the order stays watched from its newest push")
+                .isEqualTo(NOW - 10_000);
+        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        assertThat(publishedExpiries()).as("once").isEmpty();
+    }
+
+    @Test
+    void noSilenceIsFiredWhenTheTimersExpiryOfItComesWithinTheGraceOrAPullWithinTheTtlArrivesLate() {
+        long lastSeen = NOW - 200_000;
+        push("fired", "CHARGING", lastSeen);
+        push("pulled", "CHARGING", lastSeen);
+        silence("fired", lastSeen, NOW - 10_000);
+        silence("pulled", lastSeen, NOW - 10_000);
+        push("fired", "CHARGING", NOW - 10_000);
+        push("pulled", "CHARGING", NOW - 10_000);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        fire(expiry("fired", lastSeen, 1, false));
+        pull(PullResult.ok(
+                expiry("pulled", lastSeen - 100_000, 1, false),
+                new StatusPush("pulled", "CHARGING", lastSeen + 20_000),
+                NOW));
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.multipliedBy(2));
+
+        assertThat(publishedExpiries()).isEmpty();
+    }
+
+    @Test
+    void noSilenceIsFiredForALiveOrderNorForOneThatEndedBeforeIt() {
+        push("live", "CHARGING", NOW - 20_000);
+        // the first push the folder read of it
+        pushes.pipeInput("live", new MirrorInput.Resumed(OrderUpdate.active("live", NOW - 5_000), NOW - 5_000), NOW);
+        push("ended", "CHARGING", NOW - 300_000);
+        push("ended", "FINISHED", NOW - 290_000);
+        silence("ended", NOW - 290_000, NOW - 10_000);
+        push("ended", "CHARGING", NOW - 10_000);
+
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.multipliedBy(2));
+
+        assertThat(publishedExpiries()).isEmpty();
     }
 }

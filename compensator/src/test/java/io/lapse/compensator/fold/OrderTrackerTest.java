@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.compensator.mirror.OrderState;
 import io.lapse.compensator.mirror.OrderStateSerde;
+import io.lapse.config.ConfigSource;
+import io.lapse.config.TimerSettings;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
@@ -22,10 +25,12 @@ class OrderTrackerTest {
 
     private static final long NOW = 1_763_780_000_000L;
     private static final Duration INTERVAL = Duration.ofMinutes(1);
+    private static final TimerSettings TIMER =
+            TimerSettings.from(ConfigSource.defaults().with(Map.of("timer.tombstone-retention", "1h")));
 
     @Test
     void punctuatesOncePerIntervalBetweenPassesAndEveryTickWhileOneWalks() {
-        MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
+        MockProcessorContext<byte[], byte[]> context = new MockProcessorContext<>();
         KeyValueStore<String, OrderState> orders = Stores.keyValueStoreBuilder(
                         Stores.inMemoryKeyValueStore(CompensatorTopology.STORE),
                         Serdes.String(),
@@ -34,7 +39,15 @@ class OrderTrackerTest {
                 .build();
         orders.init(context.getStateStoreContext(), orders);
         context.addStateStore(orders);
-        new OrderTracker(INTERVAL, Duration.ofHours(1)).init(context);
+        KeyValueStore<String, long[]> silences = Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(CompensatorTopology.UNFIRED_SILENCES),
+                        Serdes.String(),
+                        UnfiredSilences.serde())
+                .withLoggingDisabled()
+                .build();
+        silences.init(context.getStateStoreContext(), silences);
+        context.addStateStore(silences);
+        new OrderTracker(INTERVAL, TIMER).init(context);
 
         assertThat(live(context)).extracting(CapturedPunctuator::getInterval).containsExactly(MirrorPrune.TICK);
         live(context).get(0).getPunctuator().punctuate(NOW);
@@ -56,7 +69,7 @@ class OrderTrackerTest {
         orders.close();
     }
 
-    private static List<CapturedPunctuator> live(MockProcessorContext<Void, Void> context) {
+    private static List<CapturedPunctuator> live(MockProcessorContext<byte[], byte[]> context) {
         return context.scheduledPunctuators().stream()
                 .filter(p -> !p.cancelled())
                 .toList();

@@ -207,4 +207,57 @@ class OrderStateTest {
                 java.nio.ByteBuffer.allocate(9).putLong(T).put((byte) 0).array();
         assertThat(OrderStateSerde.decode(legacyActive)).isEqualTo(after(push(T)));
     }
+
+    /** Where the silence a push at endedBy ended, after the push at lastSeen, counts from, if it may not have fired. */
+    private static long unfired(OrderState before, long lastSeen, long endedBy) {
+        return OrderState.unfiredSilence(before, lastSeen, endedBy, TTL);
+    }
+
+    @Test
+    void aSilenceThatEndedUnfiredCountsFromThePushBeforeItOrTheNewestStatusKnownIfNewer() {
+        long none = MirrorInput.Silence.UNKNOWN;
+        assertThat(unfired(after(push(T)), T, T + 100_000)).isEqualTo(T);
+        assertThat(unfired(after(push(T)), none, T + 100_000))
+                .as("the folder read no push before it: the mirror's newest status")
+                .isEqualTo(T);
+        assertThat(unfired(after(push(T - 60_000)), T, T + 100_000))
+                .as("the push before it was not handed over yet")
+                .isEqualTo(T);
+        assertThat(unfired(after(push(T), push(T + 30_000)), T, T + 100_000))
+                .as("a pulled status within the ttl ended the first silence, and the rest was no longer than the ttl")
+                .isEqualTo(none);
+        assertThat(unfired(after(push(T), push(T + 5_000)), T, T + 100_000))
+                .as("a pulled status ended it, and a silence followed it")
+                .isEqualTo(T + 5_000);
+        assertThat(unfired(null, T, T + 100_000))
+                .as("an order the mirror forgot")
+                .isEqualTo(T);
+        assertThat(unfired(after(push(T), notFound(T + 1_000)), T + 2_000, T + 100_000))
+                .as("a push after NOT_FOUND watches the order again")
+                .isEqualTo(T + 2_000);
+    }
+
+    @Test
+    void noSilenceIsUnfiredWhenItsExpiryIsKnownItLastedNoLongerThanTheTtlTheOrderEndedOrIsNotKnown() {
+        long none = MirrorInput.Silence.UNKNOWN;
+        assertThat(unfired(after(push(T), fired(T, 1, false)), T, T + 100_000))
+                .as("the timer's expiry is in")
+                .isEqualTo(none);
+        assertThat(unfired(after(push(T), fired(T, 1, true)), T, T + 100_000))
+                .as("given up")
+                .isEqualTo(none);
+        assertThat(unfired(after(push(T)), T, T + TTL.toMillis()))
+                .as("a live order, its push within the ttl")
+                .isEqualTo(none);
+        assertThat(unfired(after(push(T), finished(T + 1_000)), T + 2_000, T + 100_000))
+                .as("it ended before the silence: no longer watched")
+                .isEqualTo(none);
+        assertThat(unfired(after(push(T), notFound(T + 1_000)), none, T + 100_000))
+                .as("upstream did not know it")
+                .isEqualTo(none);
+        assertThat(unfired(null, none, T + 100_000)).as("a new order").isEqualTo(none);
+        assertThat(unfired(after(push(T), fired(T + 100_000, 1, false)), T, T + 100_000))
+                .as("the mirror knows a status as new as the push already: what came between is not known")
+                .isEqualTo(none);
+    }
 }

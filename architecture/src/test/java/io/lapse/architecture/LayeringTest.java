@@ -104,7 +104,9 @@ class LayeringTest {
 
     /**
      * The feature packages of a module depend one way: in the compensator, the service at the root on its packages
-     * ({@code scan}, {@code rebuild}, {@code streams}, {@code fold}, {@code mirror}), each on those below it only.
+     * ({@code scan}, {@code rebuild}, {@code streams}, {@code fold}, {@code mirror}), each on those below it only; in
+     * {@code bench} and {@code faults} the same for every benchmark's and the suite's packages, down to the feature
+     * packages of {@code bench.peers} and {@code faults.soak} (each {@code package-info} says what it may import).
      */
     @ParameterizedTest
     @ValueSource(strings = {"io.lapse.compensator", "io.lapse.bench", "io.lapse.faults"})

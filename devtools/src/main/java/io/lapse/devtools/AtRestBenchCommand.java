@@ -1,8 +1,8 @@
 package io.lapse.devtools;
 
 import io.lapse.config.Durations;
-import io.lapse.faults.soak.AtRestOptions;
-import io.lapse.faults.soak.AtRestRun;
+import io.lapse.faults.soak.atrest.AtRestOptions;
+import io.lapse.faults.soak.atrest.AtRestRun;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package io.lapse.devtools;
 
 import io.lapse.bench.peers.PeersBenchmark;
-import io.lapse.bench.peers.PeersOptions;
+import io.lapse.bench.peers.run.PeersOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -2,10 +2,10 @@ package io.lapse.devtools;
 
 import io.lapse.config.Durations;
 import io.lapse.faults.soak.Capacity;
-import io.lapse.faults.soak.SoakFault;
-import io.lapse.faults.soak.SoakOptions;
 import io.lapse.faults.soak.SoakResult;
 import io.lapse.faults.soak.SoakRun;
+import io.lapse.faults.soak.settings.SoakFault;
+import io.lapse.faults.soak.settings.SoakOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,13 @@
 package io.lapse.bench.peers;
 
+import io.lapse.bench.peers.lapse.KafkaHop;
+import io.lapse.bench.peers.report.PeersPlots;
+import io.lapse.bench.peers.report.PeersReport;
+import io.lapse.bench.peers.run.Peer;
+import io.lapse.bench.peers.run.PeerResult;
+import io.lapse.bench.peers.run.PeerRun;
+import io.lapse.bench.peers.run.PeersOptions;
+import io.lapse.bench.peers.run.SizeResult;
 import io.lapse.devstack.KafkaBroker;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -2,6 +2,13 @@ package io.lapse.bench.peers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.bench.peers.report.PeersPlots;
+import io.lapse.bench.peers.report.PeersReport;
+import io.lapse.bench.peers.run.Peer;
+import io.lapse.bench.peers.run.PeerResult;
+import io.lapse.bench.peers.run.PeersOptions;
+import io.lapse.bench.peers.run.SizeResult;
+import io.lapse.bench.peers.system.LatenessParts;
 import io.lapse.config.LapseConfig;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,6 +3,10 @@ package io.lapse.faults.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lapse.bench.storm.StormResult;
+import io.lapse.faults.soak.fault.StormOutcome;
+import io.lapse.faults.soak.sample.Sampler;
+import io.lapse.faults.soak.settings.SoakFault;
+import io.lapse.faults.soak.settings.SoakOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

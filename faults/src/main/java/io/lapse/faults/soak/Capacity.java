@@ -1,6 +1,9 @@
 package io.lapse.faults.soak;
 
 import io.lapse.bench.report.MarkdownTable;
+import io.lapse.faults.soak.report.Growth;
+import io.lapse.faults.soak.sample.Sampler;
+import io.lapse.faults.soak.settings.SoakOptions;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,10 @@
 package io.lapse.faults.soak;
 
+import io.lapse.faults.soak.fault.StormOutcome;
+import io.lapse.faults.soak.judge.FleetEventsVerdict;
+import io.lapse.faults.soak.report.Growth;
+import io.lapse.faults.soak.sample.Sampler;
+import io.lapse.faults.soak.sample.SoakSample;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -16,6 +16,24 @@ import io.lapse.faults.lab.LapseProcess;
 import io.lapse.faults.lab.LapseServices;
 import io.lapse.faults.lab.Role;
 import io.lapse.faults.observe.FleetEventsTap;
+import io.lapse.faults.soak.fault.FaultAtScale;
+import io.lapse.faults.soak.fault.FleetSilenceStorm;
+import io.lapse.faults.soak.fault.StormOutcome;
+import io.lapse.faults.soak.judge.FleetEventsVerdict;
+import io.lapse.faults.soak.judge.Judge;
+import io.lapse.faults.soak.load.CohortSizes;
+import io.lapse.faults.soak.load.LoadPlan;
+import io.lapse.faults.soak.load.LoadProcess;
+import io.lapse.faults.soak.load.SoakLoad;
+import io.lapse.faults.soak.report.SoakReport;
+import io.lapse.faults.soak.sample.BrokerRequests;
+import io.lapse.faults.soak.sample.LagProbe;
+import io.lapse.faults.soak.sample.Sampler;
+import io.lapse.faults.soak.sample.SamplingThread;
+import io.lapse.faults.soak.sample.SoakSample;
+import io.lapse.faults.soak.sample.StoreProbe;
+import io.lapse.faults.soak.settings.SoakFault;
+import io.lapse.faults.soak.settings.SoakOptions;
 import io.lapse.faults.waiting.Waiting;
 import io.lapse.lifecycle.ServiceName;
 import java.io.IOException;
@@ -399,7 +417,7 @@ public final class SoakRun {
     /**
      * The broker's process: this JVM's child whose command line names the broker's folder.
      */
-    static long brokerPid(KafkaBrokerProcess broker) {
+    public static long brokerPid(KafkaBrokerProcess broker) {
         String folder = broker.dir().toString();
         return ProcessHandle.current()
                 .children()

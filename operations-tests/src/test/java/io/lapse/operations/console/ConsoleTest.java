@@ -20,8 +20,12 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.timers.OrderView;
 import io.lapse.store.timers.TimerStore;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,6 +39,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -368,6 +373,64 @@ class ConsoleTest {
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(foreign.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void aPostRefusedBeforeItsBodyArrivedLeavesItsConnectionToTheNextRequest() throws Exception {
+        String body = "{\"reason\":\"stuck charger\"}";
+        URI url = console.url();
+        String host = "Host: " + url.getAuthority() + "\r\n";
+        try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            out.write(("POST /api/orders/raw-client/fire HTTP/1.1\r\n" + host
+                            + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            // the guard refuses on the headers alone (no CSRF token); an answer now, without Connection: close, and
+            // the body would reach a closed connection, so would the next request
+            socket.setSoTimeout(1_000);
+            assertThatThrownBy(() -> statusOfNextAnswer(in))
+                    .as("answered before the body arrived")
+                    .isInstanceOf(SocketTimeoutException.class);
+            socket.setSoTimeout(30_000);
+            out.write(body.getBytes(StandardCharsets.US_ASCII));
+            out.write(("GET /api/session HTTP/1.1\r\n" + host + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+
+            assertThat(statusOfNextAnswer(in)).isEqualTo(403);
+            assertThat(statusOfNextAnswer(in)).isEqualTo(200);
+        }
+    }
+
+    /** Reads one HTTP/1.1 answer with a Content-Length from the stream: its status; -1 when the connection ended. */
+    private static int statusOfNextAnswer(InputStream in) throws IOException {
+        String statusLine = line(in);
+        if (statusLine == null) {
+            return -1;
+        }
+        int length = 0;
+        for (String header = line(in); header != null && !header.isEmpty(); header = line(in)) {
+            if (header.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(
+                        header.substring("content-length:".length()).strip());
+            }
+        }
+        in.readNBytes(length);
+        return Integer.parseInt(statusLine.split(" ")[1]);
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                return line.isEmpty() ? null : line.toString();
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
     }
 
     @Test

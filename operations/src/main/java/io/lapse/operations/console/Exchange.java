@@ -158,6 +158,7 @@ final class Exchange {
             throw new IllegalStateException("answered twice: " + method() + " " + rawPath());
         }
         answered = true;
+        readRestOfBody();
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, cacheControl);
@@ -171,5 +172,21 @@ final class Exchange {
         response.getHeaders().put("X-Content-Type-Options", "nosniff");
         response.getHeaders().put("Referrer-Policy", "no-referrer");
         response.write(true, ByteBuffer.wrap(body), callback);
+    }
+
+    /**
+     * Reads what is left of the request's body before the answer goes out. Refused before its body arrived (the guard
+     * needs only headers), a request would leave Jetty to close the connection after the answer, under a client that
+     * may already send its next request on it: the JDK's client does not retry a POST there. A body longer than any
+     * the console reads closes the connection openly.
+     */
+    private void readRestOfBody() {
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            if (in.readNBytes(MAX_BODY).length == MAX_BODY && in.read() >= 0) {
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            }
+        } catch (IOException e) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
     }
 }

@@ -3,7 +3,6 @@ package io.lapse.faults.chaos;
 import io.lapse.faults.observe.RecordRef;
 import io.lapse.faults.observe.Seen;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 
@@ -21,15 +21,20 @@ import java.util.stream.Collectors;
 final class Judge {
 
     static final String DEFINITIONS = """
-            - **silence**: an order's push followed by no push for more than the ttl (by the pushes' event times in \
-            Kafka), or by none at all; its deadline is that push's ts + ttl. A silence is **judged** when it lasted at \
-            least a push interval beyond its deadline (one that ended within it may or may not fire: both are right) \
-            and its deadline fell in the judged window (from the workload's start to 30 s before the run's end).
+            - **silence**: an order's status followed by none for more than the ttl (by event times), or by none at \
+            all; its deadline is that status's ts + ttl. A status is a push in Kafka, or an `OK` pull's status newer \
+            than every push Kafka held when the pull result was appended (Lapse re-arms on it, by the contract). A \
+            pulled status ends a silence only when its result was appended by the silence's deadline: Lapse could not \
+            have known it in time otherwise, and the pull answering the silence's own expiry does not end it. A \
+            silence is **judged** when it lasted at least a push interval beyond its deadline (one that ended within \
+            it may or may not fire: both are right) and its deadline fell in the judged window (from the workload's \
+            start to 30 s before the run's end).
             - **fired**: a judged silence with an expiry whose deadline is its own, appended to Kafka at most the \
             bound (30 s) after that deadline. **missed** = judged − fired; **late** are the missed ones that did fire \
             with the right deadline, only later.
-            - **live fired**: distinct expiries (orderId, deadline, attempt) whose order pushed with a ts in \
-            (deadline − ttl, deadline]; **finished fired**: those whose order had pushed FINISHED by the deadline; \
+            - **live fired**: distinct expiries (orderId, deadline, attempt) whose order had a status with a ts in \
+            (deadline − ttl, deadline], pushed, or pulled and appended by the deadline; **finished fired**: those \
+            whose order had pushed FINISHED, or been pulled FINISHED with the result appended, by the deadline; \
             **early**: those appended before their deadline.
             - **wrong deadline**: distinct expiries whose lastSeen is the ts of no push and no pulled status of the \
             order, or whose attempt is 1 and whose deadline is not lastSeen + ttl.
@@ -122,13 +127,24 @@ final class Judge {
     private Judge() {}
 
     static Verdict judge(Inputs in) {
-        Map<String, long[]> spoke = pushTimes(in.pushes());
+        Map<String, List<Status>> spoke = statuses(in.pushes(), in.pulls());
+        // when each order ended, by event time; and from when Lapse could know it (a pulled end once appended)
         Map<String, Long> finishedAt = new HashMap<>();
-        in.pushes().stream().filter(Seen.Push::terminal).forEach(p -> finishedAt.merge(p.orderId(), p.ts(), Math::min));
+        Map<String, Long> finishedKnownAt = new HashMap<>();
+        in.pushes().stream().filter(Seen.Push::terminal).forEach(p -> {
+            finishedAt.merge(p.orderId(), p.ts(), Math::min);
+            finishedKnownAt.merge(p.orderId(), p.ts(), Math::min);
+        });
+        in.pulls().stream()
+                .filter(p -> p.terminalStatus() && p.statusTs() != null)
+                .forEach(p -> {
+                    finishedAt.merge(p.orderId(), p.statusTs(), Math::min);
+                    finishedKnownAt.merge(p.orderId(), p.appendedAt(), Math::min);
+                });
         Map<String, Set<Long>> statuses = new HashMap<>();
-        spoke.forEach((order, times) -> Arrays.stream(times)
-                .forEach(t ->
-                        statuses.computeIfAbsent(order, o -> new HashSet<>()).add(t)));
+        in.pushes()
+                .forEach(p -> statuses.computeIfAbsent(p.orderId(), o -> new HashSet<>())
+                        .add(p.ts()));
         in.pulls().stream()
                 .filter(p -> p.statusTs() != null)
                 .forEach(p -> statuses.computeIfAbsent(p.orderId(), o -> new HashSet<>())
@@ -150,17 +166,22 @@ final class Judge {
         int fired = 0;
         int late = 0;
         List<Long> lateness = new ArrayList<>();
-        for (Map.Entry<String, long[]> order : spoke.entrySet()) {
-            long[] times = order.getValue();
+        for (Map.Entry<String, List<Status>> order : spoke.entrySet()) {
+            List<Status> heard = order.getValue();
             long finished = finishedAt.getOrDefault(order.getKey(), Long.MAX_VALUE);
-            for (int i = 0; i < times.length; i++) {
-                long last = times[i];
+            for (int i = 0; i < heard.size(); i++) {
+                Status status = heard.get(i);
+                long last = status.ts();
                 if (last >= finished) {
                     break;
                 }
-                long next = i + 1 < times.length ? times[i + 1] : Long.MAX_VALUE;
                 long deadline = last + in.ttl();
-                if (next - deadline <= in.interval() || deadline < in.judgeFrom() || deadline > in.judgeUntil()) {
+                Status next = heard.subList(i + 1, heard.size()).stream()
+                        .filter(s -> !s.pulled() || s.readableAt() <= deadline)
+                        .findFirst()
+                        .orElse(null);
+                long nextTs = next == null ? Long.MAX_VALUE : next.ts();
+                if (nextTs - deadline <= in.interval() || deadline < in.judgeFrom() || deadline > in.judgeUntil()) {
                     continue;
                 }
                 silences++;
@@ -181,12 +202,13 @@ final class Judge {
                 example(
                         examples,
                         "missed",
-                        order.getKey() + ": silent after its push at "
-                                + in.relative().apply(last) + ", deadline "
+                        order.getKey() + ": silent after " + status.describe(in.relative()) + ", deadline "
                                 + in.relative().apply(deadline) + ", "
-                                + (next == Long.MAX_VALUE
-                                        ? "never pushed again"
-                                        : "pushed again " + seconds(next - deadline) + " after it")
+                                + (i + 1 == heard.size()
+                                        ? "never heard from again"
+                                        : "heard from again "
+                                                + seconds(heard.get(i + 1).ts() - deadline) + " after it ("
+                                                + heard.get(i + 1).describe(in.relative()) + ")")
                                 + "; " + firstExpiryAfter(own, last, deadline, in) + faults(in, deadline));
             }
         }
@@ -200,8 +222,8 @@ final class Judge {
                     + expiry.attempt() + ", " + expiry.source() + ", appended "
                     + in.relative().apply(expiry.appendedAt())
                     + ")";
-            long[] times = spoke.getOrDefault(expiry.orderId(), new long[0]);
-            long liveAt = newestIn(times, expiry.deadline() - in.ttl(), expiry.deadline());
+            long liveAt = newestKnownIn(
+                    spoke.getOrDefault(expiry.orderId(), List.of()), expiry.deadline() - in.ttl(), expiry.deadline());
             if (expiry.appendedAt() < expiry.deadline()) {
                 early++;
                 example(examples, "early", which + faults(in, expiry.appendedAt()));
@@ -210,16 +232,17 @@ final class Judge {
                 example(
                         examples,
                         "live fired",
-                        which + ": it pushed at " + in.relative().apply(liveAt) + ", "
+                        which + ": it spoke at " + in.relative().apply(liveAt) + ", "
                                 + seconds(expiry.deadline() - liveAt) + " before the deadline"
                                 + faults(in, expiry.deadline()));
-            } else if (finishedAt.getOrDefault(expiry.orderId(), Long.MAX_VALUE) <= expiry.deadline()) {
+            } else if (finishedKnownAt.getOrDefault(expiry.orderId(), Long.MAX_VALUE) <= expiry.deadline()) {
                 finishedFired++;
                 example(
                         examples,
                         "finished fired",
-                        which + ": it pushed FINISHED at "
-                                + in.relative().apply(finishedAt.get(expiry.orderId()))
+                        which + ": it ended (FINISHED) at "
+                                + in.relative().apply(finishedAt.get(expiry.orderId())) + ", known "
+                                + in.relative().apply(finishedKnownAt.get(expiry.orderId()))
                                 + faults(in, expiry.deadline()));
             }
             boolean knownLastSeen =
@@ -292,32 +315,60 @@ final class Judge {
                 unexpectedByWhy);
     }
 
-    /** Each order's push event times, ascending and distinct; only the workload's orders. */
-    private static Map<String, long[]> pushTimes(List<Seen.Push> pushes) {
-        Map<String, List<Long>> byOrder = new HashMap<>();
+    /**
+     * A status Lapse learned of an order: its event time, and from when Lapse could read it (a push at its ts; a pulled
+     * status when its result was appended).
+     */
+    private record Status(long ts, long readableAt, boolean pulled) {
+
+        String describe(LongFunction<String> relative) {
+            return pulled
+                    ? "its pulled status at " + relative.apply(ts) + " (appended " + relative.apply(readableAt) + ")"
+                    : "its push at " + relative.apply(ts);
+        }
+    }
+
+    /**
+     * Each workload order's statuses by event time, distinct: its pushes, and each OK pull's status that was newer
+     * than every push Kafka held when the result was appended (an older one re-arms nothing).
+     */
+    private static Map<String, List<Status>> statuses(List<Seen.Push> pushes, List<Seen.Pull> pulls) {
+        Map<String, List<Status>> byOrder = new HashMap<>();
         pushes.stream()
                 .filter(p -> p.orderId().startsWith(ChurnWorkload.ID_PREFIX))
                 .forEach(p -> byOrder.computeIfAbsent(p.orderId(), o -> new ArrayList<>())
-                        .add(p.ts()));
-        Map<String, long[]> times = new LinkedHashMap<>();
-        byOrder.entrySet().stream()
-                .sorted(Map.Entry.comparingByKey())
-                .forEach(e -> times.put(
-                        e.getKey(),
-                        e.getValue().stream()
-                                .mapToLong(Long::longValue)
-                                .sorted()
-                                .distinct()
-                                .toArray()));
-        return times;
+                        .add(new Status(p.ts(), p.ts(), false)));
+        for (Seen.Pull pull : pulls) {
+            if (!pull.orderId().startsWith(ChurnWorkload.ID_PREFIX)
+                    || !"OK".equals(pull.outcome())
+                    || pull.statusTs() == null
+                    || pull.terminalStatus()) {
+                continue;
+            }
+            List<Status> known = byOrder.computeIfAbsent(pull.orderId(), o -> new ArrayList<>());
+            boolean newer = known.stream()
+                    .filter(s -> !s.pulled() && s.readableAt() <= pull.appendedAt())
+                    .allMatch(s -> s.ts() < pull.statusTs());
+            if (newer) {
+                known.add(new Status(pull.statusTs(), pull.appendedAt(), true));
+            }
+        }
+        Map<String, List<Status>> sorted = new LinkedHashMap<>();
+        byOrder.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            Map<Long, Status> byTs = new TreeMap<>();
+            // at one ts, the one readable first (a push before a pull of the same status)
+            e.getValue().forEach(s -> byTs.merge(s.ts(), s, (a, b) -> a.readableAt() <= b.readableAt() ? a : b));
+            sorted.put(e.getKey(), List.copyOf(byTs.values()));
+        });
+        return sorted;
     }
 
-    /** The newest time in (from, to], or -1. */
-    private static long newestIn(long[] times, long fromExclusive, long toInclusive) {
+    /** The newest status with a ts in (from, to] that was readable by {@code to}, or -1. */
+    private static long newestKnownIn(List<Status> statuses, long fromExclusive, long toInclusive) {
         long newest = -1;
-        for (long time : times) {
-            if (time > fromExclusive && time <= toInclusive) {
-                newest = time;
+        for (Status status : statuses) {
+            if (status.ts() > fromExclusive && status.ts() <= toInclusive && status.readableAt() <= toInclusive) {
+                newest = status.ts();
             }
         }
         return newest;

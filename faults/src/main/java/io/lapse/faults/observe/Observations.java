@@ -40,8 +40,8 @@ public final class Observations implements AutoCloseable {
                 bootstrapServers, topics.push(), partitions, noting(spoke, record -> push(record, terminal)));
         this.expiries =
                 TopicTap.start(bootstrapServers, topics.expired(), partitions, noting(expired, Observations::expiry));
-        this.pulls =
-                TopicTap.start(bootstrapServers, topics.pulled(), partitions, noting(answered, Observations::pull));
+        this.pulls = TopicTap.start(
+                bootstrapServers, topics.pulled(), partitions, noting(answered, record -> pull(record, terminal)));
         this.deadLetters = TopicTap.start(bootstrapServers, topics.dlq(), partitions, Observations::deadLetter);
     }
 
@@ -73,7 +73,7 @@ public final class Observations implements AutoCloseable {
                 record.timestamp());
     }
 
-    private static Seen.Pull pull(ConsumerRecord<byte[], byte[]> record) {
+    private static Seen.Pull pull(ConsumerRecord<byte[], byte[]> record, Predicate<String> terminal) {
         PullResult result = JsonCodec.PULL_RESULT.decode(record.value());
         return result.expiry() == null
                 ? null
@@ -83,6 +83,7 @@ public final class Observations implements AutoCloseable {
                         result.expiry().attempt(),
                         result.outcome().name(),
                         result.status() == null ? null : result.status().ts(),
+                        result.status() != null && terminal.test(result.status().status()),
                         record.timestamp());
     }
 

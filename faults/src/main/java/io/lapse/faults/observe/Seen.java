@@ -32,9 +32,17 @@ public final class Seen {
      *
      * @param outcome  OK, NOT_FOUND, FAILED or SKIPPED
      * @param statusTs the event time of the status upstream answered, when the outcome is OK; else null
+     * @param terminalStatus whether that status ended the order
      * @param appendedAt the record's timestamp (the puller's clock)
      */
-    public record Pull(String orderId, long deadline, int attempt, String outcome, Long statusTs, long appendedAt)
+    public record Pull(
+            String orderId,
+            long deadline,
+            int attempt,
+            String outcome,
+            Long statusTs,
+            boolean terminalStatus,
+            long appendedAt)
             implements OfOrder {
 
         public Key key() {

@@ -27,7 +27,7 @@ class JudgeTest {
     void aSilenceFiredWithinTheBoundWithItsDeadlineAndPulledHolds() {
         pushEverySecond("chaos-1", 1, 10); // silent after 10 s: deadline 13 s
         expire("chaos-1", 13_000, 10_000, 1, 13_400);
-        pull("chaos-1", 13_000, 1, 13_500L);
+        pull("chaos-1", 13_000, 1, 10_000L, 13_500); // lost: upstream answers the status it last pushed
 
         Judge.Verdict verdict = judge();
 
@@ -49,7 +49,7 @@ class JudgeTest {
         assertThat(verdict.missed()).isEqualTo(2);
         assertThat(verdict.late()).isEqualTo(1);
         assertThat(verdict.examples().get("missed"))
-                .anySatisfy(e -> assertThat(e).contains("chaos-2").contains("never pushed again"));
+                .anySatisfy(e -> assertThat(e).contains("chaos-2").contains("never heard from again"));
         assertThat(verdict.holds()).isFalse();
     }
 
@@ -76,7 +76,7 @@ class JudgeTest {
         expire("chaos-1", 12_500, 9_500, 1, 12_600);
         pushEverySecond("chaos-2", 1, 10);
         expire("chaos-2", 13_000, 10_000, 1, 12_900);
-        pull("chaos-2", 13_000, 1, 12_950L);
+        pull("chaos-2", 13_000, 1, 10_000L, 12_950);
         pushEverySecond("chaos-3", 1, 10);
         expire("chaos-3", 15_300, 12_300, 1, 15_400); // a deadline from no status of the order
 
@@ -91,17 +91,70 @@ class JudgeTest {
     }
 
     @Test
-    void anExpiryNeedsAPullResultAndAPulledStatusIsOneTheNextExpiryMayCountFrom() {
+    void anExpiryNeedsAPullResultAndAPulledStatusStartsASilenceOfItsOwn() {
         pushEverySecond("chaos-1", 1, 10);
         expire("chaos-1", 13_000, 10_000, 1, 13_100);
-        pull("chaos-1", 13_000, 1, 13_200L);
+        pull("chaos-1", 13_000, 1, 13_200L, 13_200); // its own pull ends no silence: appended after the deadline
         expire("chaos-1", 16_200, 13_200, 1, 16_300); // re-armed by the pulled status
         expire("chaos-1", 19_300, 13_200, 2, 19_400); // its repeat, never answered
 
         Judge.Verdict verdict = judge();
 
+        assertThat(verdict.silences()).isEqualTo(2);
+        assertThat(verdict.fired()).isEqualTo(2);
         assertThat(verdict.wrongDeadline()).isZero();
         assertThat(verdict.withoutPull()).isEqualTo(2);
+    }
+
+    @Test
+    void aPulledStatusReadBeforeTheDeadlineMovesItAsItMovesLapses() {
+        pushEverySecond("chaos-1", 1, 10);
+        pull("chaos-1", 5_000, 2, 12_400L, 12_450); // an older expiry pulled late: upstream heard the order at 12.4 s
+        expire("chaos-1", 15_400, 12_400, 1, 19_000);
+        pull("chaos-1", 15_400, 1, null, 19_100);
+
+        Judge.Verdict verdict = judge();
+
+        assertThat(verdict.silences()).isEqualTo(1);
+        assertThat(verdict.lateness()).containsExactly(3_600);
+        assertThat(verdict.holds()).isTrue();
+    }
+
+    @Test
+    void aPulledStatusAppendedAfterTheDeadlineEndsNoSilenceAndOneBeforeItMakesItsExpiryFalse() {
+        pushEverySecond("chaos-1", 1, 10);
+        pull("chaos-1", 5_000, 2, 12_400L, 13_500);
+        expire("chaos-1", 15_400, 12_400, 1, 15_500);
+        pushEverySecond("chaos-2", 1, 10);
+        pull("chaos-2", 5_000, 2, 12_400L, 12_500);
+        expire("chaos-2", 13_000, 10_000, 1, 13_100);
+        expire("chaos-2", 15_400, 12_400, 1, 15_500);
+
+        Judge.Verdict verdict = judge();
+
+        assertThat(verdict.missed()).isEqualTo(1);
+        assertThat(verdict.examples().get("missed"))
+                .singleElement()
+                .asString()
+                .contains("chaos-1: silent after its push at 10.0 s", "heard from again", "its pulled status");
+        assertThat(verdict.liveFired()).isEqualTo(1);
+        assertThat(verdict.examples().get("live fired"))
+                .singleElement()
+                .asString()
+                .contains("chaos-2", "it spoke at 12.4 s");
+    }
+
+    @Test
+    void anOrderPulledFinishedIsNeverToFireAgain() {
+        pushEverySecond("chaos-1", 1, 10);
+        expire("chaos-1", 13_000, 10_000, 1, 13_100);
+        pulls.add(new Seen.Pull("chaos-1", 13_000, 1, "OK", 11_000L, true, 13_200));
+        expire("chaos-1", 16_000, 10_000, 2, 16_100);
+
+        Judge.Verdict verdict = judge();
+
+        assertThat(verdict.fired()).isEqualTo(1);
+        assertThat(verdict.finishedFired()).isEqualTo(1);
     }
 
     @Test
@@ -128,8 +181,10 @@ class JudgeTest {
         expiries.add(new Seen.Expiry(order, deadline, lastSeen, attempt, "timer", appendedAt));
     }
 
-    private void pull(String order, long deadline, int attempt, Long statusTs) {
-        pulls.add(new Seen.Pull(order, deadline, attempt, "OK", statusTs, statusTs));
+    /** @param statusTs the status upstream answered; null for a pull that failed */
+    private void pull(String order, long deadline, int attempt, Long statusTs, long appendedAt) {
+        pulls.add(new Seen.Pull(
+                order, deadline, attempt, statusTs == null ? "FAILED" : "OK", statusTs, false, appendedAt));
     }
 
     private Judge.Verdict judge() {

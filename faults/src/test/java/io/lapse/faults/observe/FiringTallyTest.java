@@ -149,7 +149,7 @@ class FiringTallyTest {
     void anExpiryWithoutAPullResultIsLostOnlyWhenItWasDueForOne() {
         expiries.add(expiry("t-1", 5_000, 1, 5_100));
         expiries.add(expiry("t-1", 13_000, 1, 13_100));
-        pulls.add(new Seen.Pull("t-1", 5_000, 2, "OK", 5_100L, 5_100));
+        pulls.add(new Seen.Pull("t-1", 5_000, 2, "OK", 5_100L, false, 5_100));
 
         assertThat(tally(TIMELINE).pullsLost()).isEqualTo(1);
     }
@@ -176,6 +176,12 @@ class FiringTallyTest {
     private void answered(Seen.Expiry expiry) {
         expiries.add(expiry);
         pulls.add(new Seen.Pull(
-                expiry.orderId(), expiry.deadline(), expiry.attempt(), "OK", expiry.appendedAt(), expiry.appendedAt()));
+                expiry.orderId(),
+                expiry.deadline(),
+                expiry.attempt(),
+                "OK",
+                expiry.appendedAt(),
+                false,
+                expiry.appendedAt()));
     }
 }

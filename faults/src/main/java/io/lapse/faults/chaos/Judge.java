@@ -24,11 +24,11 @@ final class Judge {
             - **silence**: an order's status followed by none for more than the ttl (by event times), or by none at \
             all; its deadline is that status's ts + ttl. A status is a push in Kafka, or an `OK` pull's status newer \
             than every push Kafka held when the pull result was appended (Lapse re-arms on it, by the contract). A \
-            pulled status ends a silence only when its result was appended by the silence's deadline: Lapse could not \
-            have known it in time otherwise, and the pull answering the silence's own expiry does not end it. A \
-            silence is **judged** when it lasted at least a push interval beyond its deadline (one that ended within \
-            it may or may not fire: both are right) and its deadline fell in the judged window (from the workload's \
-            start to 30 s before the run's end).
+            pulled status ends a silence only when its ts is by the silence's deadline: one after it answers the \
+            silence's own expiry, or came too late to spare it. A silence is **judged** when it lasted at least a \
+            push interval beyond its deadline (one that ended within it may or may not fire: both are right, so may \
+            one that a pulled status appended after the deadline ended) and its deadline fell in the judged window \
+            (from the workload's start to 30 s before the run's end).
             - **fired**: a judged silence with an expiry whose deadline is its own, appended to Kafka at most the \
             bound (30 s) after that deadline. **missed** = judged − fired; **late** are the missed ones that did fire \
             with the right deadline, only later.
@@ -177,7 +177,7 @@ final class Judge {
                 }
                 long deadline = last + in.ttl();
                 Status next = heard.subList(i + 1, heard.size()).stream()
-                        .filter(s -> !s.pulled() || s.readableAt() <= deadline)
+                        .filter(s -> !s.pulled() || s.ts() <= deadline)
                         .findFirst()
                         .orElse(null);
                 long nextTs = next == null ? Long.MAX_VALUE : next.ts();

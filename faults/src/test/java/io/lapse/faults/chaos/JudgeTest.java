@@ -121,17 +121,21 @@ class JudgeTest {
     }
 
     @Test
-    void aPulledStatusAppendedAfterTheDeadlineEndsNoSilenceAndOneBeforeItMakesItsExpiryFalse() {
+    void aPulledStatusAfterTheDeadlineEndsNoSilenceAndOneReadBeforeItMakesItsExpiryFalse() {
         pushEverySecond("chaos-1", 1, 10);
-        pull("chaos-1", 5_000, 2, 12_400L, 13_500);
-        expire("chaos-1", 15_400, 12_400, 1, 15_500);
+        pull("chaos-1", 5_000, 2, 13_500L, 13_600); // an older expiry pulled just after the deadline
+        expire("chaos-1", 16_500, 13_500, 1, 16_600);
         pushEverySecond("chaos-2", 1, 10);
         pull("chaos-2", 5_000, 2, 12_400L, 12_500);
         expire("chaos-2", 13_000, 10_000, 1, 13_100);
         expire("chaos-2", 15_400, 12_400, 1, 15_500);
+        pushEverySecond("chaos-3", 1, 10);
+        pull("chaos-3", 5_000, 2, 12_400L, 13_500); // heard before the deadline, read after it: may fire, need not
+        expire("chaos-3", 15_400, 12_400, 1, 15_500);
 
         Judge.Verdict verdict = judge();
 
+        assertThat(verdict.silences()).isEqualTo(4);
         assertThat(verdict.missed()).isEqualTo(1);
         assertThat(verdict.examples().get("missed"))
                 .singleElement()

@@ -523,14 +523,15 @@ class ConsoleBrowserTest {
         assertThat(rows)
                 .extracting(row -> row.findElement(By.tagName("a")).getText())
                 .containsExactlyElementsOf(silent);
-        // order, timer, last status at, fired since the silence, pulled since the silence
+        // order, timer, last status at, fired since the silence, pulled since the silence: upstream still hears from
+        // them, so each pulled status re-arms its order and a slow page may show a second cycle too
         assertThat(rows)
                 .extracting(row -> row.findElements(By.tagName("td")).stream()
                         .map(WebElement::getText)
                         .toList())
                 .allSatisfy(cells -> {
-                    assertThat(cells.get(3)).startsWith("1, last 20");
-                    assertThat(cells.get(4)).startsWith("1, last OK 20");
+                    assertThat(cells.get(3)).matches("[1-9][0-9]*, last 20.*");
+                    assertThat(cells.get(4)).matches("[1-9][0-9]*, last OK 20.*");
                 });
         assertThat(text("cohort-more")).isEqualTo("orders 1–" + ORDERS_PER_COHORT + " of " + ORDERS_PER_COHORT);
         chromium.screenshot(Path.of("target", "console-cohort.png"));

@@ -5,6 +5,7 @@ import io.lapse.config.RedisSettings;
 import io.lapse.config.RedisTls;
 import io.lapse.config.Secrets;
 import io.lapse.lifecycle.StartupRetry;
+import io.lapse.store.internal.AsyncOnlyClients;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -93,7 +94,7 @@ public final class RedisConnection implements AutoCloseable {
                 .reconnectDelay(Delay.exponential(Duration.ZERO, LONGEST_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
                 .build();
         if (settings.cluster()) {
-            RedisClusterClient client = RedisClusterClient.create(resources, uri);
+            RedisClusterClient client = AsyncOnlyClients.cluster(resources, uri);
             client.setOptions(ClusterClientOptions.builder()
                     .timeoutOptions(timeouts)
                     .sslOptions(ssl)
@@ -112,7 +113,7 @@ public final class RedisConnection implements AutoCloseable {
                             client,
                             startup.until(what, () -> client.connect(StringCodec.UTF8), retryable)));
         }
-        RedisClient client = RedisClient.create(resources, uri);
+        RedisClient client = AsyncOnlyClients.standalone(resources, uri);
         client.setOptions(
                 ClientOptions.builder().timeoutOptions(timeouts).sslOptions(ssl).build());
         return connected(

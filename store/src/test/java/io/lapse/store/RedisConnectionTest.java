@@ -11,6 +11,8 @@ import io.lapse.devstack.RedisServer;
 import io.lapse.devstack.SelfSignedTls;
 import io.lapse.lifecycle.StartupRetry;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -19,7 +21,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -47,6 +51,28 @@ class RedisConnectionTest {
             assertThat(startup.problem())
                     .as("no longer waiting, not finished yet")
                     .hasValue("starting");
+        }
+    }
+
+    @Test
+    void aConnectionAndItsPubSubAnswerOnTheAsyncApiAndRefuseTheBlockingOneWithALineThatSaysSo() throws Exception {
+        try (RedisServer server = RedisServer.start();
+                RedisConnection connection = RedisConnection.open(new RedisSettings(server.uri(), false, "lapse"));
+                StatefulRedisPubSubConnection<String, String> pubSub = connection.pubSub()) {
+            BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+            pubSub.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    heard.add(message);
+                }
+            });
+            pubSub.async().subscribe("wakes").get(5, TimeUnit.SECONDS);
+
+            connection.async().publish("wakes", "3").get(5, TimeUnit.SECONDS);
+
+            assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("3");
+            assertThatThrownBy(pubSub::sync).hasMessageContaining("use async()");
+            assertThatThrownBy(pubSub::reactive).hasMessageContaining("use async()");
         }
     }
 

@@ -577,7 +577,7 @@ class ZsetTimerStoreTest {
     }
 
     @Test
-    void armingADeadlineEarlierThanTheShardsNextOneWakesTheTimer() throws InterruptedException {
+    void armingADeadlineEarlierThanTheShardsNextOneWakesTheTimer() throws Exception {
         BlockingQueue<String> wakes = new LinkedBlockingQueue<>();
         try (StatefulRedisPubSubConnection<String, String> sub =
                 redis.connection().pubSub()) {
@@ -587,7 +587,7 @@ class ZsetTimerStoreTest {
                     wakes.add(message);
                 }
             });
-            sub.sync().subscribe(store.keys().wakeChannel());
+            sub.async().subscribe(store.keys().wakeChannel()).get(5, TimeUnit.SECONDS);
             int shard = store.keys().shardOf("o1");
 
             store.apply(List.of(OrderUpdate.active("o1", now()))).join();

@@ -139,7 +139,7 @@ public final class KeyspaceNotifications implements Listening {
         if (cluster != null) {
             cluster.sync().upstream().commands().subscribe(channel);
         } else {
-            standalone.sync().subscribe(channel);
+            standalone.async().subscribe(channel).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
         if (refused != null && configRefused == null) {
             log.warn(

@@ -2,8 +2,10 @@ package io.lapse.store.timers.internal;
 
 import io.lapse.store.Listening;
 import io.lapse.store.RedisConnection;
+import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class WakeSubscription implements Listening {
 
     private static final Logger log = LoggerFactory.getLogger(WakeSubscription.class);
+    private static final long SUBSCRIBE_TIMEOUT_SECONDS = 10;
 
     private final StatefulRedisPubSubConnection<String, String> connection;
 
@@ -31,7 +34,8 @@ public final class WakeSubscription implements Listening {
                 }
             }
         });
-        connection.sync().subscribe(channel);
+        LettuceFutures.awaitOrCancel(
+                connection.async().subscribe(channel), SUBSCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     @Override

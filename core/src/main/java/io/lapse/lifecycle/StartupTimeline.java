@@ -62,6 +62,11 @@ public final class StartupTimeline {
         return PROCESS_START;
     }
 
+    /** When the operating system started this process, in ms since the epoch. */
+    public static long processStartMillis() {
+        return PROCESS_START.toEpochMilli();
+    }
+
     /** How long ago the process started, as "1.23 s", for a service's line saying when its first work was done. */
     public static String sinceProcessStart() {
         return seconds(Duration.between(PROCESS_START, Instant.now()));

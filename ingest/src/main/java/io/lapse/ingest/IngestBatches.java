@@ -18,6 +18,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -65,6 +66,8 @@ final class IngestBatches {
     private InFlight inFlight;
     /** The last report sent to Redis; one that says the same is not sent again. Null after a batch failed. */
     private WatermarkReport reported;
+    /** Whether a report put every assigned partition's mark past this process's start, which the log tells once. */
+    private final AtomicBoolean caughtUpWithStart = new AtomicBoolean();
 
     IngestBatches(
             Consumer<byte[], byte[]> consumer,
@@ -135,7 +138,26 @@ final class IngestBatches {
             return new InFlight(batch, updated);
         }
         reported = batch.report();
-        return new InFlight(batch, updated.thenCompose(v -> watermarks.report(batch.report())));
+        int assigned = consumer.assignment().size();
+        return new InFlight(
+                batch,
+                updated.thenCompose(v -> watermarks.report(batch.report()))
+                        .thenRun(() -> noteCaughtUpWithStart(batch.report(), assigned)));
+    }
+
+    /**
+     * Logs, once, when the watermarks first pass the moment this process started: from then on the timer may fire
+     * what fell due while ingest was down, the last step of a restart (issue 40's breakdown).
+     */
+    private void noteCaughtUpWithStart(WatermarkReport report, int assigned) {
+        if (caughtUpWithStart.get() || assigned == 0 || report.marks().size() < assigned) {
+            return;
+        }
+        long started = StartupTimeline.processStartMillis();
+        if (report.marks().values().stream().allMatch(mark -> mark >= started)
+                && caughtUpWithStart.compareAndSet(false, true)) {
+            log.info("watermarks past the process's start, {} after it", StartupTimeline.sinceProcessStart());
+        }
     }
 
     /** The consumer's next offset in the partition, without waiting for it when the consumer has none yet. */

@@ -33,6 +33,8 @@ class SilenceEndedUnfiredTest {
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final Duration SCAN = Duration.ofSeconds(10);
     private static final Duration GENEROUS = Duration.ofSeconds(60);
+    /** How long the mirror waits for the timer's expiry of a silence a push ended (UnfiredSilences.GRACE). */
+    private static final Duration UNFIRED_SILENCE_GRACE = Duration.ofSeconds(5);
 
     @TempDir
     Path stateDir;
@@ -73,12 +75,16 @@ class SilenceEndedUnfiredTest {
                 deleteDueSets(lapse);
                 await().atMost(GENEROUS).until(() -> System.currentTimeMillis() >= deadline + 3_000);
                 fleet.resume(List.of(silent));
+                long roundEnds = (System.currentTimeMillis() / SCAN.toMillis() + 1) * SCAN.toMillis();
 
                 await().atMost(GENEROUS).untilAsserted(() -> {
                     assertThat(lapse.expiries()).as("the silence's expiry").anySatisfy(expiry -> {
                         assertThat(expiry.orderId()).isEqualTo(silent);
                         assertThat(expiry.deadline()).isEqualTo(deadline);
                         assertThat(expiry.attempt()).isEqualTo(1);
+                        assertThat(expiry.firedAt())
+                                .as("fired after its grace from the push that ended it, not from the round's end")
+                                .isLessThan(roundEnds + UNFIRED_SILENCE_GRACE.toMillis());
                     });
                     assertThat(lapse.pulls()).as("its pull result").anySatisfy(pull -> {
                         assertThat(pull.orderId()).isEqualTo(silent);

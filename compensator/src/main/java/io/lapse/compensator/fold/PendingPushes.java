@@ -55,15 +55,17 @@ final class PendingPushes {
     }
 
     /**
+     * @return whether the push ended a silence of its order (came more than the ttl after the newest push before it)
      * @throws IllegalArgumentException for an update that no push makes (upstream's NOT_FOUND comes with a pull)
      */
-    void add(OrderUpdate update) {
+    boolean add(OrderUpdate update) {
         Pending pending = orders.computeIfAbsent(update.orderId(), id -> new Pending());
         if (!pending.touched) {
             pending.touched = true;
             touched++;
         }
         long time = update.eventTime();
+        boolean endedSilence = false;
         if (pending.newest == NONE) {
             pending.silentFrom = MirrorInput.Silence.UNKNOWN;
             pending.silentUntil = time;
@@ -72,6 +74,7 @@ final class PendingPushes {
             pending.silentFrom = pending.newest;
             pending.silentUntil = time;
             pending.newest = time;
+            endedSilence = true;
         } else if (time > pending.newest) {
             pending.newest = time;
         } else if (pending.silentFrom != NONE && time > pending.silentFrom && time - pending.silentFrom <= ttl) {
@@ -92,6 +95,7 @@ final class PendingPushes {
             }
             case GONE -> throw new IllegalArgumentException("a push cannot say upstream does not know its order");
         }
+        return endedSilence;
     }
 
     /** Orders with updates to hand over. */

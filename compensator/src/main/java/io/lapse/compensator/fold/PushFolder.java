@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * The updates and the consumer's offsets go in one transaction: what is committed has reached the mirror, and what is
  * not is read again after a crash or a rebalance. A round ends once the pushes are read up to the end offsets the
  * topic had when it began, so that the committed offsets prove the mirror complete up to then ({@link CaughtUp});
- * a rebuild or a drift scan asks for such a hand-over at once ({@link #handOverUpToNow}).
+ * a rebuild or a drift scan asks for such a hand-over at once ({@link #handOverUpToNow}), and a push that ended a
+ * silence starts one within about a second ({@link #SILENCE_HAND_OVER_EVERY}).
  */
 public final class PushFolder implements AutoCloseable {
 
@@ -55,6 +56,13 @@ public final class PushFolder implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(500);
     /** A round whose pushes cannot be read up to its end offsets in this long hands over what it read. */
     private static final Duration LONGEST_ROUND_WAIT = Duration.ofSeconds(10);
+    /*
+     * A push that ended a silence is handed over without waiting for the round's end, at most this often: the silence
+     * may be one the timer never fired (Redis lost its deadline), which the mirror publishes once it has waited its
+     * grace, and every second of the round it waited for was a second more of that expiry's lateness (chaos runs with
+     * rounds of 5 s fired such silences 31-37 s after their deadlines, 1-7 s beyond their bound).
+     */
+    private static final Duration SILENCE_HAND_OVER_EVERY = Duration.ofSeconds(1);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final ProducerFactory producers;
@@ -74,6 +82,10 @@ public final class PushFolder implements AutoCloseable {
     private boolean subscribed;
     private long nextRound;
     private long answered = Long.MIN_VALUE;
+    /** Whether a push read since the last hand-over ended a silence. */
+    private boolean silenceRead;
+
+    private long lastHandOverStarted = Long.MIN_VALUE;
     /** The end offsets the hand-over under way waits to read up to; null while none is under way. */
     private Map<TopicPartition, Long> target;
 
@@ -227,8 +239,11 @@ public final class PushFolder implements AutoCloseable {
         long now = clock.millis();
         if (target == null) {
             long asked = requested.get();
-            if (now >= nextRound || asked > answered) {
+            boolean silenceDue = silenceRead && now - lastHandOverStarted >= SILENCE_HAND_OVER_EVERY.toMillis();
+            if (now >= nextRound || asked > answered || silenceDue) {
                 answered = asked;
+                silenceRead = false;
+                lastHandOverStarted = now;
                 nextRound = nextRoundAfter(now);
                 target = consumer.endOffsets(consumer.assignment());
                 targetSince = now;
@@ -264,8 +279,8 @@ public final class PushFolder implements AutoCloseable {
         if (update.isRejected()) {
             // ingest writes its one dead letter
             log.warn("skipped {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), update.rejection());
-        } else if (update.value() != null) {
-            pending.add(update.value());
+        } else if (update.value() != null && pending.add(update.value())) {
+            silenceRead = true;
         }
     }
 

@@ -76,15 +76,19 @@ class PendingPushesTest {
                 .as("the first push the folder reads of an order: a silence since whatever the mirror knows")
                 .containsExactly(new MirrorInput.Resumed(OrderUpdate.active("o1", T), T));
 
-        pending.add(OrderUpdate.active("o1", T + 15_000));
-        pending.add(OrderUpdate.active("o1", T + 106_000));
-        pending.add(OrderUpdate.active("o1", T + 120_000));
+        assertThat(pending.add(OrderUpdate.active("o1", T + 15_000)))
+                .as("within the ttl")
+                .isFalse();
+        assertThat(pending.add(OrderUpdate.active("o1", T + 106_000)))
+                .as("ended a silence")
+                .isTrue();
+        assertThat(pending.add(OrderUpdate.active("o1", T + 120_000))).isFalse();
         assertThat(drain(pending))
                 .containsExactly(
                         new MirrorInput.Silence("o1", T + 15_000, T + 106_000),
                         new MirrorInput.Status(OrderUpdate.active("o1", T + 120_000)));
 
-        pending.add(OrderUpdate.terminal("o1", T + 211_000));
+        assertThat(pending.add(OrderUpdate.terminal("o1", T + 211_000))).isTrue();
         assertThat(drain(pending))
                 .as("across rounds, and ended by a terminal push")
                 .containsExactly(

@@ -141,13 +141,15 @@ final class Judge {
                     finishedAt.merge(p.orderId(), p.statusTs(), Math::min);
                     finishedKnownAt.merge(p.orderId(), p.appendedAt(), Math::min);
                 });
-        Map<String, Set<Long>> statuses = new HashMap<>();
+        Map<String, Set<Long>> statusTimes = new HashMap<>();
         in.pushes()
-                .forEach(p -> statuses.computeIfAbsent(p.orderId(), o -> new HashSet<>())
+                .forEach(p -> statusTimes
+                        .computeIfAbsent(p.orderId(), o -> new HashSet<>())
                         .add(p.ts()));
         in.pulls().stream()
                 .filter(p -> p.statusTs() != null)
-                .forEach(p -> statuses.computeIfAbsent(p.orderId(), o -> new HashSet<>())
+                .forEach(p -> statusTimes
+                        .computeIfAbsent(p.orderId(), o -> new HashSet<>())
                         .add(p.statusTs()));
         Map<Seen.Key, Seen.Expiry> distinct = new LinkedHashMap<>();
         in.expiries().stream()
@@ -246,7 +248,7 @@ final class Judge {
                                 + faults(in, expiry.deadline()));
             }
             boolean knownLastSeen =
-                    statuses.getOrDefault(expiry.orderId(), Set.of()).contains(expiry.lastSeen());
+                    statusTimes.getOrDefault(expiry.orderId(), Set.of()).contains(expiry.lastSeen());
             if (!knownLastSeen || (expiry.attempt() == 1 && expiry.deadline() != expiry.lastSeen() + in.ttl())) {
                 wrongDeadline++;
                 example(

@@ -157,16 +157,24 @@ final class ChaosLab implements AutoCloseable {
         return settings;
     }
 
-    /** The expired topic stamps LogAppendTime, so that the judge knows when each expiry reached Kafka. */
+    /**
+     * The expired and pulled topics stamp LogAppendTime, so that the judge knows when each expiry and each pull result
+     * reached Kafka. A pull result's own timestamp is the puller's clock when it sent it: a puller frozen or stopped
+     * right after sending appends it seconds later, and a pulled status counted from then would make an expiry the
+     * timer rightly fired before it reached Kafka a live order fired (seed 1795924351, chaos-413: its pull result stamped
+     * 3 s before the deadline by a puller frozen for 8.2 s at that moment).
+     */
     private void createTopics() {
-        for (String topic : List.of(topics.push(), topics.pulled(), topics.dlq(), topics.fleetEvents())) {
+        for (String topic : List.of(topics.push(), topics.dlq(), topics.fleetEvents())) {
             TopicReadiness.createAndAwait(admin, new NewTopic(topic, options.partitions(), (short) 1), TOPIC_TIMEOUT);
         }
-        TopicReadiness.createAndAwait(
-                admin,
-                new NewTopic(topics.expired(), options.partitions(), (short) 1)
-                        .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")),
-                TOPIC_TIMEOUT);
+        for (String topic : List.of(topics.expired(), topics.pulled())) {
+            TopicReadiness.createAndAwait(
+                    admin,
+                    new NewTopic(topic, options.partitions(), (short) 1)
+                            .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")),
+                    TOPIC_TIMEOUT);
+        }
     }
 
     Liveness.Verdict liveness(Duration timeout) {

@@ -33,7 +33,8 @@ public final class Seen {
      * @param outcome  OK, NOT_FOUND, FAILED or SKIPPED
      * @param statusTs the event time of the status upstream answered, when the outcome is OK; else null
      * @param terminalStatus whether that status ended the order
-     * @param appendedAt the record's timestamp (the puller's clock)
+     * @param appendedAt the record's timestamp: when Kafka appended it where the pulled topic stamps LogAppendTime (the
+     *                   chaos run's), else the puller's clock when it sent it
      */
     public record Pull(
             String orderId,

@@ -138,11 +138,12 @@ final class IngestBatches {
             return new InFlight(batch, updated);
         }
         reported = batch.report();
-        int assigned = consumer.assignment().size();
-        return new InFlight(
-                batch,
-                updated.thenCompose(v -> watermarks.report(batch.report()))
-                        .thenRun(() -> noteCaughtUpWithStart(batch.report(), assigned)));
+        CompletableFuture<Void> written = updated.thenCompose(v -> watermarks.report(batch.report()));
+        if (!caughtUpWithStart.get()) {
+            int assigned = consumer.assignment().size();
+            written = written.thenRun(() -> noteCaughtUpWithStart(batch.report(), assigned));
+        }
+        return new InFlight(batch, written);
     }
 
     /**
@@ -150,7 +151,7 @@ final class IngestBatches {
      * what fell due while ingest was down, the last step of a restart (issue 40's breakdown).
      */
     private void noteCaughtUpWithStart(WatermarkReport report, int assigned) {
-        if (caughtUpWithStart.get() || assigned == 0 || report.marks().size() < assigned) {
+        if (assigned == 0 || report.marks().size() < assigned) {
             return;
         }
         long started = StartupTimeline.processStartMillis();

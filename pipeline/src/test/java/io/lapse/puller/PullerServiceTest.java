@@ -158,6 +158,15 @@ class PullerServiceTest {
         List.of(prefix + 1, prefix + 2).forEach(this::resultFor);
     }
 
+    /**
+     * Waits until upstream has been asked about each order: the answers to others that follow are then evidence after
+     * its refusal, not before it (pulls of different partitions run side by side).
+     */
+    private void upstreamAsked(String... orderIds) {
+        await().atMost(PATIENCE)
+                .until(() -> List.of(orderIds).stream().allMatch(orderId -> upstream.requests(orderId) >= 1));
+    }
+
     private static long aWhileAgo() {
         return System.currentTimeMillis() - 10_000;
     }
@@ -348,6 +357,7 @@ class PullerServiceTest {
         expire("malformed", lastSeen, 0);
         expire("oversized", lastSeen, 0);
         expire("behind", lastSeen, 0);
+        upstreamAsked("malformed", "oversized");
         othersAnswered("after-", lastSeen);
 
         assertThat(resultFor("behind").outcome()).isEqualTo(Outcome.OK);
@@ -531,6 +541,7 @@ class PullerServiceTest {
 
         othersAnswered("before-", lastSeen);
         expireFinally("refused", lastSeen);
+        upstreamAsked("refused");
         othersAnswered("after-", lastSeen);
 
         PullResult result = resultFor("refused");

@@ -71,6 +71,15 @@ final class Fleet implements AutoCloseable {
                 topic, push.orderId().getBytes(StandardCharsets.UTF_8), JsonCodec.STATUS_PUSH.encode(push)));
     }
 
+    /** The order pushes once now, pushing or not; returns the push. */
+    synchronized StatusPush pushNow(String orderId) {
+        StatusPush push = new StatusPush(orderId, "CHARGING", System.currentTimeMillis());
+        send(push);
+        lastCharging.put(orderId, push);
+        producer.flush();
+        return push;
+    }
+
     /** The orders stop pushing; their newest push stays what upstream answers. */
     synchronized void silence(Collection<String> some) {
         pushing.removeAll(some);

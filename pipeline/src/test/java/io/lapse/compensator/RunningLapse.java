@@ -84,6 +84,12 @@ final class RunningLapse implements AutoCloseable {
                 Clock.systemUTC());
     }
 
+    /** Creates the run's topics now, as a service's start would, for a test that changes them before any starts. */
+    RunningLapse withTopics() {
+        new TopicProvisioner(clients).prepare(config);
+        return this;
+    }
+
     KafkaProducer<byte[], byte[]> producer() {
         return started(clients.producer("test-producer", Map.of()));
     }

@@ -37,6 +37,9 @@ public final class CompensatorTopology {
     /** orderId → the silences of the order that may never have fired ({@link UnfiredSilences}); usually empty. */
     static final String UNFIRED_SILENCES = "lapse-unfired-silences";
 
+    /** orderId → the silences a pulled status ended that may never have fired ({@link PulledSilences}). */
+    static final String PULLED_SILENCES = "lapse-pulled-silences";
+
     /** Part of the internal topic's name, {@code <application.id>-lapse-order-updates-repartition}. */
     static final String REPARTITION = CompensatorSettings.MIRROR_REPARTITION;
 
@@ -98,8 +101,12 @@ public final class CompensatorTopology {
                         Stores.inMemoryKeyValueStore(UNFIRED_SILENCES), Serdes.String(), UnfiredSilences.serde())
                 .withCachingDisabled()
                 .withLoggingEnabled(Map.of()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(PULLED_SILENCES), Serdes.String(), PulledSilences.serde())
+                .withCachingDisabled()
+                .withLoggingEnabled(Map.of()));
         KStream<String, MirrorInput> pulls =
-                fold(builder, topics.pulled(), "pulled", RecordDecoder.statuses(reader::pull), partition, timer);
+                fold(builder, topics.pulled(), "pulled", RecordDecoder.pulls(reader), partition, timer);
         KStream<String, MirrorInput> expiries =
                 fold(builder, topics.expired(), "expired", RecordDecoder.expiries(), partition, timer);
         // what each input's fold forwards lives in another partition: the repartition topic's source joins this
@@ -111,7 +118,11 @@ public final class CompensatorTopology {
                         .withNumberOfPartitions(partitions)
                         .withStreamPartitioner(partition))
                 .process(
-                        () -> new OrderTracker(pruneInterval, timer), Named.as("track-orders"), STORE, UNFIRED_SILENCES)
+                        () -> new OrderTracker(pruneInterval, timer),
+                        Named.as("track-orders"),
+                        STORE,
+                        UNFIRED_SILENCES,
+                        PULLED_SILENCES)
                 // the expiries of silences that ended unfired, keyed as the timer keys its own
                 .to(
                         topics.expired(),
@@ -134,6 +145,7 @@ public final class CompensatorTopology {
                         () -> new FoldInput(topic, decoder, partition, timer),
                         Named.as("fold-" + name),
                         STORE,
-                        UNFIRED_SILENCES);
+                        UNFIRED_SILENCES,
+                        PULLED_SILENCES);
     }
 }

@@ -8,7 +8,6 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +34,7 @@ final class FoldInput implements Processor<byte[], byte[], String, MirrorInput> 
     private final RecordDecoder decoder;
     private final MirrorPartition partition;
     private ProcessorContext<String, MirrorInput> context;
-    private KeyValueStore<String, OrderState> orders;
-    private UnfiredSilences silences;
+    private OrderFold fold;
     private int own;
 
     private final TimerSettings timer;
@@ -51,8 +49,7 @@ final class FoldInput implements Processor<byte[], byte[], String, MirrorInput> 
     @Override
     public void init(ProcessorContext<String, MirrorInput> context) {
         this.context = context;
-        this.orders = context.getStateStore(CompensatorTopology.STORE);
-        this.silences = new UnfiredSilences(context.getStateStore(CompensatorTopology.UNFIRED_SILENCES), timer);
+        this.fold = OrderFold.of(context, timer);
         this.own = context.taskId().partition();
     }
 
@@ -70,11 +67,15 @@ final class FoldInput implements Processor<byte[], byte[], String, MirrorInput> 
             return;
         }
         if (partition.of(value.orderId()) == own) {
-            OrderFold.fold(orders, silences, value.orderId(), value, context.currentSystemTimeMs());
-        } else {
-            // a record of its own rather than withKey(…).withValue(…), which copy the headers twice: the mirror
-            // reads none
-            context.forward(new Record<>(value.orderId(), value, record.timestamp()));
+            OrderState current = fold.current(value.orderId());
+            if (!(value instanceof MirrorInput.Pulled pulled && PulledSilences.mayEnd(current, pulled, timer.ttl()))) {
+                fold.fold(value.orderId(), current, value, context.currentSystemTimeMs());
+                return;
+            }
+            // a pull that may have ended a silence takes the repartition topic back to this task, to the processor
+            // that publishes such silences (OrderTracker)
         }
+        // a record of its own rather than withKey(…).withValue(…), which copy the headers twice: the mirror reads none
+        context.forward(new Record<>(value.orderId(), value, record.timestamp()));
     }
 }

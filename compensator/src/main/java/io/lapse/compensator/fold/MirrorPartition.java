@@ -25,6 +25,10 @@ final class MirrorPartition implements StreamPartitioner<String, MirrorInput> {
         this.partitions = partitions;
     }
 
+    int count() {
+        return partitions;
+    }
+
     int of(String orderId) {
         return KeyPartitions.javaClient(orderId.getBytes(StandardCharsets.UTF_8), partitions);
     }

@@ -1,25 +1,25 @@
 package io.lapse.compensator.fold;
 
 import io.lapse.compensator.mirror.MirrorInput;
-import io.lapse.compensator.mirror.OrderState;
 import io.lapse.config.TimerSettings;
 import io.lapse.event.JsonCodec;
 import io.lapse.event.TimerExpired;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Folds the inputs that came through the repartition topic into the mirror of this task's partition, forgets orders
- * once nothing happened to them, and publishes the expiries of silences that ended unfired ({@link UnfiredSilences})
- * once their grace is over, as records of the expired topic.
+ * once nothing happened to them, and publishes the expiries of silences that ended unfired ({@link UnfiredSilences},
+ * {@link PulledSilences}) once their grace is over, as records of the expired topic.
  */
 final class OrderTracker implements Processor<String, MirrorInput, byte[], byte[]> {
 
@@ -31,8 +31,8 @@ final class OrderTracker implements Processor<String, MirrorInput, byte[], byte[
     private final Duration pruneInterval;
     private final TimerSettings timer;
     private ProcessorContext<byte[], byte[]> context;
-    private KeyValueStore<String, OrderState> orders;
-    private UnfiredSilences silences;
+    private OrderFold fold;
+    private final FolderProgress folder = new FolderProgress();
     /** The punctuation publishing silences, scheduled only while some wait: none at rest. */
     private Cancellable silenceCheck;
 
@@ -44,11 +44,11 @@ final class OrderTracker implements Processor<String, MirrorInput, byte[], byte[
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
-        orders = context.getStateStore(CompensatorTopology.STORE);
-        silences = new UnfiredSilences(context.getStateStore(CompensatorTopology.UNFIRED_SILENCES), timer);
-        MirrorPrune prune = new MirrorPrune(orders, timer.tombstoneRetention(), pruneInterval, MirrorPrune.SLICE);
+        fold = OrderFold.of(context, timer);
+        MirrorPrune prune =
+                new MirrorPrune(fold.orders(), timer.tombstoneRetention(), pruneInterval, MirrorPrune.SLICE);
         schedule(context, prune, prune.tick());
-        if (!silences.isEmpty()) {
+        if (!fold.unfired().isEmpty() || !fold.pulled().isEmpty()) {
             checkSilences(); // restored from the changelog: their graces went on while the task was away
         }
     }
@@ -71,9 +71,18 @@ final class OrderTracker implements Processor<String, MirrorInput, byte[], byte[
 
     @Override
     public void process(Record<String, MirrorInput> record) {
-        if (OrderFold.fold(orders, silences, record.key(), record.value(), context.currentSystemTimeMs())) {
+        if (record.value() instanceof MirrorInput.PushesRead read) {
+            folder.learn(read);
+            return;
+        }
+        String orderId = record.key();
+        if (fold.fold(orderId, fold.current(orderId), record.value(), context.currentSystemTimeMs())) {
             checkSilences();
         }
+    }
+
+    private void publish(TimerExpired expiry, long now) {
+        context.forward(new Record<>(expiry.recordKey(), JsonCodec.TIMER_EXPIRED.encode(expiry), now));
     }
 
     /** Looks at the pending silences every {@link #SILENCE_CHECK} while there are any. */
@@ -84,16 +93,40 @@ final class OrderTracker implements Processor<String, MirrorInput, byte[], byte[
     }
 
     private void publishDue(long now) {
-        for (TimerExpired expiry : silences.takeDue(now)) {
+        for (TimerExpired expiry : fold.unfired().takeDue(now)) {
             log.info(
                     "order {}: its silence from {} ended before any expiry of it was seen; publishing that expiry"
                             + " (deadline {})",
                     expiry.orderId(),
                     expiry.lastSeen(),
                     expiry.deadline());
-            context.forward(new Record<>(expiry.recordKey(), JsonCodec.TIMER_EXPIRED.encode(expiry), now));
+            publish(expiry, now);
         }
-        if (silences.isEmpty()) {
+        List<PulledSilences.Judged> due = new ArrayList<>();
+        List<PulledSilences.Judged> givenUp = new ArrayList<>();
+        fold.pulled().takeJudged(now, UnfiredSilences.GRACE, folder::handedOverBefore, due, givenUp);
+        for (PulledSilences.Judged silence : due) {
+            TimerExpired expiry = fold.unfired().firstAttempt(silence.orderId(), silence.lastSeen(), now);
+            log.info(
+                    "order {}: its silence from {} was ended by a pulled status of {} before any expiry of it was"
+                            + " seen, and no push came inside it; publishing that expiry (deadline {})",
+                    expiry.orderId(),
+                    expiry.lastSeen(),
+                    silence.endedBy(),
+                    expiry.deadline());
+            publish(expiry, now);
+        }
+        for (PulledSilences.Judged silence : givenUp) {
+            log.warn(
+                    "order {}: its silence from {}, ended by a pulled status of {}, is not fired: the push folder has"
+                            + " not said for {} that it handed over the pushes before it (is a compensator's push"
+                            + " folder stuck?)",
+                    silence.orderId(),
+                    silence.lastSeen(),
+                    silence.endedBy(),
+                    PulledSilences.LONGEST_WAIT);
+        }
+        if (fold.unfired().isEmpty() && fold.pulled().isEmpty()) {
             silenceCheck.cancel();
             silenceCheck = null;
         }

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * not is read again after a crash or a rebalance. A round ends once the pushes are read up to the end offsets the
  * topic had when it began, so that the committed offsets prove the mirror complete up to then ({@link CaughtUp});
  * a rebuild or a drift scan asks for such a hand-over at once ({@link #handOverUpToNow}), and a push that ended a
- * silence starts one within about a second ({@link #SILENCE_HAND_OVER_EVERY}).
+ * silence starts one within about a second ({@link #SILENCE_HAND_OVER_EVERY}). Each such hand-over ends with a word to
+ * every partition of the mirror of how far it read ({@link MirrorInput.PushesRead}), so that the mirror can tell when
+ * it holds every push before a moment ({@link PulledSilences}).
  */
 public final class PushFolder implements AutoCloseable {
 
@@ -250,9 +253,23 @@ public final class PushFolder implements AutoCloseable {
             }
         }
         if (target != null && (readUpTo(target) || now - targetSince >= LONGEST_ROUND_WAIT.toMillis())) {
+            MirrorInput.PushesRead read = pushesRead(target, targetSince);
             target = null;
-            handOver();
+            handOver(read);
         }
+    }
+
+    /** The word that the partitions read up to their end offsets of {@code since} have been handed over. */
+    private MirrorInput.PushesRead pushesRead(Map<TopicPartition, Long> ends, long since) {
+        Set<Integer> read = new HashSet<>();
+        for (TopicPartition assigned : consumer.assignment()) {
+            Long end = ends.get(assigned);
+            if (end != null && consumer.position(assigned) >= end) {
+                read.add(assigned.partition());
+            }
+        }
+        return new MirrorInput.PushesRead(
+                since, consumer.partitionsFor(pushTopic).size(), read);
     }
 
     /** A producer of the folder's transactional id, ready for its first transaction; any it fenced is aborted. */
@@ -296,23 +313,27 @@ public final class PushFolder implements AutoCloseable {
 
     /**
      * Writes the pending updates to the repartition topic and commits the offsets they were read up to, in one
-     * transaction. Nothing is written while nothing was read since the last hand-over.
+     * transaction, and the word of how far the pushes were read to every partition of the mirror, last: a task that
+     * reads the word has folded what came before it. Nothing is written while nothing was read since the last
+     * hand-over and there is no word to give (a round's end gives one even then, for the silences pulled statuses
+     * ended: {@link PulledSilences}).
+     *
+     * @param read the word, or null when the hand-over has none (a rebalance's or a stop's)
      */
-    private void handOver() {
+    private void handOver(MirrorInput.PushesRead read) {
         Map<TopicPartition, OffsetAndMetadata> offsets = positions(consumer.assignment());
-        if (pending.size() == 0 && lastCommitted.equals(offsets)) {
+        boolean word = read != null && !read.partitions().isEmpty();
+        if (pending.size() == 0 && lastCommitted.equals(offsets) && !word) {
             return;
         }
         try {
             producer.beginTransaction();
-            pending.drain(input -> {
-                byte[] orderId = input.orderId().getBytes(StandardCharsets.UTF_8);
-                producer.send(new ProducerRecord<>(
-                        repartitionTopic,
-                        partition.of(input.orderId()),
-                        orderId,
-                        values.serialize(repartitionTopic, input)));
-            });
+            pending.drain(input -> send(partition.of(input.orderId()), input));
+            if (word) {
+                for (int mirrorPartition = 0; mirrorPartition < partition.count(); mirrorPartition++) {
+                    send(mirrorPartition, read);
+                }
+            }
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             producer.commitTransaction();
             lastCommitted = offsets;
@@ -325,6 +346,14 @@ public final class PushFolder implements AutoCloseable {
             readAgain();
             throw e;
         }
+    }
+
+    private void send(int mirrorPartition, MirrorInput input) {
+        producer.send(new ProducerRecord<>(
+                repartitionTopic,
+                mirrorPartition,
+                input.orderId().getBytes(StandardCharsets.UTF_8),
+                values.serialize(repartitionTopic, input)));
     }
 
     private Map<TopicPartition, OffsetAndMetadata> positions(Collection<TopicPartition> partitions) {
@@ -370,7 +399,7 @@ public final class PushFolder implements AutoCloseable {
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             if (!partitions.isEmpty()) {
                 target = null;
-                handOver();
+                handOver(null);
             }
         }
 
@@ -389,7 +418,7 @@ public final class PushFolder implements AutoCloseable {
     private void closeClients() {
         try {
             if (subscribed && producer != null) {
-                handOver();
+                handOver(null);
             }
         } catch (RuntimeException e) {
             log.warn("the pushes read last were not handed over; the next owner reads them again", e);

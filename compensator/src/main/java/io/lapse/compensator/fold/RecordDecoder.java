@@ -18,11 +18,11 @@ interface RecordDecoder {
      */
     MirrorInput decode(byte[] key, byte[] value, long recordTime, long readTime);
 
-    /** Pushes or pull results, by the rules ingest reads them with. */
-    static RecordDecoder statuses(StatusReader.Read read) {
+    /** Pull results, by the rules ingest reads them with. */
+    static RecordDecoder pulls(StatusReader reader) {
         return (key, value, recordTime, readTime) -> {
-            OrderUpdate update = read.read(key, value, recordTime, readTime);
-            return update == null ? null : new MirrorInput.Status(update);
+            OrderUpdate update = reader.pull(key, value, recordTime, readTime);
+            return update == null ? null : new MirrorInput.Pulled(update);
         };
     }
 

@@ -1,19 +1,26 @@
 package io.lapse.compensator.mirror;
 
 import io.lapse.event.OrderUpdate;
+import java.util.Set;
 
 /**
- * One thing the compensator learns about an order from its input topics: a status, an expiry published, or a silence
- * its pushes had.
+ * One thing the compensator learns about an order from its input topics: a pushed status, a pulled one, an expiry
+ * published, or a silence its pushes had; or how far the push folder has handed the pushes over ({@link PushesRead}).
  */
-public sealed interface MirrorInput permits MirrorInput.Status, MirrorInput.Resumed, MirrorInput.Silence, Fired {
+public sealed interface MirrorInput
+        permits MirrorInput.Status,
+                MirrorInput.Pulled,
+                MirrorInput.Resumed,
+                MirrorInput.Silence,
+                MirrorInput.PushesRead,
+                Fired {
 
     String orderId();
 
     /** @see OrderState#next */
     OrderState applyTo(OrderState current);
 
-    /** A push or pull result, read by the same rules as ingest's. */
+    /** A push, read by the same rules as ingest's. */
     record Status(OrderUpdate update) implements MirrorInput {
 
         @Override
@@ -67,6 +74,52 @@ public sealed interface MirrorInput permits MirrorInput.Status, MirrorInput.Resu
         /** The silence it may have ended. */
         public Silence silence() {
             return new Silence(update.orderId(), Silence.UNKNOWN, endedBy);
+        }
+    }
+
+    /**
+     * A pull result's status (OK, or upstream's NOT_FOUND), read by the same rules as ingest's. Apart from pushes,
+     * because a pulled status can end a silence that no push ended, which the push folder never sees.
+     */
+    record Pulled(OrderUpdate update) implements MirrorInput {
+
+        @Override
+        public String orderId() {
+            return update.orderId();
+        }
+
+        @Override
+        public OrderState applyTo(OrderState current) {
+            return OrderState.next(current, update);
+        }
+    }
+
+    /**
+     * Not about an order: the push folder's word, written to every partition of the mirror with each hand-over, that
+     * every push appended to these partitions of the push topic before {@code upTo} (wall clock, ms) has been handed
+     * over, in this transaction or before it.
+     *
+     * @param topicPartitions the push topic's partition count as the folder saw it
+     */
+    record PushesRead(long upTo, int topicPartitions, Set<Integer> partitions) implements MirrorInput {
+
+        public PushesRead {
+            partitions = Set.copyOf(partitions);
+            if (topicPartitions < 1 || partitions.stream().anyMatch(p -> p < 0 || p >= topicPartitions)) {
+                throw new IllegalArgumentException(
+                        "partitions " + partitions + " are not all among the topic's " + topicPartitions);
+            }
+        }
+
+        /** None: the record is about the push topic, not an order. */
+        @Override
+        public String orderId() {
+            return "";
+        }
+
+        @Override
+        public OrderState applyTo(OrderState current) {
+            return current;
         }
     }
 }

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -310,6 +311,78 @@ class CompensatorTopologyTest {
         silence("ended", NOW - 290_000, NOW - 10_000);
         push("ended", "CHARGING", NOW - 10_000);
 
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.multipliedBy(2));
+
+        assertThat(publishedExpiries()).isEmpty();
+    }
+
+    /** The push folder's word that it handed over every push of the push topic's two partitions appended before then. */
+    private void pushesHandedOverBefore(long upTo) {
+        pushes.pipeInput("", new MirrorInput.PushesRead(upTo, 2, Set.of(0, 1)), NOW);
+    }
+
+    /** An OK pull of an earlier expiry whose status, at {@code statusAt}, is upstream's newest. */
+    private void pulledStatus(String orderId, long statusAt) {
+        pull(PullResult.ok(
+                expiry(orderId, statusAt - 1_000_000, 1, false), new StatusPush(orderId, "CHARGING", statusAt), NOW));
+    }
+
+    @Test
+    void aSilenceThatAPulledStatusAloneEndedIsFiredOnceThePushFolderHandedOverEveryPushBeforeIt() {
+        long lastSeen = NOW - 200_000;
+        for (String orderId : List.of(orderIn(0), orderIn(3))) {
+            push(orderId, "CHARGING", lastSeen);
+            pulledStatus(orderId, lastSeen + TTL + 500);
+        }
+
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.multipliedBy(2));
+        assertThat(publishedExpiries())
+                .as("a push inside the silence may still be on its way to the mirror")
+                .isEmpty();
+        pushesHandedOverBefore(NOW + UnfiredSilences.GRACE.multipliedBy(2).toMillis());
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        List<TimerExpired> fired = publishedExpiries();
+        assertThat(fired).extracting(TimerExpired::orderId).containsExactlyInAnyOrder(orderIn(0), orderIn(3));
+        assertThat(fired).allSatisfy(expiry -> {
+            assertThat(expiry.lastSeen()).isEqualTo(lastSeen);
+            assertThat(expiry.deadline()).isEqualTo(lastSeen + TTL);
+            assertThat(expiry.attempt()).isEqualTo(1);
+            assertThat(expiry.source()).isEqualTo(TimerExpired.Source.COMPENSATOR);
+        });
+        assertThat(orders.get(orderIn(0)).lastSeen())
+                .as("the order stays watched from the pulled status")
+                .isEqualTo(lastSeen + TTL + 500);
+        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        assertThat(publishedExpiries()).as("once").isEmpty();
+    }
+
+    @Test
+    void aSilenceAPulledStatusEndedIsFiredWithoutTheFoldersWordWhenItsPushesProveIt() {
+        long lastSeen = NOW - 200_000;
+        push("proven", "CHARGING", lastSeen);
+        pulledStatus("proven", lastSeen + TTL + 500);
+        // the folder read the push at lastSeen, then none until one after the pulled status
+        silence("proven", lastSeen, lastSeen + TTL + 20_000);
+        push("proven", "CHARGING", lastSeen + TTL + 20_000);
+
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.plusSeconds(1));
+
+        assertThat(publishedExpiries()).extracting(TimerExpired::lastSeen).containsExactly(lastSeen);
+    }
+
+    @Test
+    void noSilenceIsFiredForAPulledStatusWhenAPushCameInsideItOrTheSilenceAlreadyFired() {
+        long lastSeen = NOW - 200_000;
+        push("pushed", "CHARGING", lastSeen);
+        pulledStatus("pushed", lastSeen + TTL + 500);
+        // the push between, handed over at the folder's round after the pull was folded
+        push("pushed", "CHARGING", lastSeen + TTL - 1_000);
+        push("fired", "CHARGING", lastSeen);
+        fire(expiry("fired", lastSeen, 1, false));
+        pulledStatus("fired", lastSeen + TTL + 500);
+
+        pushesHandedOverBefore(NOW + 60_000);
         driver.advanceWallClockTime(UnfiredSilences.GRACE.multipliedBy(2));
 
         assertThat(publishedExpiries()).isEmpty();

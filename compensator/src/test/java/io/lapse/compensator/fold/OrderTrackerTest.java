@@ -39,14 +39,14 @@ class OrderTrackerTest {
                 .build();
         orders.init(context.getStateStoreContext(), orders);
         context.addStateStore(orders);
-        KeyValueStore<String, long[]> silences = Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(CompensatorTopology.UNFIRED_SILENCES),
-                        Serdes.String(),
-                        UnfiredSilences.serde())
-                .withLoggingDisabled()
-                .build();
-        silences.init(context.getStateStoreContext(), silences);
-        context.addStateStore(silences);
+        for (String name : List.of(CompensatorTopology.UNFIRED_SILENCES, CompensatorTopology.PULLED_SILENCES)) {
+            KeyValueStore<String, long[]> silences = Stores.keyValueStoreBuilder(
+                            Stores.inMemoryKeyValueStore(name), Serdes.String(), UnfiredSilences.serde())
+                    .withLoggingDisabled()
+                    .build();
+            silences.init(context.getStateStoreContext(), silences);
+            context.addStateStore(silences);
+        }
         new OrderTracker(INTERVAL, TIMER).init(context);
 
         assertThat(live(context)).extracting(CapturedPunctuator::getInterval).containsExactly(MirrorPrune.TICK);

@@ -54,10 +54,8 @@ class CompensatorPartitioningTest {
     void anOrdersPushesPullsAndExpiriesInPartitionsOtherThanTheJavaClientsFoldIntoOneState(DevStack stack)
             throws Exception {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings())) {
-            grow(
-                    lapse.withTopics(),
-                    lapse.config.topics().pulled(),
-                    5); // three partitions for pushes and expiries, five for pulls
+            // three partitions for pushes and expiries, five for pulls
+            grow(lapse.withTopics(), lapse.config.topics().pulled(), 5);
             CompensatorService compensator = lapse.startCompensator(stateDir);
             await().atMost(GENEROUS).until(lapse::hasEveryEpoch);
             KafkaProducer<byte[], byte[]> producer = lapse.producer();

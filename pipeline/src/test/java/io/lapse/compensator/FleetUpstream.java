@@ -94,6 +94,7 @@ final class FleetUpstream implements AutoCloseable {
 
     @Override
     public void close() {
+        held.values().forEach(hold -> hold.complete(null)); // a pull still held must not keep its thread
         server.stop(0);
         threads.shutdownNow();
     }

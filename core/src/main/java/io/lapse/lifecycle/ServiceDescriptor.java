@@ -15,7 +15,7 @@ import java.util.Set;
  *
  * @param group           its consumer group, named by {@link ServiceName#groupKey()}
  * @param readsRecords    whether its group consumes records, and so has a lag; the timer's shard group reads none
- * @param reads           the topics it subscribes to
+ * @param reads           the topics it reads
  * @param writes          the topics it produces to
  * @param exactPartitions topics that must have exactly this many partitions (the timer's shards)
  * @param internalTopics  topics its own machinery creates (Kafka Streams') whose partition count it reads when built
@@ -56,7 +56,8 @@ public record ServiceDescriptor(
                         name,
                         config.timer().groupId(),
                         false,
-                        Set.of(topics.timerShards()),
+                        // the push and pulled topics in no group: what ingest has not applied, while it is away
+                        Set.of(topics.timerShards(), topics.push(), topics.pulled()),
                         Set.of(topics.expired()),
                         Map.of(topics.timerShards(), config.timer().shards()),
                         Set.of());

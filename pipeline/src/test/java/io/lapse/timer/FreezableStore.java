@@ -99,6 +99,16 @@ final class FreezableStore implements TimerStore {
     }
 
     @Override
+    public CompletableFuture<ClaimBatch> claim(int shard, long watermark, Collection<String> unread) {
+        return real.claim(shard, watermark, unread);
+    }
+
+    @Override
+    public boolean claimsPastUnread() {
+        return real.claimsPastUnread();
+    }
+
+    @Override
     public CompletableFuture<Long> acknowledge(int shard, List<Claim> claims) {
         return real.acknowledge(shard, claims);
     }

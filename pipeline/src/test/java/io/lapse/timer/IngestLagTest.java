@@ -27,6 +27,22 @@ class IngestLagTest {
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.shared();
 
+    /** Orders {@code prefix0}, {@code prefix1}, … pushing from now on. */
+    private static List<String> pushing(Pusher pusher, String prefix, int count) {
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            orders.add(prefix + i);
+            pusher.add(prefix + i);
+        }
+        return orders;
+    }
+
+    private static void awaitWatched(TimerPipeline pipeline, List<String> orders) {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        pipeline.store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
+    }
+
     @Test
     void aPausedIngestCausesNoExpiryForLiveOrdersYetSilentOrdersFireOnTimeOnceUpstreamGoesQuiet() throws Exception {
         try (TimerPipeline pipeline =
@@ -34,14 +50,8 @@ class IngestLagTest {
                 Pusher pusher = new Pusher(pipeline, 300, 2)) {
             IngestService ingest = pipeline.startIngest();
             pipeline.startTimer();
-            List<String> orders = new ArrayList<>();
-            for (int i = 0; i < 30; i++) {
-                orders.add("order-" + i);
-                pusher.add("order-" + i);
-            }
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> pipeline.store.inspect(orders).join().values().stream()
-                            .allMatch(OrderView::isWatched));
+            List<String> orders = pushing(pusher, "order-", 30);
+            awaitWatched(pipeline, orders);
 
             ingest.close();
             await().during(Duration.ofMillis(3 * TTL))
@@ -65,6 +75,51 @@ class IngestLagTest {
                         .as("fired on time although partition 2 never had a record")
                         .isBetween(0L, 1_000L);
             });
+        }
+    }
+
+    @Test
+    void whileIngestIsAwayTheTimerFiresTheSilentOrderNothingUnreadSpeaksOfAndNoneOfTheLiveOnes() throws Exception {
+        // long enough that ingest, closed a push interval or two after the silent order's last push, is gone well
+        // before
+        // its deadline
+        long ttl = 4_000;
+        try (TimerPipeline pipeline =
+                        new TimerPipeline(stack.bootstrapServers(), stack.redisUri(), Map.of("timer.ttl", ttl + "ms"));
+                Pusher pusher = new Pusher(pipeline, 300, 2)) {
+            IngestService ingest = pipeline.startIngest();
+            pipeline.startTimer();
+            String silent = "silent";
+            pusher.add(silent);
+            List<String> orders = new ArrayList<>(pushing(pusher, "live-", 30));
+            orders.add(silent);
+            awaitWatched(pipeline, orders);
+            pusher.silence(silent);
+            // a round of pushes without it applied after its last: then ingest goes away for good
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                Map<String, OrderView> seen =
+                        pipeline.store.inspect(List.of(silent, "live-0")).join();
+                return seen.get("live-0").lastSeen().getAsLong()
+                                - seen.get(silent).lastSeen().getAsLong()
+                        >= 300;
+            });
+            ingest.close();
+            long away = System.currentTimeMillis();
+
+            await().atMost(Duration.ofMillis(ttl + 10_000))
+                    .until(() -> !pipeline.expiries().isEmpty());
+            await().during(Duration.ofMillis(2 * ttl))
+                    .atMost(Duration.ofMillis(2 * ttl + 10_000))
+                    .untilAsserted(() -> assertThat(pipeline.expiries())
+                            .as("no live order fired while ingest was away")
+                            .extracting(TimerExpired::orderId)
+                            .containsOnly(silent));
+            TimerExpired fired = pipeline.expiries().get(0);
+            assertThat(fired.attempt()).isEqualTo(1);
+            assertThat(fired.firedAt()).as("fired while ingest was away").isGreaterThan(away);
+            assertThat(fired.firedAt() - fired.deadline())
+                    .as("the half second the timer waits for ingest, and its reading, on a loaded machine")
+                    .isBetween(0L, 3_000L);
         }
     }
 }

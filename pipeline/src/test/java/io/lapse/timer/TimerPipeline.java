@@ -133,7 +133,12 @@ final class TimerPipeline implements AutoCloseable {
 
     /** A status push with ts = now, to the partition given (or the producer's choice when null). */
     void push(String orderId, Integer partition) {
-        StatusPush push = new StatusPush(orderId, "CHARGING", System.currentTimeMillis());
+        pushAt(orderId, System.currentTimeMillis(), partition);
+    }
+
+    /** A status push with this ts, to the partition given (or the producer's choice when null). */
+    void pushAt(String orderId, long ts, Integer partition) {
+        StatusPush push = new StatusPush(orderId, "CHARGING", ts);
         producer.send(new ProducerRecord<>(
                 config.topics().push(),
                 partition,

@@ -66,6 +66,16 @@ class TimerServiceTest {
         pipeline.ingestHasReadUpTo(watermark);
     }
 
+    /**
+     * The order's push, applied to Redis as ingest applies what it read and in the push topic with no offset of
+     * ingest's committed past it: it waits unread, so only the watermark lets the order fire.
+     */
+    private void appliedButUnread(String orderId, long ts) {
+        pipeline.pushAt(orderId, ts, null);
+        pipeline.flush();
+        store.apply(List.of(OrderUpdate.active(orderId, ts))).join();
+    }
+
     private List<TimerExpired> expiries() {
         return pipeline.expiries();
     }
@@ -144,7 +154,7 @@ class TimerServiceTest {
         ingestHasReadUpTo(ts + TTL - 1);
         startTimer();
 
-        store.apply(List.of(OrderUpdate.active("o1", ts))).join();
+        appliedButUnread("o1", ts);
 
         await().during(Duration.ofSeconds(2))
                 .atMost(Duration.ofSeconds(12))
@@ -158,7 +168,7 @@ class TimerServiceTest {
         configure(Map.of());
         startTimer();
 
-        store.apply(List.of(OrderUpdate.active("o1", now() - TTL - 1_000))).join();
+        appliedButUnread("o1", now() - TTL - 1_000);
 
         await().during(Duration.ofSeconds(2))
                 .atMost(Duration.ofSeconds(12))

@@ -8,7 +8,8 @@
 -- KEYS[4] the horizon of the rebuild under way, KEYS[5] the server the epoch or horizon was declared on
 -- ARGV[1] watermark ms: only deadlines at or before it are due; ARGV[2] lease ms; ARGV[3] most orders to claim;
 -- ARGV[4] ttl ms; ARGV[5] max attempts; ARGV[6] ttl mode's (see ttl-claim.lua); ARGV[7] retry ms: how soon to look
--- again at due orders the rebuild has not written yet
+-- again at due orders the rebuild has not written yet; ARGV[8] and on: orders not to claim whatever their deadline
+-- (the timer, standing in for an absent ingest, found records of theirs unread: IngestStandIn)
 -- Returns {now, next score or '' when the shard is empty, the claims}: one string, every claim's orderId, lastSeen,
 -- attempt, deadline and source joined by tabs (PackedClaims reads it; no orderId holds a control character). One
 -- string rather than five per claim: in a storm, reading Redis's replies took a tenth of the timer's CPU samples.
@@ -51,11 +52,17 @@ local lease, ttl, max_attempts = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(
 -- batches deep at most, so that more than a batch of them cannot hold back the written ones behind until the epoch.
 -- Without a state entry, an order is one the rebuild has not written (it writes one for every watched order): ingest
 -- armed it, maybe from a replayed old status whose expiry the mirror knows was published.
+-- The orders not to claim stay where they are too, and are looked past the same way.
 local REBUILD_PAGES = 20 -- batches looked at during a rebuild: a few milliseconds of Redis at the largest batch
 local batch = tonumber(ARGV[3])
+local unread = {}
+for i = 8, #ARGV do
+  unread[ARGV[i]] = true
+end
+local looking_past = horizon or #ARGV >= 8
 local ids, scores, states = {}, {}, {}
 local offset = 0
-for _ = 1, horizon and REBUILD_PAGES or 1 do
+for _ = 1, looking_past and REBUILD_PAGES or 1 do
   local page = redis.call('ZRANGEBYSCORE', due, '-inf', limit, 'WITHSCORES', 'LIMIT', offset, batch)
   local page_ids = {}
   for i = 2, #page, 2 do
@@ -66,7 +73,7 @@ for _ = 1, horizon and REBUILD_PAGES or 1 do
   end
   local page_states = read_states(state, page_ids)
   for i, id in ipairs(page_ids) do
-    if #ids < batch and (page_states[i] or not horizon) then
+    if #ids < batch and (page_states[i] or not horizon) and not unread[id] then
       ids[#ids + 1] = id
       scores[#ids] = tonumber(page[i * 2])
       states[#ids] = page_states[i]

@@ -4,16 +4,20 @@ import io.lapse.lifecycle.StartupTimeline;
 import io.lapse.store.epochs.RedisEpochs;
 import io.lapse.store.timers.ClaimBatch;
 import io.lapse.store.timers.TimerStore;
+import io.lapse.store.watermarks.WatermarkEntry;
 import io.lapse.store.watermarks.Watermarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +43,6 @@ final class TimerRounds {
     // with EndedPruning's batches, 16 shards can forget 960,000 orders a minute: 56 times what 1 M orders end
     private static final long PRUNE_EVERY_MS = 10_000;
     private static final long ACK_TIMEOUT_SECONDS = 30;
-
     private final TimerStore store;
     private final Watermarks watermarks;
     private final RedisEpochs epochs;
@@ -49,6 +52,9 @@ final class TimerRounds {
     private final RedisClockEstimate redisClock = new RedisClockEstimate();
     private final Wakeup wakeup;
     private final Supplier<Set<Integer>> owned;
+    /** Null where the store cannot claim past unread orders (ttl mode): the watermark alone decides there. */
+    private final IngestStandIn standIn;
+
     private final int batchSize;
     private final WatermarkAge watermarkAge = new WatermarkAge(redisClock.now());
     private Set<Integer> lastOwned = Set.of();
@@ -57,8 +63,9 @@ final class TimerRounds {
     private boolean claimedBefore;
 
     /**
-     * @param owned  the shards this instance serves now
-     * @param wakeup what the rounds sleep on; whoever changes {@code owned} signals it
+     * @param owned   the shards this instance serves now
+     * @param wakeup  what the rounds sleep on; whoever changes {@code owned} signals it
+     * @param standIn reads what an absent ingest has not; null for none (a store that cannot claim past orders)
      */
     TimerRounds(
             TimerStore store,
@@ -67,7 +74,8 @@ final class TimerRounds {
             ExpiryPublisher publisher,
             int batchSize,
             Supplier<Set<Integer>> owned,
-            Wakeup wakeup) {
+            Wakeup wakeup,
+            IngestStandIn standIn) {
         this.store = store;
         this.pruning = new EndedPruning(store);
         this.owned = owned;
@@ -76,6 +84,7 @@ final class TimerRounds {
         this.epochs = epochs;
         this.firing = new ExpiryFiring(publisher, store::acknowledge);
         this.batchSize = batchSize;
+        this.standIn = standIn;
     }
 
     /** Called when a shard's earliest deadline may have moved earlier. */
@@ -91,7 +100,13 @@ final class TimerRounds {
 
     /** Ends firing once what is in flight is acknowledged; the loop calls it after its last round. */
     void close() {
-        firing.close();
+        try {
+            firing.close();
+        } finally {
+            if (standIn != null) {
+                standIn.close();
+            }
+        }
     }
 
     /** How far the watermark trails Redis's clock, in ms. */
@@ -103,7 +118,7 @@ final class TimerRounds {
         Set<Integer> owned = this.owned.get();
         if (owned.isEmpty()) {
             // a spare timer still tells how old the watermark is, so that its gauge never reads as a stale one
-            readWatermark();
+            readWatermark(readReports());
             wakeup.sleep(LONGEST_SLEEP_MS);
             return;
         }
@@ -113,17 +128,46 @@ final class TimerRounds {
         }
         // read right before the claim, so that it is as fresh as can be; an older one would only fire less, since
         // every mark ingest reports stays true
-        long mark = readWatermark();
-        Set<Integer> due = schedule.due(owned, Math.min(mark, redisClock.now()));
+        Map<String, WatermarkEntry> reports = readReports();
+        long mark = readWatermark(reports);
+        long now = redisClock.now();
+        Set<Integer> due = schedule.due(owned, Math.min(mark, now));
+        List<ClaimBatch> round = new ArrayList<>();
         if (!due.isEmpty()) {
-            List<ClaimBatch> round = claim(due, mark);
-            if (!claimedBefore && round.stream().anyMatch(b -> !b.claims().isEmpty())) {
-                claimedBefore = true;
-                log.info("first claims, {} after the process started", StartupTimeline.sinceProcessStart());
-            }
-            firing.fire(round);
+            round.addAll(claim(due, mark, shard -> Set.of()));
         }
+        round.addAll(claimStandingIn(owned, due, reports, mark, now));
+        if (!claimedBefore && round.stream().anyMatch(b -> !b.claims().isEmpty())) {
+            claimedBefore = true;
+            log.info("first claims, {} after the process started", StartupTimeline.sinceProcessStart());
+        }
+        firing.fire(round);
         wakeup.sleep(sleepMillis(owned, mark));
+    }
+
+    /**
+     * Claims, on the shards whose deadlines the watermark has held back for {@link IngestStandIn#AFTER_MS}, what the
+     * stand-in's proof lets fire while ingest is away.
+     */
+    private List<ClaimBatch> claimStandingIn(
+            Set<Integer> owned, Set<Integer> claimed, Map<String, WatermarkEntry> reports, long mark, long now)
+            throws Exception {
+        if (standIn == null) {
+            return List.of();
+        }
+        Set<Integer> held = new TreeSet<>(schedule.due(owned, now - IngestStandIn.AFTER_MS));
+        held.removeAll(claimed);
+        if (held.isEmpty()) {
+            return List.of();
+        }
+        OptionalLong oldestReport = watermarks.oldestReport(reports);
+        Optional<UnreadRecords.Proof> proof = standIn.proofIfAway(now, oldestReport);
+        if (proof.isEmpty()) {
+            return List.of();
+        }
+        List<ClaimBatch> batches = claim(held, Math.max(mark, proof.get().firesUpTo()), proof.get()::unreadIn);
+        standIn.fired(batches.stream().mapToInt(b -> b.claims().size()).sum(), proof.get(), oldestReport, now);
+        return batches;
     }
 
     /**
@@ -141,9 +185,14 @@ final class TimerRounds {
         }
     }
 
-    /** The watermark, or Long.MIN_VALUE when ingest has reported none. */
-    private long readWatermark() throws Exception {
-        OptionalLong mark = watermarks.low().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    /** Every report of ingest the watermark is made of. */
+    private Map<String, WatermarkEntry> readReports() throws Exception {
+        return watermarks.all().get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** The watermark these reports make, or Long.MIN_VALUE when ingest has reported none. */
+    private long readWatermark(Map<String, WatermarkEntry> reports) {
+        OptionalLong mark = watermarks.low(reports);
         watermarkAge.read(mark, redisClock.now());
         return mark.orElse(Long.MIN_VALUE);
     }
@@ -185,9 +234,9 @@ final class TimerRounds {
         }
     }
 
-    private List<ClaimBatch> claim(Set<Integer> shards, long mark) throws Exception {
+    private List<ClaimBatch> claim(Set<Integer> shards, long mark, IntFunction<Set<String>> unread) throws Exception {
         List<CompletableFuture<ClaimBatch>> calls =
-                shards.stream().map(s -> store.claim(s, mark)).toList();
+                shards.stream().map(s -> store.claim(s, mark, unread.apply(s))).toList();
         List<ClaimBatch> batches = new ArrayList<>(calls.size());
         for (CompletableFuture<ClaimBatch> call : calls) {
             ClaimBatch batch = call.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);

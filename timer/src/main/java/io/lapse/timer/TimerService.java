@@ -1,6 +1,7 @@
 package io.lapse.timer;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.event.StatusReader;
 import io.lapse.kafka.KafkaClients;
 import io.lapse.lifecycle.Service;
 import io.lapse.lifecycle.ServiceLoop;
@@ -73,7 +74,8 @@ public final class TimerService implements Service {
                 new ExpiryPublisher(producer, config.topics().expired(), context.clock(), registry),
                 config.timer().batchSize(),
                 ownership::owned,
-                wakeup);
+                wakeup,
+                context.store().claimsPastUnread() ? standIn(context) : null);
         WatermarkGauge.register(registry, rounds::watermarkAge);
         Gauge.builder(MetricNames.TIMER_SHARDS_OWNED, ownership, o -> o.owned().size())
                 .description("Timer shards this instance serves")
@@ -86,6 +88,21 @@ public final class TimerService implements Service {
                 ownership,
                 () -> context.store().listen(rounds::wake),
                 new ServiceLoop("lapse-timer", rounds::next, rounds::wakeAll, rounds::close));
+    }
+
+    /** Reads what an absent ingest has not, with a consumer of no group and an admin client of its own. */
+    private static IngestStandIn standIn(ServiceContext context) {
+        LapseConfig config = context.config();
+        return new IngestStandIn(new UnreadRecords(
+                context.clients().admin(),
+                context.clients().consumer(null, "lapse-timer-stand-in", Map.of()),
+                config.ingest().groupId(),
+                config.topics().push(),
+                config.topics().pulled(),
+                new StatusReader(config.timer()),
+                context.store().keys(),
+                config.timer().watermarkSlack(),
+                config.timer().ttl()));
     }
 
     @Override

@@ -44,6 +44,16 @@ public interface TimerStore {
      */
     CompletableFuture<ClaimBatch> claim(int shard, long watermark);
 
+    /**
+     * As {@link #claim(int, long)}, but the {@code unread} orders stay where they are whatever their deadline: the
+     * timer, standing in for an absent ingest, found records of theirs that ingest has not applied. Only where the due
+     * set holds deadlines ({@link #claimsPastUnread}).
+     */
+    CompletableFuture<ClaimBatch> claim(int shard, long watermark, Collection<String> unread);
+
+    /** Whether {@link #claim(int, long, Collection)} can leave orders out: zset mode, not ttl mode. */
+    boolean claimsPastUnread();
+
     /** Marks expiries Kafka has accepted: the next repeat is armed, or the order given up after its last attempt. */
     CompletableFuture<Long> acknowledge(int shard, List<Claim> claims);
 

@@ -3,6 +3,7 @@ package io.lapse.store.watermarks;
 import java.util.Collection;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 
 /**
  * The lowest mark over the partitions the topics have, by the broker's latest count: a partition without a mark
@@ -16,6 +17,22 @@ final class WatermarkMinimum {
 
     /** @return the minimum, or empty when some partition (or topic) has not been reported at all */
     static OptionalLong of(Map<String, WatermarkEntry> fields, Collection<String> topics) {
+        return least(fields, topics, WatermarkEntry::value);
+    }
+
+    /**
+     * When the oldest report among the same partitions (and counts) was made, by the reporter's clock: a reader that
+     * stopped reporting, by being gone, frozen or stuck, leaves its partitions' reports behind.
+     *
+     * @return empty when some partition (or topic) has not been reported at all
+     */
+    static OptionalLong oldestReport(Map<String, WatermarkEntry> fields, Collection<String> topics) {
+        return least(fields, topics, WatermarkEntry::madeAt);
+    }
+
+    /** The least of each topic's count's report time and {@code ofMark} of each of its partitions' marks. */
+    private static OptionalLong least(
+            Map<String, WatermarkEntry> fields, Collection<String> topics, ToLongFunction<WatermarkEntry> ofMark) {
         long low = Long.MAX_VALUE;
         for (String topic : topics) {
             WatermarkEntry count = fields.get(Watermarks.countField(topic));
@@ -28,7 +45,7 @@ final class WatermarkMinimum {
                 if (mark == null) {
                     return OptionalLong.empty();
                 }
-                low = Math.min(low, mark.value());
+                low = Math.min(low, ofMark.applyAsLong(mark));
             }
         }
         return topics.isEmpty() ? OptionalLong.empty() : OptionalLong.of(low);

@@ -104,6 +104,14 @@ public final class Watermarks {
         return low.isPresent() ? OptionalLong.of(low.getAsLong() - slackMillis) : low;
     }
 
+    /**
+     * When the oldest of the reports that make the watermark was made, by the clock of the ingest that made it; empty
+     * while some partition has none. A report of a reader that is at work is never much older than its proofs' cadence.
+     */
+    public OptionalLong oldestReport(Map<String, WatermarkEntry> fields) {
+        return WatermarkMinimum.oldestReport(fields, topics);
+    }
+
     /** Forgets fields, e.g. of partitions of a topic that was recreated with fewer, or of a renamed topic. */
     public CompletableFuture<Long> forget(String... fields) {
         return redis.hdel(key, fields).toCompletableFuture();

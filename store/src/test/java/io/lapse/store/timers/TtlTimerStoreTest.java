@@ -1,6 +1,7 @@
 package io.lapse.store.timers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lapse.config.ConfigSource;
@@ -75,6 +76,14 @@ class TtlTimerStoreTest {
         int shard = store.keys().shardOf(orderId);
         ((TtlMode) store.mode()).announce(trigger(orderId), announced -> {}).join();
         return store.claim(shard, watermark).join().claims();
+    }
+
+    @Test
+    void ttlModeCannotLeaveUnreadOrdersOutOfAClaimAndRefusesToTry() {
+        assertThat(store.claimsPastUnread()).isFalse();
+        assertThatThrownBy(() -> store.claim(0, FAR_FUTURE, List.of("o1")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("timer.mode=");
     }
 
     @Test

@@ -84,6 +84,15 @@ class ZsetTimerStoreTest {
         return claims;
     }
 
+    /** The first {@code count} ids {@code prefix0}, {@code prefix1}, … that live in the shard. */
+    private List<String> ordersOf(int shard, String prefix, int count) {
+        return IntStream.range(0, 10_000)
+                .mapToObj(i -> prefix + i)
+                .filter(orderId -> store.keys().shardOf(orderId) == shard)
+                .limit(count)
+                .toList();
+    }
+
     private void acknowledge(List<Claim> claims) {
         claims.forEach(c ->
                 store.acknowledge(store.keys().shardOf(c.orderId()), List.of(c)).join());
@@ -252,11 +261,7 @@ class ZsetTimerStoreTest {
         long now = now();
         String written = "written-by-the-rebuild";
         int shard = store.keys().shardOf(written);
-        List<String> armed = IntStream.range(0, 10_000)
-                .mapToObj(i -> "armed-by-ingest-" + i)
-                .filter(orderId -> store.keys().shardOf(orderId) == shard)
-                .limit(5)
-                .toList();
+        List<String> armed = ordersOf(shard, "armed-by-ingest-", 5);
         new TimerRebuild(redis.connection(), store.keys(), settingsWith(Map.of()))
                 .merge(
                         List.of(new TimerImage(
@@ -273,6 +278,27 @@ class ZsetTimerStoreTest {
         assertThat(store.claim(shard, FAR_FUTURE).join().claims())
                 .extracting(Claim::orderId)
                 .containsExactly(written);
+    }
+
+    @Test
+    void ordersWithRecordsIngestHasNotAppliedStayWhereTheyAreWhileMoreThanABatchOfThemLieBeforeTheOthers() {
+        store = storeWith(Map.of("timer.batch-size", "2"));
+        long now = now();
+        String silent = "silent";
+        int shard = store.keys().shardOf(silent);
+        List<String> unread = ordersOf(shard, "pushing-", 5);
+        store.apply(unread.stream()
+                        .map(orderId -> OrderUpdate.active(orderId, now - 30_000 - TTL))
+                        .toList())
+                .join();
+        store.apply(List.of(OrderUpdate.active(silent, now - 20_000 - TTL))).join();
+
+        assertThat(store.claim(shard, FAR_FUTURE, unread).join().claims())
+                .extracting(Claim::orderId)
+                .containsExactly(silent);
+        assertThat(unread)
+                .allSatisfy(
+                        orderId -> assertThat(view(orderId).phase()).as(orderId).isEqualTo(OrderView.Phase.ARMED));
     }
 
     @Test

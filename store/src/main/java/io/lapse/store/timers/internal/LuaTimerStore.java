@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -159,6 +160,24 @@ public final class LuaTimerStore implements TimerStore {
 
     @Override
     public CompletableFuture<ClaimBatch> claim(int shard, long watermark) {
+        return claim(shard, watermark, List.of());
+    }
+
+    @Override
+    public CompletableFuture<ClaimBatch> claim(int shard, long watermark, Collection<String> unread) {
+        if (!unread.isEmpty() && !claimsPastUnread()) {
+            throw new IllegalStateException("timer.mode="
+                    + settings.mode().name().toLowerCase(Locale.ROOT) + " cannot claim past unread orders");
+        }
+        List<String> args = new ArrayList<>(List.of(
+                Long.toString(watermark),
+                Long.toString(settings.lease().toMillis()),
+                Integer.toString(settings.batchSize()),
+                Long.toString(settings.ttl().toMillis()),
+                Integer.toString(settings.maxAttempts()),
+                mode.triggerPrefix(shard),
+                Long.toString(WATERMARK_RETRY_MS)));
+        args.addAll(unread);
         return mode.claimScript()
                 .<List<Object>>run(
                         redis,
@@ -170,14 +189,13 @@ public final class LuaTimerStore implements TimerStore {
                             keys.epochHorizon(shard),
                             keys.epochServer(shard)
                         },
-                        Long.toString(watermark),
-                        Long.toString(settings.lease().toMillis()),
-                        Integer.toString(settings.batchSize()),
-                        Long.toString(settings.ttl().toMillis()),
-                        Integer.toString(settings.maxAttempts()),
-                        mode.triggerPrefix(shard),
-                        Long.toString(WATERMARK_RETRY_MS))
+                        args.toArray(String[]::new))
                 .thenApply(reply -> toBatch(shard, reply));
+    }
+
+    @Override
+    public boolean claimsPastUnread() {
+        return mode.dueSetHoldsDeadlines();
     }
 
     private ClaimBatch toBatch(int shard, List<Object> reply) {

@@ -25,11 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Proves, for {@link IngestStandIn}, what ingest's watermark would: it reads the records of the push and pulled topics
  * that ingest has not committed, and every order none of them names may fire up to the moment it asked the broker how
- * far the topics reach. Ingest commits a partition only once Redis
- * applied what it read, so below its committed offsets everything is applied; above them up to the end offsets, the
- * timer has seen every record, and leaves their orders to ingest ({@link Proof#unread}). A producer's record still on
- * its way is the watermark's slack, as for ingest's own proof, and so is a record that arrives later than that: the
- * proof is held back as far as records here arrived behind their partition's newest.
+ * far the topics reach. Ingest commits a partition only once Redis applied what it read, so below its committed
+ * offsets everything is applied; above them up to the end offsets, the timer has seen every record, and leaves their
+ * orders to ingest ({@link Proof#unread}). A producer's record still on its way is the watermark's slack, as for
+ * ingest's own proof, and so is a record that arrives later than that: the proof is held back as far as records here
+ * arrived behind their partition's newest.
  *
  * <p>One reading episode lasts while ingest's committed offsets stay where they were: each proof reads only what was
  * appended since the last. A partition ingest never committed is read from its beginning, as ingest would read it. A
@@ -40,6 +40,13 @@ final class UnreadRecords implements IngestStandIn.Reading {
 
     /** A proof: nothing of any order but {@code unread} waits unread, as far as {@code firesUpTo}. */
     record Proof(long firesUpTo, Map<Integer, Set<String>> unread, long recordsRead) {
+
+        Proof {
+            unread = Map.copyOf(unread);
+            if (recordsRead < 0) {
+                throw new IllegalArgumentException("records read cannot be negative: " + recordsRead);
+            }
+        }
 
         /** The orders of a shard with records ingest has not applied. */
         Set<String> unreadIn(int shard) {

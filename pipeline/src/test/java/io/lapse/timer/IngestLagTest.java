@@ -27,22 +27,6 @@ class IngestLagTest {
     @RegisterExtension
     static final DevStackExtension stack = DevStackExtension.shared();
 
-    /** Orders {@code prefix0}, {@code prefix1}, … pushing from now on. */
-    private static List<String> pushing(Pusher pusher, String prefix, int count) {
-        List<String> orders = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            orders.add(prefix + i);
-            pusher.add(prefix + i);
-        }
-        return orders;
-    }
-
-    private static void awaitWatched(TimerPipeline pipeline, List<String> orders) {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() ->
-                        pipeline.store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
-    }
-
     @Test
     void aPausedIngestCausesNoExpiryForLiveOrdersYetSilentOrdersFireOnTimeOnceUpstreamGoesQuiet() throws Exception {
         try (TimerPipeline pipeline =
@@ -50,8 +34,8 @@ class IngestLagTest {
                 Pusher pusher = new Pusher(pipeline, 300, 2)) {
             IngestService ingest = pipeline.startIngest();
             pipeline.startTimer();
-            List<String> orders = pushing(pusher, "order-", 30);
-            awaitWatched(pipeline, orders);
+            List<String> orders = pusher.add("order-", 30);
+            pipeline.awaitWatched(orders);
 
             ingest.close();
             await().during(Duration.ofMillis(3 * TTL))
@@ -91,9 +75,9 @@ class IngestLagTest {
             pipeline.startTimer();
             String silent = "silent";
             pusher.add(silent);
-            List<String> orders = new ArrayList<>(pushing(pusher, "live-", 30));
+            List<String> orders = new ArrayList<>(pusher.add("live-", 30));
             orders.add(silent);
-            awaitWatched(pipeline, orders);
+            pipeline.awaitWatched(orders);
             pusher.silence(silent);
             // a round of pushes without it applied after its last: then ingest goes away for good
             await().atMost(Duration.ofSeconds(10)).until(() -> {

@@ -1,5 +1,7 @@
 package io.lapse.timer;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
@@ -37,6 +39,16 @@ final class Pusher implements AutoCloseable {
 
     void add(String orderId) {
         live.add(orderId);
+    }
+
+    /** Orders {@code prefix0}, {@code prefix1}, … pushing from the next round on. */
+    List<String> add(String prefix, int count) {
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            orders.add(prefix + i);
+            add(prefix + i);
+        }
+        return orders;
     }
 
     /** From the next round on, every push goes to these partitions. */

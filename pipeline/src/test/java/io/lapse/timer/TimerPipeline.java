@@ -1,5 +1,7 @@
 package io.lapse.timer;
 
+import static org.awaitility.Awaitility.await;
+
 import io.lapse.config.LapseConfig;
 import io.lapse.config.Namespace;
 import io.lapse.config.TestRun;
@@ -16,12 +18,14 @@ import io.lapse.store.RedisConnection;
 import io.lapse.store.ServiceContext;
 import io.lapse.store.TimerKeys;
 import io.lapse.store.epochs.RedisEpochs;
+import io.lapse.store.timers.OrderView;
 import io.lapse.store.timers.TimerStore;
 import io.lapse.store.watermarks.WatermarkReport;
 import io.lapse.store.watermarks.Watermarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -148,6 +152,12 @@ final class TimerPipeline implements AutoCloseable {
 
     void flush() {
         producer.flush();
+    }
+
+    /** Waits until Redis watches every one of the orders: ingest has applied a push of each. */
+    void awaitWatched(List<String> orders) {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
     }
 
     List<TimerExpired> expiries() {

@@ -6,11 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.lapse.devstack.DevStackExtension;
 import io.lapse.event.TimerExpired;
 import io.lapse.kafka.KafkaClients;
-import io.lapse.store.timers.OrderView;
 import io.lapse.store.watermarks.WatermarkReport;
 import io.lapse.store.watermarks.Watermarks;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,21 +37,6 @@ class WatermarkFaultsTest {
         return new TimerPipeline(stack.bootstrapServers(), stack.redisUri(), settings);
     }
 
-    private static List<String> orders(String prefix, int count, Pusher pusher) {
-        List<String> orders = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            orders.add(prefix + i);
-            pusher.add(prefix + i);
-        }
-        return orders;
-    }
-
-    private static void awaitWatched(TimerPipeline pipeline, List<String> orders) {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() ->
-                        pipeline.store.inspect(orders).join().values().stream().allMatch(OrderView::isWatched));
-    }
-
     private static List<String> fired(TimerPipeline pipeline) {
         return pipeline.expiries().stream().map(TimerExpired::orderId).toList();
     }
@@ -75,8 +58,8 @@ class WatermarkFaultsTest {
             FreezableStore store = new FreezableStore(pipeline.store);
             pipeline.startIngest(store, Map.of());
             pipeline.startTimer();
-            List<String> orders = orders("order-", 30, pusher);
-            awaitWatched(pipeline, orders);
+            List<String> orders = pusher.add("order-", 30);
+            pipeline.awaitWatched(orders);
 
             store.freeze();
             try {
@@ -103,8 +86,8 @@ class WatermarkFaultsTest {
                 Admin admin = new KafkaClients(pipeline.config.kafka()).admin()) {
             pipeline.startIngest();
             pipeline.startTimer();
-            List<String> orders = orders("order-", 20, pusher);
-            awaitWatched(pipeline, orders);
+            List<String> orders = pusher.add("order-", 20);
+            pipeline.awaitWatched(orders);
 
             admin.createPartitions(Map.of(pipeline.config.topics().push(), NewPartitions.increaseTo(4)))
                     .all()
@@ -130,8 +113,8 @@ class WatermarkFaultsTest {
                     .join();
             pipeline.startIngest();
             pipeline.startTimer();
-            List<String> orders = orders("order-", 10, pusher);
-            awaitWatched(pipeline, orders);
+            List<String> orders = pusher.add("order-", 10);
+            pipeline.awaitWatched(orders);
 
             silentOrdersFire(pipeline, pusher, orders.subList(0, 5), 1_000);
             assertThat(pipeline.watermarks.all().join()).as("left for on-call").containsKey(gone);
@@ -146,9 +129,9 @@ class WatermarkFaultsTest {
             FreezableStore killed = new FreezableStore(pipeline.store);
             pipeline.startIngest(killed, instance);
             pipeline.startTimer();
-            List<String> orders = orders("order-", 30, pusher);
+            List<String> orders = pusher.add("order-", 30);
             List<String> silent = orders.subList(0, 10);
-            awaitWatched(pipeline, orders);
+            pipeline.awaitWatched(orders);
 
             silent.forEach(pusher::silence);
             // killed mid-batch: it never applies, reports, commits or leaves the group again

@@ -110,6 +110,39 @@ class CompensatorPartitioningTest {
         }
     }
 
+    @Test
+    void pullsAndExpiriesInPartitionsAddedWhileTheCompensatorRunsFoldIntoTheMirrorAndItStaysReady(DevStack stack)
+            throws Exception {
+        try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings())) {
+            CompensatorService compensator = lapse.startCompensator(stateDir);
+            await().atMost(GENEROUS).until(lapse::hasEveryEpoch);
+            KafkaProducer<byte[], byte[]> producer = lapse.producer();
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < ORDERS; i++) {
+                String orderId = "order-" + i;
+                push(producer, lapse, orderId, now - 300_000 + i, KeyPartitions.javaClient(key(orderId), 3), false);
+            }
+            producer.flush();
+            assertMirrorHoldsOneStatePerOrder(compensator);
+
+            // the streams read these topics themselves: a task per partition, and every store's changelog must have
+            // as many partitions as the tasks, or Kafka Streams fails each thread that joins
+            grow(lapse, lapse.config.topics().expired(), 6);
+            grow(lapse, lapse.config.topics().pulled(), 6);
+            KafkaProducer<byte[], byte[]> later = lapse.producer();
+            for (int i = 0; i < ORDERS; i++) {
+                String orderId = "order-" + i;
+                long seen = now - 300_000 + i;
+                fire(later, lapse, orderId, seen, 3 + i % 3);
+                pull(later, lapse, orderId, seen, 3 + (i + 1) % 3);
+            }
+            later.flush();
+
+            assertMirrorHoldsOneStatePerOrder(compensator);
+            await().atMost(GENEROUS).until(compensator::isReady);
+        }
+    }
+
     private void assertMirrorHoldsOneStatePerOrder(CompensatorService compensator) {
         Map<String, OrderState> expected = new HashMap<>();
         inputs.forEach((orderId, list) -> {

@@ -73,6 +73,17 @@ public final class CompensatorTopology {
     }
 
     /**
+     * The changelogs of every store the topology keeps, the mirror's first: all live in the one subtopology, so each
+     * has a partition per task.
+     */
+    public static List<String> changelogs(String applicationId) {
+        return List.of(
+                changelog(applicationId),
+                applicationId + "-" + UNFIRED_SILENCES + "-changelog",
+                applicationId + "-" + PULLED_SILENCES + "-changelog");
+    }
+
+    /**
      * The internal topic the inputs read from another partition than their order's, and the pushes' hand-overs, go
      * through, keyed by orderId, on their way to the store; its partition count is the mirror's.
      */

@@ -36,33 +36,35 @@ public final class MirrorPartitions {
     }
 
     /**
-     * Gives the changelog as many partitions as the largest input topic has, which Kafka Streams requires of it once a
-     * partition was added to an input (a task per partition, each with its partition of the store), and refuses to
-     * assign any task until then. Safe, because no order lives in a partition at or beyond the repartition topic's
-     * count, which the changelog's never was below: the partitions added stay empty.
+     * Gives every store's changelog as many partitions as the largest input topic has, which Kafka Streams requires of
+     * them once a partition was added to an input (a task per partition, each with its partition of every store), and
+     * refuses to assign any task until then. Safe, because no order lives in a partition at or beyond the repartition
+     * topic's count, which the changelogs' never were below: the partitions added stay empty.
      */
     public static void coverInputs(Admin admin, String applicationId, Collection<String> inputs) {
-        String changelog = CompensatorTopology.changelog(applicationId);
-        Optional<Integer> current = count(admin, changelog);
-        if (current.isEmpty()) {
-            return; // Kafka Streams creates it with the right count
-        }
         int needed = inputs.stream()
                 .mapToInt(topic -> count(admin, topic).orElse(0))
                 .max()
                 .orElse(0);
-        if (needed > current.get()) {
-            Blocking.await(
-                    admin.createPartitions(Map.of(changelog, NewPartitions.increaseTo(needed)))
-                            .all(),
-                    "add partitions to " + changelog);
-            log.info(
-                    "the input topics have {} partitions: added {} to the changelog {}, which had {}",
-                    needed,
-                    needed - current.get(),
-                    changelog,
-                    current.get());
+        for (String changelog : CompensatorTopology.changelogs(applicationId)) {
+            // absent: Kafka Streams creates it with the right count
+            count(admin, changelog)
+                    .filter(current -> needed > current)
+                    .ifPresent(current -> grow(admin, changelog, current, needed));
         }
+    }
+
+    private static void grow(Admin admin, String changelog, int current, int needed) {
+        Blocking.await(
+                admin.createPartitions(Map.of(changelog, NewPartitions.increaseTo(needed)))
+                        .all(),
+                "add partitions to " + changelog);
+        log.info(
+                "the input topics have {} partitions: added {} to the changelog {}, which had {}",
+                needed,
+                needed - current,
+                changelog,
+                current);
     }
 
     private static Optional<Integer> count(Admin admin, String topic) {

@@ -1,5 +1,6 @@
 package io.lapse.timer;
 
+import io.lapse.store.watermarks.Watermarks;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -10,9 +11,10 @@ import org.slf4j.LoggerFactory;
  * When the timer reads for ingest: a restarting ingest holds the watermark from its SIGTERM until its successor has
  * read the partitions again, a killed one until its restart or its session's end, a frozen one until it thaws, and
  * every silent order due meanwhile waited for it although nothing unread spoke of it. Once a deadline has waited
- * {@link #AFTER_MS} for the watermark and the report holding the watermark back is as old, ingest is taken for away
- * and {@link UnreadRecords} proves what its report would, every {@link #EVERY_MS} while it stays away, every
- * {@link #BACKOFF_MS} once it has been away for {@link #LONG_ABSENCE_MS} or after a proof that could not be given.
+ * {@link Watermarks#READER_AWAY_MS} for the watermark and the report holding the watermark back is as old, ingest is
+ * taken for away and {@link UnreadRecords} proves what its report would, every {@link #EVERY_MS} while it stays away,
+ * every {@link #BACKOFF_MS} once it has been away for {@link #LONG_ABSENCE_MS} or after a proof that could not be
+ * given.
  * Used by the timer's loop thread only.
  */
 final class IngestStandIn implements AutoCloseable {
@@ -28,12 +30,6 @@ final class IngestStandIn implements AutoCloseable {
     }
 
     private static final Logger log = LoggerFactory.getLogger(IngestStandIn.class);
-
-    /*
-     * An ingest at work reports at least every proof, every 20 ms while a deadline is near, so it is never taken for
-     * away; half a second is what a silent order's expiry waits at most for an ingest that is.
-     */
-    static final long AFTER_MS = 500;
 
     /*
      * While ingest is away, each proof reads only what was appended since the last; one every 200 ms keeps a silent
@@ -61,7 +57,7 @@ final class IngestStandIn implements AutoCloseable {
      */
     Optional<UnreadRecords.Proof> proofIfAway(long now, OptionalLong oldestReport) {
         long silentFor = oldestReport.isPresent() ? now - oldestReport.getAsLong() : Long.MAX_VALUE;
-        if (now < nextProof || silentFor < AFTER_MS) {
+        if (now < nextProof || silentFor < Watermarks.READER_AWAY_MS) {
             return Optional.empty();
         }
         Optional<UnreadRecords.Proof> proof;
@@ -92,10 +88,10 @@ final class IngestStandIn implements AutoCloseable {
     void fired(int orders, UnreadRecords.Proof proof, OptionalLong oldestReport, long now) {
         if (orders > 0) {
             log.info(
-                    "ingest's oldest report is {}: fired {} orders due by {}, none of which the {} records it has"
+                    "ingest's oldest report is {}: fired {} due by {}, none of which the {} records it has"
                             + " not applied name",
                     described(oldestReport.isPresent() ? now - oldestReport.getAsLong() : Long.MAX_VALUE),
-                    orders,
+                    orders == 1 ? "1 order" : orders + " orders",
                     Instant.ofEpochMilli(proof.firesUpTo()),
                     proof.recordsRead());
         }

@@ -147,7 +147,7 @@ final class TimerRounds {
     }
 
     /**
-     * Claims, on the shards whose deadlines the watermark has held back for {@link IngestStandIn#AFTER_MS}, what the
+     * Claims, on the shards whose deadlines the watermark has held back for {@link Watermarks#READER_AWAY_MS}, what the
      * stand-in's proof lets fire while ingest is away.
      */
     private List<ClaimBatch> claimStandingIn(
@@ -156,7 +156,7 @@ final class TimerRounds {
         if (standIn == null) {
             return List.of();
         }
-        Set<Integer> held = new TreeSet<>(schedule.due(owned, now - IngestStandIn.AFTER_MS));
+        Set<Integer> held = new TreeSet<>(schedule.due(owned, now - Watermarks.READER_AWAY_MS));
         held.removeAll(claimed);
         if (held.isEmpty()) {
             return List.of();

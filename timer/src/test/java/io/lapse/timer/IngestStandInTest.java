@@ -2,6 +2,7 @@ package io.lapse.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lapse.store.watermarks.Watermarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,14 +45,14 @@ class IngestStandInTest {
 
     @Test
     void anIngestThatReportedWithinHalfASecondIsAtWorkAndNothingIsRead() {
-        assertThat(standIn.proofIfAway(NOW, reportedAt(NOW - IngestStandIn.AFTER_MS + 1)))
+        assertThat(standIn.proofIfAway(NOW, reportedAt(NOW - Watermarks.READER_AWAY_MS + 1)))
                 .isEmpty();
         assertThat(reading.askedAt).isEmpty();
     }
 
     @Test
     void anIngestSilentForHalfASecondIsAwayAndTheTimerReadsForIt() {
-        assertThat(standIn.proofIfAway(NOW, reportedAt(NOW - IngestStandIn.AFTER_MS)))
+        assertThat(standIn.proofIfAway(NOW, reportedAt(NOW - Watermarks.READER_AWAY_MS)))
                 .hasValueSatisfying(proof -> assertThat(proof.firesUpTo()).isEqualTo(NOW - 20));
     }
 

@@ -1,6 +1,7 @@
 package io.lapse.operations.inspect;
 
 import io.lapse.config.LapseConfig;
+import io.lapse.config.TimerMode;
 import io.lapse.operations.cli.Connections;
 import io.lapse.operations.cli.Show;
 import io.lapse.operations.status.TimerOwners;
@@ -11,6 +12,7 @@ import io.lapse.store.watermarks.Watermarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Whether the timer would fire an order now and, if not, why: each thing a claim waits for, read where the timer reads
@@ -50,9 +52,8 @@ record FiringHold(String headline, List<String> reasons) {
 
     private static void watermarkBehind(Connections connections, long due, long now, List<String> reasons) {
         LapseConfig config = connections.config();
-        Map<String, WatermarkEntry> fields = Watermarks.of(connections.redis(), connections.keys(), config)
-                .all()
-                .join();
+        Watermarks watermarks = Watermarks.of(connections.redis(), connections.keys(), config);
+        Map<String, WatermarkEntry> fields = watermarks.all().join();
         long needed = due + config.timer().watermarkSlack().toMillis();
         List<String> behind = new ArrayList<>();
         for (String topic : List.of(config.topics().push(), config.topics().pulled())) {
@@ -78,8 +79,21 @@ record FiringHold(String headline, List<String> reasons) {
         }
         if (!behind.isEmpty()) {
             reasons.add("the watermark is behind its deadline: ingest has not read every partition up to it, so a "
-                    + "push may still wait there; held by " + String.join(", ", behind));
+                    + "push may still wait there; held by " + String.join(", ", behind)
+                    + standIn(config, watermarks.oldestReport(fields), now));
         }
+    }
+
+    /** What the timer does for an order the watermark holds while ingest is away (zset mode only). */
+    private static String standIn(LapseConfig config, OptionalLong oldestReport, long now) {
+        if (config.timer().mode() != TimerMode.ZSET) {
+            return "";
+        }
+        String age = oldestReport.isPresent()
+                ? "its oldest report was made " + Show.ago(oldestReport.getAsLong(), now)
+                : "some partition has no report";
+        return ". Once ingest's oldest report is " + Show.duration(Watermarks.READER_AWAY_MS) + " old (" + age
+                + ") the timer reads what ingest has not applied itself and fires the order if none of it names the order";
     }
 
     private static void noEpoch(Connections connections, int shard, List<String> reasons) {

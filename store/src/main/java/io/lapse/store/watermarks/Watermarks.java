@@ -29,6 +29,13 @@ import java.util.stream.Collectors;
  */
 public final class Watermarks {
 
+    /**
+     * How old the oldest report must be for its reader to be taken for away, and the timer to read for it what it has
+     * not applied. An ingest at work reports at least every proof, every 20 ms while a deadline is near, so it is never
+     * taken for away; half a second is what a silent order's expiry waits at most for an ingest that is.
+     */
+    public static final long READER_AWAY_MS = 500;
+
     private final RedisClusterAsyncCommands<String, String> redis;
     private final String key;
     private final List<String> topics;

@@ -34,10 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The compensator keeps each order's state in one partition of its mirror, whichever partitions the order's records
  * arrive in: producers partition as they like (librdkafka hashes keys with CRC-32, the Java client with murmur2), the
- * topics differ in partition count, and partitions are added to a topic while the compensator runs.
+ * topics differ in partition count, and partitions are added to a topic while the compensator runs. The growth of the
+ * topics the streams read runs in {@code verify}: no other test there, and no strike of the chaos run, adds partitions.
  */
 @ExtendWith(SharedStack.class)
-@Tag("extended")
 class CompensatorPartitioningTest {
 
     private static final Duration TTL = Duration.ofSeconds(90);
@@ -51,6 +51,7 @@ class CompensatorPartitioningTest {
     private final Map<String, List<MirrorInput>> inputs = new HashMap<>();
 
     @Test
+    @Tag("extended")
     void anOrdersPushesPullsAndExpiriesInPartitionsOtherThanTheJavaClientsFoldIntoOneState(DevStack stack)
             throws Exception {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings())) {
@@ -79,6 +80,7 @@ class CompensatorPartitioningTest {
     }
 
     @Test
+    @Tag("extended")
     void ordersKeepOneStateWhenTheirPushesMoveToPartitionsAddedWhileTheCompensatorRuns(DevStack stack)
             throws Exception {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings())) {

@@ -68,12 +68,12 @@ final class FoldInput implements Processor<byte[], byte[], String, MirrorInput> 
         }
         if (partition.of(value.orderId()) == own) {
             OrderState current = fold.current(value.orderId());
-            if (!(value instanceof MirrorInput.Pulled pulled && PulledSilences.mayEnd(current, pulled, timer.ttl()))) {
+            if (!PulledSilences.mayEnd(current, value, timer.ttl())) {
                 fold.fold(value.orderId(), current, value, context.currentSystemTimeMs());
                 return;
             }
-            // a pull that may have ended a silence takes the repartition topic back to this task, to the processor
-            // that publishes such silences (OrderTracker)
+            // a pull or expiry that may show a silence ended unfired takes the repartition topic back to this task, to
+            // the processor that publishes such silences (OrderTracker)
         }
         // a record of its own rather than withKey(…).withValue(…), which copy the headers twice: the mirror reads none
         context.forward(new Record<>(value.orderId(), value, record.timestamp()));

@@ -60,7 +60,7 @@ final class OrderFold {
         }
         boolean noted = input instanceof MirrorInput.Resumed resumed
                 ? unfired.note(orderId, current, resumed.silence(), now)
-                : input instanceof MirrorInput.Pulled status && pulled.note(orderId, current, status, now);
+                : pulled.note(orderId, current, input, now);
         unfired.clear(orderId, input);
         OrderState next = input.applyTo(current);
         if (next == current) {

@@ -108,8 +108,9 @@ final class OrderTracker implements Processor<String, MirrorInput, byte[], byte[
         for (PulledSilences.Judged silence : due) {
             TimerExpired expiry = fold.unfired().firstAttempt(silence.orderId(), silence.lastSeen(), now);
             log.info(
-                    "order {}: its silence from {} was ended by a pulled status of {} before any expiry of it was"
-                            + " seen, and no push came inside it; publishing that expiry (deadline {})",
+                    "order {}: its silence from {} was ended by a status at or after {} that reached the mirror before"
+                            + " the push folder's, before any expiry of it was seen, and no push came inside it;"
+                            + " publishing that expiry (deadline {})",
                     expiry.orderId(),
                     expiry.lastSeen(),
                     silence.endedBy(),
@@ -118,7 +119,7 @@ final class OrderTracker implements Processor<String, MirrorInput, byte[], byte[
         }
         for (PulledSilences.Judged silence : givenUp) {
             log.warn(
-                    "order {}: its silence from {}, ended by a pulled status of {}, is not fired: the push folder has"
+                    "order {}: its silence from {}, ended by a status at or after {}, is not fired: the push folder has"
                             + " not said for {} that it handed over the pushes before it (is a compensator's push"
                             + " folder stuck?)",
                     silence.orderId(),

@@ -14,17 +14,20 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The silences of a task's orders that a pulled status ended before any expiry of them reached the mirror: the pull of
  * an earlier expiry came back with a status newer than the deadline of the silence that began since, while Redis had
  * lost that deadline, and the pulled status re-armed the order. No push ended the silence, so the push folder never
- * reports it ({@link UnfiredSilences}).
+ * reports it ({@link UnfiredSilences}). Also those an expiry counting from a status more than the ttl newer than the
+ * mirror's shows may have ended unfired: the push that ended such a silence reaches the mirror after the expiry (the
+ * folder lost its hand-over in a restart and read the push again), when the mirror's state has moved past it and the
+ * folder's report of the silence no longer shows it.
  *
- * <p>Unlike a push, a pull is judged against the mirror's newest status, which lags the pushes by up to a round of the
- * push folder: a push between that status and the pulled one may not have reached the mirror yet. So a silence noted
- * from a pull waits, beside the timer's grace, until the mirror holds every push that was on the push topic when it
- * was noted: the push folder's word that it handed those over ({@link FolderProgress}), or a word of the folder that
- * proves the silence by itself (a silence of its pushes around it, or the order's first push after it). Any other push
- * of the order after the silence began, or a pulled status inside it, takes it back: the mirror then cannot tell what
- * came between, and a silence left unfired is better than a live order fired. Kept in a store of the streams, so that
- * a restart neither loses nor repeats one: orderId → quadruples (lastSeen it counts from, the pulled status's time,
- * noted at, proven 0/1), usually none.
+ * <p>Unlike a push, a pull or an expiry is judged against the mirror's newest status, which lags the pushes by up to a
+ * round of the push folder: a push between that status and the newer one may not have reached the mirror yet. So a
+ * silence noted from either waits, beside the timer's grace, until the mirror holds every push that was on the push
+ * topic when it was noted: the push folder's word that it handed those over ({@link FolderProgress}), or a word of the
+ * folder that proves the silence by itself (a silence of its pushes around it, or the order's first push after it).
+ * Any other push of the order after the silence began, or a pulled status inside it, takes it back: the mirror then
+ * cannot tell what came between, and a silence left unfired is better than a live order fired. Kept in a store of the
+ * streams, so that a restart neither loses nor repeats one: orderId → quadruples (lastSeen it counts from, the pulled
+ * status's time or the moment after the deadline, noted at, proven 0/1), usually none.
  */
 final class PulledSilences {
 
@@ -53,30 +56,41 @@ final class PulledSilences {
     }
 
     /**
-     * Whether the pulled status ended a silence that may never have fired, judged by the mirror's state before it: the
-     * order was watched, no expiry since its newest status is known, and the pulled status is more than the ttl newer.
+     * Whether the input ended a silence that may never have fired, judged by the mirror's state before it: the order
+     * was watched, no expiry since its newest status is known, and the input is a pulled status more than the ttl
+     * newer, or an expiry counting from such a status.
      */
-    static boolean mayEnd(OrderState current, MirrorInput.Pulled pulled, Duration ttl) {
-        return from(current, pulled, ttl) != MirrorInput.Silence.UNKNOWN;
+    static boolean mayEnd(OrderState current, MirrorInput input, Duration ttl) {
+        return from(current, input, ttl) != MirrorInput.Silence.UNKNOWN;
     }
 
-    private static long from(OrderState current, MirrorInput.Pulled pulled, Duration ttl) {
-        OrderUpdate update = pulled.update();
-        if (update.kind() == OrderUpdate.Kind.GONE) {
-            return MirrorInput.Silence.UNKNOWN; // upstream does not know the order: no status ended a silence
+    private static long from(OrderState current, MirrorInput input, Duration ttl) {
+        long status;
+        if (input instanceof MirrorInput.Pulled pulled && pulled.update().kind() != OrderUpdate.Kind.GONE) {
+            status = pulled.update().eventTime(); // GONE: upstream does not know the order, no status ended a silence
+        } else if (input instanceof Fired fired) {
+            status = fired.lastSeen();
+        } else {
+            return MirrorInput.Silence.UNKNOWN;
         }
-        return OrderState.unfiredSilence(current, MirrorInput.Silence.UNKNOWN, update.eventTime(), ttl);
+        return OrderState.unfiredSilence(current, MirrorInput.Silence.UNKNOWN, status, ttl);
     }
 
     /**
-     * Notes the silence the pulled status ended, when the order's state before it shows it may never have fired.
+     * Notes the silence the input ended, when the order's state before it shows it may never have fired. A pulled
+     * status ended it; of one an expiry shows, the mirror does not know which push ended it, only that none may have
+     * come by its deadline, so the proofs and the pushes that take it back are judged against the moment just after.
      *
      * @return whether one was noted
      */
-    boolean note(String orderId, OrderState current, MirrorInput.Pulled pulled, long now) {
-        long from = from(current, pulled, ttl);
-        return from != MirrorInput.Silence.UNKNOWN
-                && records.add(orderId, new long[] {from, pulled.update().eventTime(), now, 0});
+    boolean note(String orderId, OrderState current, MirrorInput input, long now) {
+        long from = from(current, input, ttl);
+        if (from == MirrorInput.Silence.UNKNOWN) {
+            return false;
+        }
+        long endedBy =
+                input instanceof MirrorInput.Pulled pulled ? pulled.update().eventTime() : from + ttl.toMillis() + 1;
+        return records.add(orderId, new long[] {from, endedBy, now, 0});
     }
 
     /**

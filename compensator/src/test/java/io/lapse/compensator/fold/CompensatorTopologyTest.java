@@ -387,4 +387,42 @@ class CompensatorTopologyTest {
 
         assertThat(publishedExpiries()).isEmpty();
     }
+
+    @Test
+    void aSilenceWhoseEndingPushReachesTheMirrorAfterAnExpiryCountingFromItIsFiredOnceThePushesProveIt() {
+        long lastSeen = NOW - 200_000;
+        long ended = lastSeen + TTL + 10_000;
+        long newest = ended + 5_000;
+        push("late", "CHARGING", lastSeen);
+        // the push folder lost its hand-over of the pushes from `ended` on (a restart) and reads them again, while the
+        // next silence's expiry and the pull answering it reach the mirror first
+        fire(expiry("late", newest, 1, false));
+        pulledStatus("late", newest + TTL + 500);
+        pushes.pipeInput("late", new MirrorInput.Resumed(OrderUpdate.active("late", newest), ended), NOW);
+
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.plusSeconds(1));
+
+        List<TimerExpired> fired = publishedExpiries();
+        assertThat(fired).extracting(TimerExpired::lastSeen).containsExactly(lastSeen);
+        assertThat(fired.get(0).deadline()).isEqualTo(lastSeen + TTL);
+        assertThat(fired.get(0).attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void noSilenceIsFiredForAnExpiryCountingFromANewerStatusWhenAPushCameBeforeTheDeadlineOrTheSilenceFired() {
+        long lastSeen = NOW - 200_000;
+        long newest = lastSeen + TTL + 15_000;
+        push("live", "CHARGING", lastSeen);
+        fire(expiry("live", newest, 1, false));
+        // the pushes the mirror had not seen, handed over late: one before the deadline
+        push("live", "CHARGING", lastSeen + TTL - 1_000);
+        push("fired", "CHARGING", lastSeen);
+        fire(expiry("fired", newest, 1, false));
+        fire(expiry("fired", lastSeen, 1, false));
+
+        pushesHandedOverBefore(NOW + 60_000);
+        driver.advanceWallClockTime(UnfiredSilences.GRACE.multipliedBy(2));
+
+        assertThat(publishedExpiries()).isEmpty();
+    }
 }

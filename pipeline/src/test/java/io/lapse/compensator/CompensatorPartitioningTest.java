@@ -84,16 +84,8 @@ class CompensatorPartitioningTest {
     void ordersKeepOneStateWhenTheirPushesMoveToPartitionsAddedWhileTheCompensatorRuns(DevStack stack)
             throws Exception {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings())) {
-            CompensatorService compensator = lapse.startCompensator(stateDir);
-            await().atMost(GENEROUS).until(lapse::hasEveryEpoch);
-            KafkaProducer<byte[], byte[]> producer = lapse.producer();
             long now = System.currentTimeMillis();
-            for (int i = 0; i < ORDERS; i++) {
-                String orderId = "order-" + i;
-                push(producer, lapse, orderId, now - 300_000 + i, KeyPartitions.javaClient(key(orderId), 3), false);
-            }
-            producer.flush();
-            assertMirrorHoldsOneStatePerOrder(compensator);
+            CompensatorService compensator = startedWithOrdersPushed(lapse, now);
 
             // more partitions than the mirror has: the push folder reads them as they appear, and hands what it reads
             // there to the partitions of the mirror the orders live in
@@ -116,16 +108,8 @@ class CompensatorPartitioningTest {
     void pullsAndExpiriesInPartitionsAddedWhileTheCompensatorRunsFoldIntoTheMirrorAndItStaysReady(DevStack stack)
             throws Exception {
         try (RunningLapse lapse = new RunningLapse(stack.bootstrapServers(), stack.redisUri(), settings())) {
-            CompensatorService compensator = lapse.startCompensator(stateDir);
-            await().atMost(GENEROUS).until(lapse::hasEveryEpoch);
-            KafkaProducer<byte[], byte[]> producer = lapse.producer();
             long now = System.currentTimeMillis();
-            for (int i = 0; i < ORDERS; i++) {
-                String orderId = "order-" + i;
-                push(producer, lapse, orderId, now - 300_000 + i, KeyPartitions.javaClient(key(orderId), 3), false);
-            }
-            producer.flush();
-            assertMirrorHoldsOneStatePerOrder(compensator);
+            CompensatorService compensator = startedWithOrdersPushed(lapse, now);
 
             // the streams read these topics themselves: a task per partition, and every store's changelog must have
             // as many partitions as the tasks, or Kafka Streams fails each thread that joins
@@ -143,6 +127,20 @@ class CompensatorPartitioningTest {
             assertMirrorHoldsOneStatePerOrder(compensator);
             await().atMost(GENEROUS).until(compensator::isReady);
         }
+    }
+
+    /** A compensator whose mirror holds the orders' pushes, written where the Java client puts them, at now − 300 s. */
+    private CompensatorService startedWithOrdersPushed(RunningLapse lapse, long now) {
+        CompensatorService compensator = lapse.startCompensator(stateDir);
+        await().atMost(GENEROUS).until(lapse::hasEveryEpoch);
+        KafkaProducer<byte[], byte[]> producer = lapse.producer();
+        for (int i = 0; i < ORDERS; i++) {
+            String orderId = "order-" + i;
+            push(producer, lapse, orderId, now - 300_000 + i, KeyPartitions.javaClient(key(orderId), 3), false);
+        }
+        producer.flush();
+        assertMirrorHoldsOneStatePerOrder(compensator);
+        return compensator;
     }
 
     private void assertMirrorHoldsOneStatePerOrder(CompensatorService compensator) {
